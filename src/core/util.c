@@ -1,0 +1,150 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "util.h"
+
+void errbuf_set(char *errbuf, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errbuf)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(errbuf, HYDE_ERRBUF_SIZE, fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		fatalx("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	if (!p)
+		fatalx("out of memory (%zu x %zu bytes)", nmemb, n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		fatalx("out of memory (%zu bytes)", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		fatalx("out of memory");
+	return d;
+}
+
+void xgrow(void **arr, size_t *cap, size_t need, size_t elsz)
+{
+	size_t ncap = *cap ? *cap : 8;
+
+	if (need <= *cap)
+		return;
+	while (ncap < need)
+		ncap *= 2;
+	*arr = xrealloc(*arr, ncap * elsz);
+	memset((char *)*arr + *cap * elsz, 0, (ncap - *cap) * elsz);
+	*cap = ncap;
+}
+
+int str_split_fields(char *s, char **fields, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		if (!*s || *s == '#')
+			break;
+		if (n == max)
+			return max + 1;
+		fields[n++] = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+	return n;
+}
+
+long read_line(void *fp, char **buf, size_t *cap)
+{
+	ssize_t n = getline(buf, cap, (FILE *)fp);
+
+	if (n < 0)
+		return -1;
+	if (n > 0 && (*buf)[n - 1] == '\n')
+		(*buf)[--n] = '\0';
+	if (n > 0 && (*buf)[n - 1] == '\r')
+		(*buf)[--n] = '\0';
+	if ((ssize_t)strlen(*buf) != n)
+		return -2; /* NUL inside: not a text file */
+	return n;
+}
+
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double min, double max, double *out)
+{
+	double v;
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}

@@ -1,0 +1,44 @@
+/* Small helpers shared by every module. */
+#ifndef HYDE_UTIL_H
+#define HYDE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Errors are written into a caller-supplied buffer of this size (the
+ * libpcap errbuf convention); functions return 0 or a negative errno. */
+#define HYDE_ERRBUF_SIZE 512
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC 1000000000LL
+#define NSEC_PER_MSEC 1000000LL
+#define NSEC_PER_USEC 1000LL
+
+void errbuf_set(char *errbuf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Allocation that cannot fail: out of memory is fatal (exit 1). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow *arr (of *cap elements of size elsz) so that it holds at least need. */
+void xgrow(void **arr, size_t *cap, size_t need, size_t elsz);
+
+/* Split s in place on blanks; returns the number of fields (at most max).
+ * A '#' outside a field starts a comment that ends the line. */
+int str_split_fields(char *s, char **fields, int max);
+/* Read one line of any length into *buf (grown as needed); strips the end
+ * of line. Returns its length, -1 at end of file, or -2 if the line holds a
+ * NUL byte (the file is not text). */
+long read_line(void *fp, char **buf, size_t *cap);
+
+/* Parse an unsigned decimal integer in [min, max], the whole string. */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* Parse a finite double in [min, max], the whole string. */
+int parse_double(const char *s, double min, double max, double *out);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t now_ns(void);
+
+#endif
