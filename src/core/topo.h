@@ -1,0 +1,99 @@
+/* A Hybrid-DCN topology: R racks of hosts, each ToR with an EPS uplink to a
+ * core packet switch and (optionally) one port on an R-port optical circuit
+ * switch (Co-scheduler §II-B). Read from a .topo file (see topologies/README). */
+#ifndef HYDE_TOPO_H
+#define HYDE_TOPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+#define TOPO_NAME_MAX 32
+#define TOPO_MAX_RACKS 1024
+#define TOPO_MAX_HOSTS 1000 /* per rack */
+#define TOPO_MAX_CONTAINERS 1000
+
+struct topo_net {
+	uint32_t addr; /* host byte order */
+	unsigned plen;
+};
+
+struct topo {
+	char name[TOPO_NAME_MAX];
+	unsigned racks;
+	unsigned hosts;      /* per rack */
+	unsigned containers; /* per host */
+	unsigned replicas;   /* HDFS-like block replication */
+	uint64_t host_rate;  /* bit/s, host <-> ToR */
+	uint64_t uplink_rate; /* bw_e, bit/s, ToR <-> EPS core */
+	double oversub;	     /* hosts x host_rate / bw_e */
+	bool has_ocs;
+	uint64_t ocs_rate; /* bw_o, bit/s, ToR <-> OCS */
+	int64_t delta;	   /* OCS reconfiguration delay, ns */
+	uint64_t t_e;	   /* elephant flow threshold, bytes */
+	struct topo_net eps_net, ocs_net, link_net;
+	unsigned host_bits; /* address bits per rack subnet */
+};
+
+enum topo_node_kind {
+	TOPO_NODE_HOST,
+	TOPO_NODE_TOR,
+	TOPO_NODE_CORE,
+	TOPO_NODE_OCS,
+};
+
+struct topo_node {
+	enum topo_node_kind kind;
+	unsigned rack; /* hosts and ToRs */
+	unsigned host; /* index within the rack, hosts only */
+};
+
+/* Parse a topology. On error returns a negative errno, writes
+ * "path:line: what was expected" into errbuf and allocates nothing.
+ * The caller owns *out and frees it with topo_free(). */
+int topo_load(const char *path, struct topo **out, char *errbuf);
+int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf);
+void topo_free(struct topo *t);
+
+static inline unsigned topo_n_hosts(const struct topo *t)
+{
+	return t->racks * t->hosts;
+}
+
+static inline unsigned topo_host_rack(const struct topo *t, unsigned host)
+{
+	return host / t->hosts;
+}
+
+/* Host id of host i of rack k. */
+static inline unsigned topo_host_id(const struct topo *t, unsigned rack,
+				    unsigned i)
+{
+	return rack * t->hosts + i;
+}
+
+/* Node names, fixed: hosts r<rack>h<host>, ToRs tor<rack>, core, ocs. */
+void topo_host_name(const struct topo *t, unsigned host, char *buf,
+		    size_t len);
+int topo_node_parse(const struct topo *t, const char *name,
+		    struct topo_node *out);
+
+/* Address plan: rack k owns a subnet of 2^host_bits addresses inside each
+ * of eps_net and ocs_net; host i is at offset i + 1 and the ToR's gateway at
+ * the last usable offset. Host byte order. */
+uint32_t topo_host_addr(const struct topo *t, const struct topo_net *net,
+			unsigned host);
+uint32_t topo_rack_subnet(const struct topo *t, const struct topo_net *net,
+			  unsigned rack);
+uint32_t topo_rack_gateway(const struct topo *t, const struct topo_net *net,
+			   unsigned rack);
+static inline unsigned topo_rack_plen(const struct topo *t)
+{
+	return 32 - t->host_bits;
+}
+/* "a.b.c.d" of a host-order address; returns buf (16 bytes at least). */
+char *topo_addr_str(uint32_t addr, char *buf, size_t len);
+
+#endif
