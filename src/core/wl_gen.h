@@ -1,0 +1,64 @@
+/* Seeded workload generators. The same options and seed give a
+ * byte-identical .wl file.
+ *
+ * fb: an FB-like mix. Each job draws its class with the NAS paper's mix
+ *     (shuffle-light < 1MB 68.7%, medium 12.58%, heavy > 100MB 18.82%, §IV
+ *     Fig. 2), then a job of that class uniformly from the SWIM FB-2010
+ *     trace (its input, shuffle and output, so sizes within a class follow
+ *     the production distribution); sizes are scaled, tasks and run times
+ *     derived as the SWIM importer does; arrivals uniform in [0, span]
+ *     (Co-scheduler §V-A: 1000 jobs in 90 min, 20 users) or Poisson.
+ * dag: multi-level job DAGs (Dawn §2.2: median depth 5): `dags` DAGs of
+ *     `depth` levels of `width` jobs; a job of level l > 1 has 1..fan_in
+ *     parents in level l - 1 and reads their outputs as its input. */
+#ifndef HYDE_WL_GEN_H
+#define HYDE_WL_GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wl_import.h"
+#include "workload.h"
+
+struct gen_fb_opts {
+	uint64_t seed;
+	uint32_t jobs;
+	unsigned users;
+	double light, medium, heavy; /* class mix, normalised when used */
+	int64_t span;		     /* arrivals uniform in [0, span] */
+	int64_t mean_gap;	     /* if > 0: Poisson arrivals instead */
+	double scale;		     /* sizes x scale */
+	uint64_t max_input, max_shuffle; /* caps after scaling, 0: none */
+	struct swim_opts derive;	 /* block, per_reduce, rates, caps */
+	char trace[512];		 /* SWIM trace sampled from */
+};
+
+struct gen_dag_opts {
+	uint64_t seed;
+	uint32_t dags;
+	uint32_t depth, width, fan_in;
+	unsigned users;
+	uint64_t input_min, input_max; /* first-level input, log-uniform */
+	double sir, osr; /* shuffle / input, output / shuffle */
+	int64_t span;	 /* DAG submissions uniform in [0, span] */
+	struct swim_opts derive;
+};
+
+void gen_fb_opts_default(struct gen_fb_opts *o);
+void gen_dag_opts_default(struct gen_dag_opts *o);
+int gen_fb_opts_set(struct gen_fb_opts *o, const char *kv, char *errbuf);
+int gen_dag_opts_set(struct gen_dag_opts *o, const char *kv, char *errbuf);
+void gen_fb_opts_print(const struct gen_fb_opts *o, FILE *fp);
+void gen_dag_opts_print(const struct gen_dag_opts *o, FILE *fp);
+
+/* Build the workload; the caller owns *out. */
+int wl_gen_fb(const struct gen_fb_opts *o, struct workload **out, char *errbuf);
+int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
+	       char *errbuf);
+
+/* Where the shipped traces are: $HYDE_TRACEDIR, the installed data
+ * directory, or the source tree. Writes the path of `name` into buf;
+ * returns -ENOENT if none has it. */
+int wl_trace_path(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,99 @@
+/* A workload: MapReduce-style jobs with their sizes, tasks, run times and
+ * dependencies (a DAG). Read from a .wl file (see workloads/README.md), or
+ * imported from the SWIM and Coflow-Benchmark traces (wl_import.c), or
+ * generated (wl_gen.c). */
+#ifndef HYDE_WORKLOAD_H
+#define HYDE_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+#define WL_ID_MAX 64
+#define WL_MAX_TASKS 1000000 /* per stage of one job */
+
+/* How a task spends its run time. */
+enum wl_work {
+	WL_WORK_SLEEP, /* waits: cheap, many tasks per core */
+	WL_WORK_CPU,   /* spins: real CPU contention */
+};
+
+/* Job classes by shuffle size (NAS §IV: light < 1 MB, heavy > 100 MB). */
+enum wl_class {
+	WL_LIGHT,
+	WL_MEDIUM,
+	WL_HEAVY,
+};
+#define WL_LIGHT_MAX 1000000ULL	   /* shuffle below this: light */
+#define WL_HEAVY_MIN 100000000ULL  /* shuffle above this: heavy */
+
+struct wl_job {
+	char *id;
+	char *user;
+	int64_t arrival; /* ns from the start of the run */
+	uint64_t input, shuffle, output; /* bytes */
+	uint32_t maps, reduces;
+	int64_t map_time, reduce_time; /* ns per task */
+	enum wl_work work;
+	uint32_t *parents; /* indices into workload.jobs */
+	uint32_t n_parents;
+	/* Optional fixed placement (the Coflow-Benchmark gives racks):
+	 * map_racks[maps], reduce_racks[reduces]; and per-reducer shuffle
+	 * bytes reduce_bytes[reduces] (else shuffle is split evenly). */
+	uint32_t *map_racks;
+	uint32_t *reduce_racks;
+	uint64_t *reduce_bytes;
+	unsigned line; /* where it was defined, for messages */
+};
+
+struct workload {
+	struct wl_job *jobs;
+	size_t n_jobs;
+	char **users; /* distinct users, in order of first appearance */
+	size_t n_users;
+	uint32_t *user_of; /* user index of each job */
+	/* Defaults for task times given as processing rates (bytes/s). */
+	uint64_t map_rate, reduce_rate; /* bit/s of data processed; 0: unset */
+	int64_t map_base, reduce_base;	/* fixed part of a task's time, ns */
+};
+
+/* Parse a .wl file. Errors: negative errno, "path:line: expected ..." in
+ * errbuf, nothing allocated. The caller owns *out (wl_free). */
+int wl_load(const char *path, struct workload **out, char *errbuf);
+int wl_parse(FILE *fp, const char *path, struct workload **out, char *errbuf);
+/* Load any supported form: "swim:PATH", "coflow:PATH", "wl:PATH", or a path
+ * ending in .tsv (SWIM) or .wl; trace imports use default options. */
+int wl_open(const char *spec, struct workload **out, char *errbuf);
+void wl_free(struct workload *wl);
+
+/* Write in the .wl format; the output parses back to the same workload. */
+int wl_write(const struct workload *wl, FILE *fp);
+
+/* Construction, for importers and generators. wl_add_job copies id/user. */
+struct workload *wl_new(void);
+struct wl_job *wl_add_job(struct workload *wl, const char *id,
+			  const char *user);
+/* Checks a built workload as the parser would (ids, DAG, sizes); errors
+ * name the job. Resolves users. */
+int wl_finish(struct workload *wl, const char *path, char *errbuf);
+
+/* Shuffle bytes that map m sends to reduce r: the job's shuffle split
+ * evenly (or reduce_bytes[r] split over the maps), exactly, so that the
+ * sum over all pairs is the shuffle. */
+uint64_t wl_partition_bytes(const struct wl_job *j, uint32_t m, uint32_t r);
+/* Total shuffle bytes reduce r receives. */
+uint64_t wl_reduce_bytes(const struct wl_job *j, uint32_t r);
+
+enum wl_class wl_job_class(const struct wl_job *j);
+const char *wl_class_name(enum wl_class c);
+
+/* Longest chain of jobs in the DAG (1 for independent jobs). */
+unsigned wl_dag_depth(const struct workload *wl);
+
+/* Jobs' indices ordered by arrival, ties by position in the file. The
+ * caller frees the array. */
+uint32_t *wl_arrival_order(const struct workload *wl);
+
+#endif
