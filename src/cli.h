@@ -1,0 +1,35 @@
+/* The hyde command line: subcommands in a table, as iproute2's ip does. */
+#ifndef HYDE_CLI_H
+#define HYDE_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes. */
+#define EXIT_RUN_FAILED 1
+#define EXIT_USAGE 2
+
+struct hyde_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv); /* argv[0] is the subcommand */
+	const char *summary;
+	const char *missing; /* NULL when built; else what it still needs */
+};
+
+int hyde_main(int argc, char **argv);
+
+/* Subcommands (cli_*.c). */
+int cmd_validate(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Helpers for subcommands. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Write what fn produces to path atomically (temporary file, then rename),
+ * or to stdout if path is NULL or "-". */
+int cli_write_file(const char *path, int (*fn)(FILE *fp, void *arg), void *arg,
+		   char *errbuf);
+const struct hyde_cmd *cli_commands(void);
+
+#endif

@@ -1,0 +1,222 @@
+/* hyde gen / hyde import: write workload files from a seed or a trace. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/wl_gen.h"
+#include "core/wl_import.h"
+#include "core/util.h"
+#include "core/workload.h"
+
+struct wl_out {
+	const struct workload *wl;
+	const char *header; /* how it was made, as a comment line */
+};
+
+static int write_wl(FILE *fp, void *arg)
+{
+	const struct wl_out *o = arg;
+
+	fprintf(fp, "# %s\n", o->header);
+	return wl_write(o->wl, fp);
+}
+
+/* "hyde gen fb seed=1 jobs=10": the command that reproduces the file
+ * (without -o, so the file does not depend on where it was written). */
+static void join_args(char *buf, size_t len, int argc, char **argv)
+{
+	int i;
+
+	snprintf(buf, len, "hyde");
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o")) {
+			i++;
+			continue;
+		}
+		strncat(buf, " ", len - strlen(buf) - 1);
+		strncat(buf, argv[i], len - strlen(buf) - 1);
+	}
+}
+
+static void gen_usage(FILE *fp)
+{
+	struct gen_fb_opts fb;
+	struct gen_dag_opts dag;
+
+	gen_fb_opts_default(&fb);
+	gen_dag_opts_default(&dag);
+	fprintf(fp,
+		"usage: hyde gen fb|dag [KEY=VALUE...] [-o FILE]\n\n"
+		"Generate a workload; the same options give a byte-identical file.\n\n"
+		"fb: FB-like mix sampled from the SWIM FB-2010 trace by class. Options:\n");
+	gen_fb_opts_print(&fb, fp);
+	fprintf(fp, "\ndag: multi-level job DAGs (Dawn §2.2). Options:\n");
+	gen_dag_opts_print(&dag, fp);
+	fprintf(fp, "\nBoth also take the task derivation options of 'hyde import swim'\n"
+		"(block, per_reduce, map_rate, reduce_rate, map_base, reduce_base, ...).\n");
+}
+
+/* Parses -o FILE and collects KEY=VALUE arguments after argv[first]. */
+static int parse_out_and_kvs(const char *cmd, int argc, char **argv, int first,
+			     const char **out, char **kvs, int *nkv)
+{
+	int i;
+
+	*nkv = 0;
+	*out = NULL;
+	for (i = first; i < argc; i++) {
+		if (!strcmp(argv[i], "-o")) {
+			if (++i == argc)
+				return cli_usage_error(cmd, "-o needs a file name");
+			*out = argv[i];
+		} else if (strchr(argv[i], '=') && argv[i][0] != '-') {
+			kvs[(*nkv)++] = argv[i];
+		} else {
+			return cli_usage_error(cmd, "unexpected argument '%s' (expected KEY=VALUE or -o FILE)",
+					       argv[i]);
+		}
+	}
+	return 0;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], header[1024];
+	struct workload *wl = NULL;
+	const char *out;
+	struct wl_out wo;
+	char **kvs;
+	int nkv, i, r;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		gen_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	kvs = xcalloc((size_t)argc, sizeof(char *));
+	r = parse_out_and_kvs("gen", argc, argv, 2, &out, kvs, &nkv);
+	if (r)
+		goto done;
+	if (!strcmp(argv[1], "fb")) {
+		struct gen_fb_opts o;
+
+		gen_fb_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (gen_fb_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("gen", "%s", errbuf);
+				goto done;
+			}
+		r = wl_gen_fb(&o, &wl, errbuf);
+	} else if (!strcmp(argv[1], "dag")) {
+		struct gen_dag_opts o;
+
+		gen_dag_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (gen_dag_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("gen", "%s", errbuf);
+				goto done;
+			}
+		r = wl_gen_dag(&o, &wl, errbuf);
+	} else {
+		r = cli_usage_error("gen", "unknown generator '%s' (expected fb or dag)", argv[1]);
+		goto done;
+	}
+	if (r) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		r = EXIT_USAGE;
+		goto done;
+	}
+	join_args(header, sizeof(header), argc, argv);
+	wo = (struct wl_out){ wl, header };
+	if (cli_write_file(out, write_wl, &wo, errbuf)) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		r = EXIT_RUN_FAILED;
+	}
+done:
+	wl_free(wl);
+	free(kvs);
+	return r;
+}
+
+static void import_usage(FILE *fp)
+{
+	struct swim_opts s;
+	struct coflow_opts c;
+
+	swim_opts_default(&s);
+	coflow_opts_default(&c);
+	fprintf(fp,
+		"usage: hyde import swim|coflow TRACE [KEY=VALUE...] [-o FILE]\n\n"
+		"Convert a trace into a .wl file.\n\n"
+		"swim: a SWIM Facebook trace (job submit gap input shuffle output). Tasks\n"
+		"and run times are derived (maps = ceil(input / block), reduces =\n"
+		"round((shuffle + output) / per_reduce), time = base + bytes / rate).\n"
+		"Options:\n");
+	swim_opts_print(&s, fp);
+	fprintf(fp, "\ncoflow: the Coflow-Benchmark trace (rack-level coflows). Each coflow\n"
+		"becomes a job with maps and reduces pinned to its racks. Options:\n");
+	coflow_opts_print(&c, fp);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], header[1024];
+	struct workload *wl = NULL;
+	const char *out;
+	struct wl_out wo;
+	char **kvs;
+	int nkv, i, r;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		import_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (argc < 3)
+		return cli_usage_error("import", "expected a trace file after '%s'", argv[1]);
+	kvs = xcalloc((size_t)argc, sizeof(char *));
+	r = parse_out_and_kvs("import", argc, argv, 3, &out, kvs, &nkv);
+	if (r)
+		goto done;
+	if (!strcmp(argv[1], "swim")) {
+		struct swim_opts o;
+
+		swim_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (swim_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("import", "%s", errbuf);
+				goto done;
+			}
+		r = wl_import_swim(argv[2], &o, &wl, errbuf);
+	} else if (!strcmp(argv[1], "coflow")) {
+		struct coflow_opts o;
+
+		coflow_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (coflow_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("import", "%s", errbuf);
+				goto done;
+			}
+		r = wl_import_coflow(argv[2], &o, &wl, errbuf);
+	} else {
+		r = cli_usage_error("import", "unknown trace kind '%s' (expected swim or coflow)", argv[1]);
+		goto done;
+	}
+	if (r) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		r = EXIT_USAGE;
+		goto done;
+	}
+	join_args(header, sizeof(header), argc, argv);
+	wo = (struct wl_out){ wl, header };
+	if (cli_write_file(out, write_wl, &wo, errbuf)) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		r = EXIT_RUN_FAILED;
+	}
+done:
+	wl_free(wl);
+	free(kvs);
+	return r;
+}
