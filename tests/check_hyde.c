@@ -1,0 +1,36 @@
+/* One Check runner for every suite (as libnl's tests/check-all.c). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check_hyde.h"
+
+const char *test_srcpath(const char *rel)
+{
+	static char buf[8][1024];
+	static int next;
+	const char *src = getenv("HYDE_SRCDIR");
+	char *b = buf[next++ % 8];
+
+	snprintf(b, sizeof(buf[0]), "%s/%s", src ? src : ".", rel);
+	return b;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(units_suite());
+	int failed;
+
+	srunner_add_suite(sr, topo_suite());
+	srunner_add_suite(sr, workload_suite());
+	srunner_add_suite(sr, import_suite());
+	srunner_add_suite(sr, gen_suite());
+	srunner_add_suite(sr, evq_suite());
+	srunner_add_suite(sr, coflow_suite());
+	srunner_add_suite(sr, cluster_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,18 @@
+#ifndef HYDE_CHECK_HYDE_H
+#define HYDE_CHECK_HYDE_H
+
+#include <check.h>
+
+Suite *units_suite(void);
+Suite *topo_suite(void);
+Suite *workload_suite(void);
+Suite *import_suite(void);
+Suite *gen_suite(void);
+Suite *evq_suite(void);
+Suite *coflow_suite(void);
+Suite *cluster_suite(void);
+
+/* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
+const char *test_srcpath(const char *rel);
+
+#endif

@@ -1,0 +1,166 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "check_hyde.h"
+#include "core/units.h"
+
+static const struct {
+	const char *in;
+	uint64_t bytes;
+} sizes_ok[] = {
+	{ "0B", 0 },
+	{ "512B", 512 },
+	{ "64KB", 64000 },
+	{ "4.5MB", 4500000 },
+	{ "1.125GB", 1125000000ULL },
+	{ "64kB", 64000 },
+	{ "128MiB", 134217728ULL },
+	{ "1.5KiB", 1536 },
+	{ "2TB", 2000000000000ULL },
+	{ "1TiB", 1099511627776ULL },
+};
+
+START_TEST(size_ok)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(unit_parse_size(sizes_ok[_i].in, &v), 0);
+	ck_assert_uint_eq(v, sizes_ok[_i].bytes);
+}
+END_TEST
+
+static const char *const sizes_bad[] = {
+	"", "5", "MB", "4.5", "1.5B", "0.1B", "4.MB", ".5MB", "-1MB", "1 MB",
+	"1Mb", "1mbit", "1.125gb", "1mib", "1e6B", "99999999999999999999B", "20000000TB", "1MBB",
+};
+
+START_TEST(size_bad)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_ne(unit_parse_size(sizes_bad[_i], &v), 0);
+	ck_assert_uint_eq(v, 7);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	uint64_t bps;
+} rates_ok[] = {
+	{ "100Mbit", 100000000ULL },
+	{ "100mbit", 100000000ULL },
+	{ "10Gbit", 10000000000ULL },
+	{ "1Gbps", 1000000000ULL },
+	{ "2.5Gbit/s", 2500000000ULL },
+	{ "400Mbit", 400000000ULL },
+	{ "50MB/s", 400000000ULL },
+	{ "1Kbit", 1000 },
+	{ "9600bit", 9600 },
+};
+
+START_TEST(rate_ok)
+{
+	uint64_t v = 0;
+
+	ck_assert_int_eq(unit_parse_rate(rates_ok[_i].in, &v), 0);
+	ck_assert_uint_eq(v, rates_ok[_i].bps);
+}
+END_TEST
+
+static const char *const rates_bad[] = {
+	"100", "100MB", "100MBps", "100mbps", "1.5bit", "Gbit", "10 Gbit", "10Gbit/h",
+};
+
+START_TEST(rate_bad)
+{
+	uint64_t v = 0;
+
+	ck_assert_int_ne(unit_parse_rate(rates_bad[_i], &v), 0);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	int64_t ns;
+} times_ok[] = {
+	{ "10ms", 10000000 },
+	{ "500us", 500000 },
+	{ "2.5s", 2500000000LL },
+	{ "1min", 60000000000LL },
+	{ "90min", 5400000000000LL },
+	{ "0s", 0 },
+	{ "1.5ns", -1 }, /* refused: see below */
+};
+
+START_TEST(time_ok)
+{
+	int64_t v = 0;
+	int r = unit_parse_time(times_ok[_i].in, &v);
+
+	if (times_ok[_i].ns < 0) {
+		ck_assert_int_ne(r, 0);
+		return;
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_int_eq(v, times_ok[_i].ns);
+}
+END_TEST
+
+static const char *const times_bad[] = { "10", "ms", "10mS", "10 ms", "-1s", "1e3s", "10sec" };
+
+START_TEST(time_bad)
+{
+	int64_t v = 0;
+
+	ck_assert_int_ne(unit_parse_time(times_bad[_i], &v), 0);
+}
+END_TEST
+
+/* What the writers print parses back to the same value. */
+START_TEST(fmt_roundtrip)
+{
+	static const uint64_t sizes[] = { 0, 1, 999, 1000, 4500000, 1125000000ULL,
+					  123456789, 134217728ULL, 1001 };
+	static const int64_t times[] = { 0, 1, 1500, 10000000, 2500000000LL, 123456789 };
+	char buf[64];
+	uint64_t v;
+	int64_t t;
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unit_fmt_size(sizes[i], buf, sizeof(buf));
+		ck_assert_int_eq(unit_parse_size(buf, &v), 0);
+		ck_assert_uint_eq(v, sizes[i]);
+	}
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		unit_fmt_time(times[i], buf, sizeof(buf));
+		ck_assert_int_eq(unit_parse_time(buf, &t), 0);
+		ck_assert_int_eq(t, times[i]);
+	}
+	ck_assert_str_eq(unit_fmt_size(4500000, buf, sizeof(buf)), "4.5MB");
+	ck_assert_str_eq(unit_fmt_size(1125000000ULL, buf, sizeof(buf)), "1.125GB");
+	ck_assert_str_eq(unit_fmt_rate(400000000ULL, buf, sizeof(buf)), "400Mbit");
+	ck_assert_str_eq(unit_fmt_time(10000000, buf, sizeof(buf)), "10ms");
+}
+END_TEST
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+Suite *units_suite(void)
+{
+	Suite *s = suite_create("units");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_loop_test(tc, size_ok, 0, N(sizes_ok));
+	tcase_add_loop_test(tc, size_bad, 0, N(sizes_bad));
+	tcase_add_loop_test(tc, rate_ok, 0, N(rates_ok));
+	tcase_add_loop_test(tc, rate_bad, 0, N(rates_bad));
+	tcase_add_loop_test(tc, time_ok, 0, N(times_ok));
+	tcase_add_loop_test(tc, time_bad, 0, N(times_bad));
+	tcase_add_test(tc, fmt_roundtrip);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# The command line: exit codes, messages, unbuilt parts saying so.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+
+T="$HYDE_SRCDIR/topologies"
+
+# No command, unknown command, unknown option: usage on stderr, status 2.
+expect_status 2 "$HYDE" && contains "$err" "usage: hyde"
+expect_status 2 "$HYDE" frobnicate && contains "$err" "unknown command 'frobnicate'"
+expect_status 2 "$HYDE" --bogus && contains "$err" "unknown option '--bogus'"
+expect_status 0 "$HYDE" --help && contains "$out" "validate"
+
+# --help works on every subcommand, built or not.
+for c in run compare sim analyze topo ocs clean validate gen import version; do
+	expect_status 0 "$HYDE" "$c" --help && contains "$out" "usage: hyde $c"
+done
+
+# What is not built says so and exits 2: never pretends.
+for c in $("$HYDE" version | awk '/not built yet/ {print $1}'); do
+	expect_status 2 "$HYDE" "$c" && contains "$err" "hyde $c: not built yet: needs"
+done
+
+# validate prints what was understood.
+expect_status 0 "$HYDE" validate -t "$T/rack8.topo" &&
+	contains "$out" "8" &&
+	contains "$out" "4 per rack, 32 in all (r0h0 .. r7h3)" &&
+	contains "$out" "40Mbit per ToR (oversubscription 10:1)" &&
+	contains "$out" "400Mbit per port, delta 10ms, T_e 4.5MB (T_e / bw_o = 90ms)" &&
+	contains "$out" "r0h0         EPS 10.0.0.1, OCS 10.16.0.1, gateway 10.0.0.254"
+expect_status 0 "$HYDE" validate -t "$T/nas30.topo" && contains "$out" "oversubscription 5:1" &&
+	contains "$out" "OCS          none"
+
+# Bad input: one message with file and line, exit 2, nothing written.
+printf 'racks 2\nhosts two\n' >"$tmpdir/bad.topo"
+expect_status 2 "$HYDE" validate -t "$tmpdir/bad.topo" &&
+	contains "$err" "$tmpdir/bad.topo:2: hosts: expected a whole number from 1 to 1000, got 'two'"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "more than one line of error: $err"
+expect_status 2 "$HYDE" validate -t "$tmpdir/none.topo" && contains "$err" "No such file"
+expect_status 2 "$HYDE" validate && contains "$err" "expected -t TOPOLOGY"
+expect_status 2 "$HYDE" validate -t "$T/tiny.topo" extra && contains "$err" "unexpected argument 'extra'"
+
+printf 'job id=a arrival=0s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s map_racks=5\n' >"$tmpdir/pin.wl"
+expect_status 2 "$HYDE" validate -t "$T/tiny.topo" -w "$tmpdir/pin.wl" &&
+	contains "$err" "pin.wl:1: job 'a': map rack 5 does not exist in topology 'tiny'"
+
+# gen: same seed, same bytes; -o writes atomically; bad options exit 2.
+expect_status 0 "$HYDE" gen fb seed=5 jobs=50 -o "$tmpdir/a.wl"
+expect_status 0 "$HYDE" gen fb seed=5 jobs=50 -o "$tmpdir/b.wl"
+cmp -s "$tmpdir/a.wl" "$tmpdir/b.wl" || fail "gen fb seed=5 differs between two runs"
+"$HYDE" gen fb seed=5 jobs=50 >"$tmpdir/c.wl" || fail "gen to stdout"
+cmp -s "$tmpdir/a.wl" "$tmpdir/c.wl" || fail "gen -o and stdout differ"
+expect_status 0 "$HYDE" gen fb seed=6 jobs=50 -o "$tmpdir/d.wl"
+cmp -s "$tmpdir/a.wl" "$tmpdir/d.wl" && fail "seeds 5 and 6 give the same file"
+expect_status 0 "$HYDE" validate -w "$tmpdir/a.wl" && contains "$out" "jobs         50"
+expect_status 2 "$HYDE" gen fb jobs=abc -o "$tmpdir/e.wl" && contains "$err" "jobs: expected a number"
+[ -e "$tmpdir/e.wl" ] && fail "a failed gen left a file"
+expect_status 2 "$HYDE" gen bogus && contains "$err" "unknown generator 'bogus'"
+expect_status 0 "$HYDE" gen dag dags=2 depth=4 -o "$tmpdir/dag.wl"
+expect_status 0 "$HYDE" validate -w "$tmpdir/dag.wl" && contains "$out" "DAG depth    4"
+ls "$tmpdir" | grep -q tmp && fail "temporary files left behind: $(ls "$tmpdir")"
+
+# import: the traces convert and validate.
+expect_status 0 "$HYDE" import coflow "$HYDE_SRCDIR/workloads/traces/FB2010-1Hr-150-0.txt" count=5 -o "$tmpdir/cf.wl"
+expect_status 0 "$HYDE" validate -w "$tmpdir/cf.wl" && contains "$out" "jobs         5:" && contains "$out" "pinned       5"
+expect_status 0 "$HYDE" validate -w "coflow:$HYDE_SRCDIR/workloads/traces/FB2010-1Hr-150-0.txt" && contains "$out" "jobs         526:"
+expect_status 0 "$HYDE" validate -w "$HYDE_SRCDIR/workloads/traces/FB-2009_samples_24_times_1hr_0.tsv" && contains "$out" "jobs         5894:"
+expect_status 2 "$HYDE" import swim /nonexistent.tsv && contains "$err" "/nonexistent.tsv: No such file"
+
+finish
