@@ -1,0 +1,88 @@
+/* The run directory: what `hyde run` (emulation) and `hyde sim` write and
+ * `hyde analyze` reads. One place fixes every file name and CSV header, so
+ * writers and readers cannot drift apart.
+ *
+ * Time: every timestamp in a run directory is nanoseconds since the Unix
+ * epoch (CLOCK_REALTIME), the clock of pcap timestamps, so application
+ * times and packet times compare directly. The simulator writes simulated
+ * time from 0 in the same columns.
+ *
+ * Layout:
+ *   inputs/topology.topo, inputs/workload.wl   copies of what was run
+ *   manifest.csv     one line per TCP connection (emulation)
+ *   events.log       the controller's event log, one event a line
+ *   app/jobs.csv     the controller's view of every job
+ *   app/coflows.csv  every coflow (one job's shuffle) with its T(C)
+ *   app/fetches.csv  the reducers' own timestamps, one line per flow
+ *   pcap/<node>-<iface>.pcap   libpcap captures of every ToR port
+ *                    (ns-3 style names: tor3-h1, tor3-up, tor3-ocs)
+ *   flows.csv, coflows.csv, jobs.csv, summary.json, *.png   the analysis
+ *                    (hyde analyze for emulation; hyde sim writes the same)
+ *
+ * A flow is one shuffle partition: map m of job j to reduce r. In emulation
+ * it is one TCP connection: the reduce (client) connects to the shuffle
+ * service of the map's host (server), sends a request, and the server
+ * sends exactly `bytes` bytes of partition data; data flows srv -> cli.
+ */
+#ifndef HYDE_RUNDIR_H
+#define HYDE_RUNDIR_H
+
+#define RUNDIR_INPUT_TOPO "inputs/topology.topo"
+#define RUNDIR_INPUT_WL "inputs/workload.wl"
+#define RUNDIR_EVENTS "events.log"
+#define RUNDIR_PCAP_DIR "pcap"
+
+/* conn: connection id; flow, coflow, job: ids (job is the workload's id
+ * string, coflow the job's index, flow a number unique in the run); map,
+ * reduce: task indices; *_node: host names (r0h1); *_ip dotted quads;
+ * path: eps, ocs, rack or host (the path chosen when the flow started);
+ * bytes: partition bytes the server sends. */
+#define RUNDIR_MANIFEST "manifest.csv"
+#define RUNDIR_MANIFEST_HEADER \
+	"conn,flow,coflow,job,map,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes"
+
+/* The controller's record of each job. *_ns: -1 when it never happened. */
+#define RUNDIR_APP_JOBS "app/jobs.csv"
+#define RUNDIR_APP_JOBS_HEADER \
+	"job,user,arrival_ns,ready_ns,start_ns,maps_done_ns,end_ns,maps,reduces,shuffle_bytes"
+
+/* Each coflow: its flows and bytes, the bytes planned over the OCS, the
+ * lower bound T(C) of its OCS-eligible part (Co-scheduler eq. 2) and the
+ * application's start (first connect) and end (last byte received). */
+#define RUNDIR_APP_COFLOWS "app/coflows.csv"
+#define RUNDIR_APP_COFLOWS_HEADER \
+	"coflow,job,flows,bytes,ocs_bytes,lower_bound_ns,start_ns,end_ns"
+
+/* The reducer's own timestamps per flow: connect() called, connection
+ * established, first and last data byte received; bytes received and
+ * whether every byte matched (1) or not (0). */
+#define RUNDIR_APP_FETCHES "app/fetches.csv"
+#define RUNDIR_APP_FETCHES_HEADER \
+	"flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified"
+
+/* Analysis outputs (hyde analyze; hyde sim writes the same columns).
+ * flows.csv: one line per flow. fct_ns = end_ns - start_ns where start is
+ * the first SYN and end the ACK of the last data byte (or, in the
+ * simulator, the flow's start and end). *_bytes: payload seen on the OCS
+ * and EPS ports; retrans_bytes: payload sent more than once; app_fct_ns:
+ * the application's view (connect to last byte), -1 if unknown. */
+#define RUNDIR_FLOWS "flows.csv"
+#define RUNDIR_FLOWS_HEADER \
+	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns"
+#define RUNDIR_COFLOWS "coflows.csv"
+#define RUNDIR_COFLOWS_HEADER \
+	"coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns"
+#define RUNDIR_JOBS "jobs.csv"
+#define RUNDIR_JOBS_HEADER \
+	"job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes"
+#define RUNDIR_SUMMARY "summary.json"
+
+/* The port the per-host shuffle service listens on (Hadoop's
+ * ShuffleHandler default). */
+#define HYDE_SHUFFLE_PORT 13562
+/* The TOS byte a fetching reducer puts on its packets: the fabric routes
+ * them over the EPS even to an OCS address, so that a shuffle's requests
+ * and ACKs need no circuit in the reverse direction (see emul/README.md). */
+#define HYDE_TOS_REVERSE 0x04
+
+#endif
