@@ -22,6 +22,11 @@ int cmd_validate(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+
+struct backend_ops;
+/* hyde sim / hyde run: the same options, another backend. */
+int cli_run_common(int argc, char **argv, const struct backend_ops *backend);
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

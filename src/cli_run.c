@@ -1,0 +1,191 @@
+/* hyde sim (and, with the emulator, hyde run): run a workload with one
+ * scheduler and print what happened. */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/units.h"
+#include "core/util.h"
+#include "ctl/ctl.h"
+
+static void run_usage(FILE *fp, const char *cmd)
+{
+	size_t i;
+
+	fprintf(fp,
+		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
+		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
+		"          [--progress] [-q]\n\n"
+		"Run the workload with one scheduler %s and print a summary.\n\n"
+		"  -t, --topology FILE   topology (topologies/*.topo)\n"
+		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE\n"
+		"  -s, --scheduler NAME  job scheduler (default fair):",
+		cmd, !strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
+	for (i = 0; sched_table[i]; i++)
+		fprintf(fp, " %s", sched_table[i]->name);
+	fprintf(fp,
+		"\n  -S KEY=VALUE          a scheduler option (repeatable; slowstart=0.05 for all)\n"
+		"  -C, --circuits NAME   circuit scheduler: sunflow (default), greedy, none\n"
+		"  -o, --out DIR         run directory: inputs, events.log, app/*.csv,\n"
+		"                        flows.csv, coflows.csv, jobs.csv, summary.json\n"
+		"      --seed N          seed of every random choice (default 1)\n"
+		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
+		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
+		"      --progress        a progress line on stderr\n"
+		"  -q, --quiet           no summary\n\n"
+		"Exit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
+}
+
+static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
+			  double wall, const char *cmd)
+{
+	char a[32], b[32];
+	double total = (double)(t->ocs_bytes + t->eps_bytes + t->rack_bytes + t->host_bytes);
+
+	printf("%s: %s on %s, workload %s, circuits %s\n", cmd, o->sched_name,
+	       o->topo_path, o->wl_spec, o->csched_name);
+	printf("  jobs             %zu of %zu done\n", t->jobs_done, t->jobs);
+	printf("  makespan         %s\n", unit_human_time((double)t->makespan, a, sizeof(a)));
+	printf("  average JCT      %s\n", unit_human_time(t->avg_jct, a, sizeof(a)));
+	printf("  average CCT      %s\n", unit_human_time(t->avg_cct, a, sizeof(a)));
+	printf("  throughput       %.1f jobs/hour\n",
+	       t->makespan > 0 ? (double)t->jobs_done * 3600e9 / (double)t->makespan : 0);
+	printf("  shuffle          %s in %" PRIu64 " flows: OCS %.1f%%, EPS %.1f%%, in-rack %.1f%%, in-host %.1f%%\n",
+	       unit_human_size(total, a, sizeof(a)), t->flows,
+	       total ? 100.0 * (double)t->ocs_bytes / total : 0,
+	       total ? 100.0 * (double)t->eps_bytes / total : 0,
+	       total ? 100.0 * (double)t->rack_bytes / total : 0,
+	       total ? 100.0 * (double)t->host_bytes / total : 0);
+	printf("  OCS share        %.1f%% of %s cross-rack\n",
+	       t->cross_rack_bytes ? 100.0 * (double)t->ocs_bytes / (double)t->cross_rack_bytes : 0,
+	       unit_human_size((double)t->cross_rack_bytes, b, sizeof(b)));
+	printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
+	printf("  wall time        %.2fs\n", wall);
+	if (o->outdir)
+		printf("  run directory    %s\n", o->outdir);
+}
+
+int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
+{
+	static const struct option longopts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "scheduler", required_argument, NULL, 's' },
+		{ "circuits", required_argument, NULL, 'C' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 1 },
+		{ "copies", required_argument, NULL, 2 },
+		{ "heartbeat", required_argument, NULL, 3 },
+		{ "progress", no_argument, NULL, 4 },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = argv[0];
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+	struct ctl_totals tt;
+	struct ctl *c = NULL;
+	uint64_t v;
+	int64_t wall;
+	int opt, r;
+
+	ctl_opts_default(&o);
+	o.backend = backend;
+	o.sched_kv = xcalloc((size_t)argc, sizeof(char *));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "t:w:s:S:C:o:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			o.topo_path = optarg;
+			break;
+		case 'w':
+			o.wl_spec = optarg;
+			break;
+		case 's':
+			o.sched_name = optarg;
+			break;
+		case 'S':
+			o.sched_kv[o.n_sched_kv++] = optarg;
+			break;
+		case 'C':
+			o.csched_name = optarg;
+			break;
+		case 'o':
+			o.outdir = optarg;
+			break;
+		case 1:
+			if (parse_uint(optarg, 0, UINT64_MAX, &v)) {
+				r = cli_usage_error(cmd, "--seed: expected a whole number, got '%s'", optarg);
+				goto out;
+			}
+			o.seed = v;
+			break;
+		case 2:
+			if (parse_uint(optarg, 1, 1000, &v)) {
+				r = cli_usage_error(cmd, "--copies: expected 1 to 1000, got '%s'", optarg);
+				goto out;
+			}
+			o.parallel_copies = (unsigned)v;
+			break;
+		case 3:
+			if (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat <= 0) {
+				r = cli_usage_error(cmd, "--heartbeat: expected %s, got '%s'",
+						    unit_time_expect, optarg);
+				goto out;
+			}
+			break;
+		case 4:
+			o.progress = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			run_usage(stdout, cmd);
+			r = 0;
+			goto out;
+		default:
+			run_usage(stderr, cmd);
+			r = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		r = cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!o.topo_path || !o.wl_spec) {
+		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
+		goto out;
+	}
+	if (ctl_new(&o, &c, errbuf)) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		r = EXIT_USAGE;
+		goto out;
+	}
+	wall = now_ns();
+	r = ctl_run(c, errbuf);
+	wall = now_ns() - wall;
+	ctl_totals(c, &tt);
+	if (!o.quiet)
+		print_summary(&o, &tt, (double)wall / 1e9, cmd);
+	if (r) {
+		fprintf(stderr, "hyde %s: the run failed: %s\n", cmd, errbuf);
+		r = EXIT_RUN_FAILED;
+	}
+out:
+	ctl_free(c);
+	free(o.sched_kv);
+	return r;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	return cli_run_common(argc, argv, &backend_sim);
+}

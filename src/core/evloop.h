@@ -1,0 +1,73 @@
+/* The controller's event loop. One loop, two clocks:
+ * - virtual (the simulator): time jumps from event to event;
+ * - real (the emulator): CLOCK_REALTIME, epoll on the backend's file
+ *   descriptors, timers from the same event queue.
+ * The controller only ever sees timers and callbacks, so it cannot tell
+ * which backend runs it. */
+#ifndef HYDE_EVLOOP_H
+#define HYDE_EVLOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "evq.h"
+
+struct evloop;
+
+/* A timer: embed it, set cb, then evloop_at(). */
+struct evtimer {
+	struct evq_node node;
+	void (*cb)(struct evloop *l, struct evtimer *t);
+};
+
+/* A watched file descriptor (real clock only). */
+struct evfd {
+	int fd;
+	void (*cb)(struct evloop *l, struct evfd *w, uint32_t events);
+};
+
+enum evloop_clock { EVLOOP_VIRTUAL, EVLOOP_REAL };
+
+struct evloop {
+	enum evloop_clock clock;
+	struct evq q;
+	int64_t now;	/* ns; virtual: the current event's time */
+	int64_t t0;	/* real: CLOCK_REALTIME at start */
+	int epfd;	/* real: epoll */
+	bool stop;
+	uint64_t events; /* timers fired, for figures */
+};
+
+int evloop_init(struct evloop *l, enum evloop_clock clock);
+void evloop_destroy(struct evloop *l);
+
+/* Current time in ns: virtual time from 0, or CLOCK_REALTIME. */
+int64_t evloop_now(struct evloop *l);
+
+static inline void evtimer_init(struct evtimer *t,
+				void (*cb)(struct evloop *, struct evtimer *))
+{
+	evq_node_init(&t->node);
+	t->cb = cb;
+}
+/* Fire t at time `when` (re-arms it if already armed). */
+void evloop_at(struct evloop *l, struct evtimer *t, int64_t when);
+void evloop_cancel(struct evloop *l, struct evtimer *t);
+static inline bool evtimer_armed(const struct evtimer *t)
+{
+	return evq_queued(&t->node);
+}
+
+/* Real clock: watch fd for EPOLLIN (or events). */
+int evloop_add_fd(struct evloop *l, struct evfd *w, uint32_t events);
+void evloop_del_fd(struct evloop *l, struct evfd *w);
+
+/* Run until evloop_stop() or nothing is left to wait for. Returns 0, or a
+ * negative errno if epoll failed. */
+int evloop_run(struct evloop *l);
+static inline void evloop_stop(struct evloop *l)
+{
+	l->stop = true;
+}
+
+#endif

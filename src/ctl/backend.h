@@ -1,0 +1,54 @@
+/* The backend interface: what the controller asks of the network and the
+ * hosts, implemented by the simulator (src/sim/) and the emulator (emul/).
+ * The controller drives everything through these calls and hears back
+ * through the ctl_* callbacks (ctl.h); it cannot tell which backend runs.
+ *
+ * A task's life: task_start (its container is taken; the emulator starts
+ * the process) -> task_compute (work for the duration; ctl_compute_done
+ * when over) -> ... -> task_end. A reduce's fetches happen between start
+ * and compute: flow_start (move the bytes; ctl_flow_done when the last
+ * byte is in). Circuits: ocs_set asks for a matching; the backend stalls
+ * exactly the changed ports for delta and reports ctl_circuit_up. */
+#ifndef HYDE_BACKEND_H
+#define HYDE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cluster.h"
+#include "core/evloop.h"
+
+struct ctl;
+struct backend;
+struct flow;
+
+struct backend_ops {
+	const char *name;
+	size_t priv_size;
+	enum evloop_clock clock;
+	int (*init)(struct backend *b, char *errbuf);
+	/* Tear down; also after a failure half-way. */
+	void (*destroy)(struct backend *b);
+	int (*task_start)(struct backend *b, struct task *t);
+	int (*task_compute)(struct backend *b, struct task *t, int64_t duration);
+	int (*task_end)(struct backend *b, struct task *t);
+	int (*flow_start)(struct backend *b, struct flow *f);
+	/* out_of[i]: the port rack i sends to, or -1 for none. */
+	int (*ocs_set)(struct backend *b, const int32_t *out_of);
+	/* Bytes of an active flow still to arrive, if the backend knows
+	 * (may be NULL: the controller then counts the whole flow). */
+	uint64_t (*flow_remaining)(struct backend *b, struct flow *f);
+	/* Figures to report (may be NULL). */
+	void (*progress)(struct backend *b, char *buf, size_t len);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	struct ctl *ctl;
+	struct evloop *loop;
+	void *priv;
+};
+
+extern const struct backend_ops backend_sim;
+
+#endif

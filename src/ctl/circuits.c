@@ -1,0 +1,303 @@
+/* The circuit executor: turns a circuit scheduler's plan into matchings
+ * for the backend, and tells the controller when an OCS flow may send.
+ *
+ * A reservation (coflow, src -> dst, [start, end)) sets the circuit at its
+ * start: circuits sharing a port with it are torn down, and only the ports
+ * that change pay delta (the backend's not-all-stop OCS). While it lasts,
+ * the owning coflow's flows on the pair start as soon as the circuit is up.
+ * Plans are made from scratch when demand changes (a coflow's OCS flows
+ * appear or finish) and when the plan asks (Sunflow's T_plan, greedy's
+ * period); what has started keeps its ports to its end (non-preemptive),
+ * what has not is dropped and planned again. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "ctl/ctl_int.h"
+
+#define CX_CTL(t, field) \
+	((struct ctl *)((char *)(t) - offsetof(struct ctl, cx) - offsetof(struct cexec, field)))
+
+static void replan(struct ctl *c);
+
+static void soon_fire(struct evloop *l, struct evtimer *t)
+{
+	(void)l;
+	replan(CX_CTL(t, soon_timer));
+}
+
+static void replan_fire(struct evloop *l, struct evtimer *t)
+{
+	(void)l;
+	replan(CX_CTL(t, replan_timer));
+}
+
+static int cmp_resv(const void *a, const void *b)
+{
+	const struct cs_resv *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+static void set_circuit(struct ctl *c, unsigned src, unsigned dst, bool *changed)
+{
+	struct cexec *x = &c->cx;
+	int32_t old_dst = x->out_of[src], old_src = x->in_of[dst];
+
+	if (old_dst == (int32_t)dst)
+		return;
+	if (old_dst >= 0) {
+		x->in_of[old_dst] = -1;
+		ctl_circuit_down(c, src, (unsigned)old_dst);
+	}
+	if (old_src >= 0) {
+		x->out_of[old_src] = -1;
+		x->up[old_src] = false;
+		x->owner[old_src] = -1;
+		ctl_circuit_down(c, (unsigned)old_src, dst);
+	}
+	x->out_of[src] = (int32_t)dst;
+	x->in_of[dst] = (int32_t)src;
+	x->up[src] = false;
+	*changed = true;
+}
+
+static void resv_fire(struct evloop *l, struct evtimer *t)
+{
+	struct ctl *c = CX_CTL(t, resv_timer);
+	struct cexec *x = &c->cx;
+	int64_t now = ctl_now(c);
+	bool changed = false;
+	size_t first = x->next, i;
+
+	while (x->next < x->plan.n && x->plan.r[x->next].start <= now) {
+		const struct cs_resv *r = &x->plan.r[x->next++];
+
+		set_circuit(c, r->src, r->dst, &changed);
+		x->owner[r->src] = (int32_t)r->coflow;
+		x->resv_end[r->src] = r->end;
+	}
+	if (changed) {
+		int e = c->be.ops->ocs_set(&c->be, x->out_of);
+
+		x->reconfigs++;
+		if (e) {
+			ctl_fail(c, "OCS: cannot set circuits: %s", strerror(-e));
+			return;
+		}
+	}
+	/* a reservation on a circuit that is already up sends at once */
+	for (i = first; i < x->next; i++) {
+		const struct cs_resv *r = &x->plan.r[i];
+
+		if (x->up[r->src] && x->out_of[r->src] == (int32_t)r->dst)
+			ctl_release_pair(c, r->coflow, r->src, r->dst);
+	}
+	if (x->next < x->plan.n)
+		evloop_at(l, t, x->plan.r[x->next].start);
+}
+
+int cexec_init(struct ctl *c, const char *name, char *errbuf)
+{
+	struct cexec *x = &c->cx;
+	unsigned R = c->t->racks, i;
+
+	if (!name || !strcmp(name, "none") || !c->t->has_ocs) {
+		x->cs = NULL;
+	} else {
+		x->cs = csched_find(name);
+		if (!x->cs) {
+			errbuf_set(errbuf, "unknown circuit scheduler '%s' (expected sunflow, greedy or none)",
+				   name);
+			return -EINVAL;
+		}
+	}
+	x->out_of = xcalloc(R, sizeof(int32_t));
+	x->in_of = xcalloc(R, sizeof(int32_t));
+	x->owner = xcalloc(R, sizeof(int32_t));
+	x->up = xcalloc(R, sizeof(bool));
+	x->resv_end = xcalloc(R, sizeof(int64_t));
+	for (i = 0; i < R; i++)
+		x->out_of[i] = x->in_of[i] = x->owner[i] = -1;
+	evtimer_init(&x->resv_timer, resv_fire);
+	evtimer_init(&x->replan_timer, replan_fire);
+	evtimer_init(&x->soon_timer, soon_fire);
+	cs_plan_reset(&x->plan);
+	return 0;
+}
+
+void cexec_destroy(struct ctl *c)
+{
+	struct cexec *x = &c->cx;
+
+	free(x->out_of);
+	free(x->in_of);
+	free(x->owner);
+	free(x->up);
+	free(x->resv_end);
+	cs_plan_free(&x->plan);
+	memset(x, 0, sizeof(*x));
+}
+
+void cexec_demand_changed(struct ctl *c)
+{
+	if (c->cx.cs && !evtimer_armed(&c->cx.soon_timer))
+		evloop_at(&c->loop, &c->cx.soon_timer, ctl_now(c));
+}
+
+bool cexec_may_send(struct ctl *c, const struct flow *f)
+{
+	const struct cexec *x = &c->cx;
+
+	return x->cs && x->out_of[f->src_rack] == (int32_t)f->dst_rack &&
+	       x->up[f->src_rack] && x->owner[f->src_rack] == (int32_t)f->job &&
+	       x->resv_end[f->src_rack] > ctl_now(c);
+}
+
+void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
+{
+	struct cexec *x = &c->cx;
+
+	if (!x->cs || x->out_of[src] != (int32_t)dst)
+		return;
+	x->up[src] = true;
+	if (x->owner[src] >= 0 && x->resv_end[src] > ctl_now(c))
+		ctl_release_pair(c, (uint32_t)x->owner[src], src, dst);
+}
+
+/* Bits still to move on a pair, as the circuit will see them: waiting flows
+ * whole, active ones as far as the backend can tell, and scaled by how much
+ * of bw_o the pair can fill. Sunflow assumes the circuit is the bottleneck;
+ * when a pair's data sits on fewer hosts than it takes to fill bw_o (the
+ * hosts' own links are slower), its reservation must be as long as those
+ * links need, or it ends with data left and the ports flap. */
+static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
+{
+	static uint32_t *mark;
+	static size_t mark_cap;
+	static uint32_t gen;
+	double bits = 0, bw = (double)c->t->ocs_rate, eff;
+	unsigned nsrc = 0, ndst = 0;
+	size_t i, H = topo_n_hosts(c->t);
+
+	if (mark_cap < 2 * H) {
+		free(mark);
+		mark_cap = 2 * H;
+		mark = xcalloc(mark_cap, sizeof(*mark));
+		gen = 0;
+	}
+	gen++;
+	for (i = 0; i < p->n_flows; i++) {
+		struct flow *f = p->flows[i];
+
+		if (f->state == FLOW_DONE)
+			continue;
+		if (f->state == FLOW_ACTIVE && c->be.ops->flow_remaining)
+			bits += 8.0 * (double)c->be.ops->flow_remaining(&c->be, f);
+		else
+			bits += 8.0 * (double)f->bytes;
+		if (mark[f->src_host] != gen) {
+			mark[f->src_host] = gen;
+			nsrc++;
+		}
+		if (mark[H + f->dst_host] != gen) {
+			mark[H + f->dst_host] = gen;
+			ndst++;
+		}
+	}
+	eff = bw;
+	if ((double)nsrc * (double)c->t->host_rate < eff)
+		eff = (double)nsrc * (double)c->t->host_rate;
+	if ((double)ndst * (double)c->t->host_rate < eff)
+		eff = (double)ndst * (double)c->t->host_rate;
+	return eff > 0 ? bits * bw / eff : bits;
+}
+
+static void replan(struct ctl *c)
+{
+	struct cexec *x = &c->cx;
+	int64_t now = ctl_now(c);
+	struct cs_demand *d = NULL;
+	struct cs_busy *busy = NULL;
+	size_t nd = 0, capd = 0, nb = 0, capb = 0, i, k;
+	struct cs_input in;
+
+	if (!x->cs || c->failed)
+		return;
+	evloop_cancel(&c->loop, &x->soon_timer);
+	evloop_cancel(&c->loop, &x->replan_timer);
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		struct jstate *j = &c->js[i];
+
+		for (k = 0; k < j->n_pairs; k++) {
+			struct ocs_pair *p = &j->pairs[k];
+			double bits;
+
+			if (!p->flows_left)
+				continue;
+			bits = pair_bits_left(c, p);
+			if (bits <= 0)
+				continue;
+			/* a started reservation keeps its circuit to its end */
+			if (x->owner[p->src] == (int32_t)i && x->out_of[p->src] == (int32_t)p->dst &&
+			    x->resv_end[p->src] > now) {
+				xgrow((void **)&busy, &capb, nb + 1, sizeof(*busy));
+				busy[nb++] = (struct cs_busy){ p->src, p->dst, (uint32_t)i,
+							       x->resv_end[p->src] };
+				continue;
+			}
+			xgrow((void **)&d, &capd, nd + 1, sizeof(*d));
+			d[nd++] = (struct cs_demand){ (uint32_t)i, p->src, p->dst, bits };
+		}
+	}
+	/* ports whose reservation ended or whose demand is served are free */
+	for (i = 0; i < c->t->racks; i++) {
+		bool kept = false;
+
+		for (k = 0; k < nb; k++)
+			if (busy[k].src == i)
+				kept = true;
+		if (!kept) {
+			x->owner[i] = -1;
+			x->resv_end[i] = 0;
+		}
+	}
+	in = (struct cs_input){
+		.now = now,
+		.ports = c->t->racks,
+		.bw = (double)c->t->ocs_rate / 1e9,
+		.delta = c->t->delta,
+		.d = d,
+		.n_d = nd,
+		.busy = busy,
+		.n_busy = nb,
+		.out_of = x->out_of,
+	};
+	x->cs->plan(&in, &x->plan);
+	x->plans++;
+	qsort(x->plan.r, x->plan.n, sizeof(*x->plan.r), cmp_resv);
+	x->next = 0;
+	evloop_cancel(&c->loop, &x->resv_timer);
+	if (x->plan.n)
+		evloop_at(&c->loop, &x->resv_timer, x->plan.r[0].start);
+	if (x->plan.replan_at >= 0)
+		evloop_at(&c->loop, &x->replan_timer,
+			  x->plan.replan_at > now ? x->plan.replan_at : now + 1);
+	else if (nb) {
+		int64_t until = busy[0].until;
+
+		for (k = 1; k < nb; k++)
+			if (busy[k].until < until)
+				until = busy[k].until;
+		evloop_at(&c->loop, &x->replan_timer, until);
+	}
+	free(d);
+	free(busy);
+}

@@ -1,0 +1,925 @@
+/* The controller. See ctl.h for what it does; the comments here say why. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/rundir.h"
+#include "core/units.h"
+#include "ctl/ctl_int.h"
+
+#define CTL_OF_TIMER(t, field) \
+	((struct ctl *)((char *)(t) - offsetof(struct ctl, field)))
+
+void ctl_opts_default(struct ctl_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sched_name = "fair";
+	o->csched_name = "sunflow";
+	o->backend = &backend_sim;
+	o->seed = 1;
+	o->parallel_copies = 5; /* mapreduce.reduce.shuffle.parallelcopies */
+	o->heartbeat = NSEC_PER_SEC;
+}
+
+int64_t ctl_now(struct ctl *c)
+{
+	return evloop_now(&c->loop);
+}
+
+struct evloop *ctl_loop(struct ctl *c)
+{
+	return &c->loop;
+}
+
+const struct topo *ctl_topo(const struct ctl *c)
+{
+	return c->t;
+}
+
+struct cluster *ctl_cluster(struct ctl *c)
+{
+	return c->c;
+}
+
+const char *ctl_outdir(const struct ctl *c)
+{
+	return c->outdir;
+}
+
+/* Times in logs and files: from the loop's start in the simulator, the
+ * wall clock (epoch ns, as pcap) in the emulator. */
+void ctl_event(struct ctl *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->events)
+		return;
+	fprintf(c->events, "%" PRId64 " ", ctl_now(c));
+	va_start(ap, fmt);
+	vfprintf(c->events, fmt, ap);
+	va_end(ap);
+	fputc('\n', c->events);
+}
+
+void ctl_fail(struct ctl *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->failed) {
+		va_start(ap, fmt);
+		vsnprintf(c->failmsg, sizeof(c->failmsg), fmt, ap);
+		va_end(ap);
+		c->failed = true;
+		ctl_event(c, "fail %s", c->failmsg);
+	}
+	evloop_stop(&c->loop);
+}
+
+/* ---- view for schedulers ---- */
+
+double ctl_uplink_load(const struct ctl *c, unsigned rack)
+{
+	return c->up_load[rack];
+}
+
+double ctl_downlink_load(const struct ctl *c, unsigned rack)
+{
+	return c->down_load[rack];
+}
+
+unsigned ctl_host_flows_out(const struct ctl *c, unsigned host)
+{
+	return c->host_out[host];
+}
+
+unsigned ctl_host_flows_in(const struct ctl *c, unsigned host)
+{
+	return c->host_in[host];
+}
+
+const uint64_t *ctl_job_map_output_by_rack(const struct ctl *c, uint32_t job)
+{
+	static uint64_t *buf;
+	static size_t cap;
+	const struct wl_job *w = &c->wl->jobs[job];
+	unsigned r;
+
+	if (cap < c->t->racks) {
+		free(buf);
+		cap = c->t->racks;
+		buf = xcalloc(cap, sizeof(*buf));
+	}
+	for (r = 0; r < c->t->racks; r++)
+		buf[r] = c->js[job].maps_done_rack
+				 ? (uint64_t)((double)w->shuffle * c->js[job].maps_done_rack[r] / w->maps)
+				 : 0;
+	return buf;
+}
+
+/* ---- set-up ---- */
+
+static int mkdir_p(const char *path)
+{
+	char buf[4096], *p;
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "r"), *out;
+	char buf[65536];
+	size_t n;
+	int r = 0;
+
+	if (!in)
+		return -errno;
+	out = fopen(to, "w");
+	if (!out) {
+		r = -errno;
+		fclose(in);
+		return r;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			r = -EIO;
+			break;
+		}
+	if (ferror(in))
+		r = -EIO;
+	fclose(in);
+	if (fclose(out) && !r)
+		r = -errno;
+	return r;
+}
+
+static int setup_outdir(struct ctl *c, char *errbuf)
+{
+	char path[4096];
+	FILE *fp;
+	int r;
+
+	if (!c->opts.outdir)
+		return 0;
+	c->outdir = xstrdup(c->opts.outdir);
+	snprintf(path, sizeof(path), "%s/inputs", c->outdir);
+	if ((r = mkdir_p(path)))
+		goto err;
+	snprintf(path, sizeof(path), "%s/app", c->outdir);
+	if ((r = mkdir_p(path)))
+		goto err;
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_TOPO);
+	if ((r = copy_file(c->opts.topo_path, path)))
+		goto err;
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_WL);
+	fp = fopen(path, "w");
+	if (!fp || wl_write(c->wl, fp) || fclose(fp)) {
+		r = -errno ? -errno : -EIO;
+		goto err;
+	}
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_EVENTS);
+	c->events = fopen(path, "w");
+	if (!c->events) {
+		r = -errno;
+		goto err;
+	}
+	return 0;
+err:
+	errbuf_set(errbuf, "%s: %s", path, strerror(-r));
+	return r;
+}
+
+int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
+{
+	struct ctl *c = xcalloc(1, sizeof(*c));
+	size_t i;
+	int r;
+
+	c->opts = *o;
+	if ((r = topo_load(o->topo_path, &c->t, errbuf)))
+		goto err;
+	if ((r = wl_open(o->wl_spec, &c->wl, errbuf)))
+		goto err;
+	if ((r = wl_check_topo(c->wl, c->t, o->wl_spec, errbuf)))
+		goto err;
+	if ((r = sched_new(o->sched_name, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)))
+		goto err;
+	if ((r = evloop_init(&c->loop, o->backend->clock))) {
+		errbuf_set(errbuf, "event loop: %s", strerror(-r));
+		goto err;
+	}
+	if ((r = cexec_init(c, o->csched_name, errbuf)))
+		goto err;
+	c->c = cluster_new(c->t, c->wl);
+	rng_seed2(&c->rng, o->seed, 1);
+	c->js = xcalloc(c->wl->n_jobs, sizeof(*c->js));
+	for (i = 0; i < c->wl->n_jobs; i++)
+		c->js[i].start = c->js[i].maps_done_at = c->js[i].cf_start =
+			c->js[i].cf_end = -1;
+	c->host_out = xcalloc(topo_n_hosts(c->t), sizeof(unsigned));
+	c->host_in = xcalloc(topo_n_hosts(c->t), sizeof(unsigned));
+	c->up_load = xcalloc(c->t->racks, sizeof(double));
+	c->down_load = xcalloc(c->t->racks, sizeof(double));
+	c->arrival_order = wl_arrival_order(c->wl);
+	c->sched->ctl = c;
+	c->sched->c = c->c;
+	c->sched->t = c->t;
+	rng_seed2(&c->sched->rng, o->seed, 2);
+	if (c->sched->ops->init && (r = c->sched->ops->init(c->sched, errbuf)))
+		goto err;
+	if ((r = setup_outdir(c, errbuf)))
+		goto err;
+	c->be.ops = o->backend;
+	c->be.ctl = c;
+	c->be.loop = &c->loop;
+	c->be.priv = xcalloc(1, o->backend->priv_size ? o->backend->priv_size : 1);
+	if ((r = o->backend->init(&c->be, errbuf))) {
+		free(c->be.priv);
+		c->be.priv = NULL;
+		c->be.ops = NULL;
+		goto err;
+	}
+	*out = c;
+	return 0;
+err:
+	ctl_free(c);
+	return r;
+}
+
+void ctl_free(struct ctl *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	if (c->be.ops) {
+		c->be.ops->destroy(&c->be);
+		free(c->be.priv);
+	}
+	for (i = 0; i < c->n_flows; i++) {
+		free(c->flows[i]->maps);
+		free(c->flows[i]);
+	}
+	free(c->flows);
+	if (c->js && c->wl)
+		for (i = 0; i < c->wl->n_jobs; i++) {
+			struct jstate *j = &c->js[i];
+			uint32_t r;
+
+			if (j->red)
+				for (r = 0; r < c->wl->jobs[i].reduces; r++)
+					free(j->red[r].open);
+			free(j->red);
+			free(j->maps_done_rack);
+			free(j->red_bytes_rack);
+			for (r = 0; r < j->n_pairs; r++)
+				free(j->pairs[r].flows);
+			free(j->pairs);
+		}
+	free(c->js);
+	cexec_destroy(c);
+	if (c->sched) {
+		if (c->sched->ops->destroy)
+			c->sched->ops->destroy(c->sched);
+		sched_free(c->sched);
+	}
+	cluster_free(c->c);
+	evloop_destroy(&c->loop);
+	free(c->arrival_order);
+	free(c->host_out);
+	free(c->host_in);
+	free(c->up_load);
+	free(c->down_load);
+	if (c->events)
+		fclose(c->events);
+	free(c->outdir);
+	wl_free(c->wl);
+	topo_free(c->t);
+	free(c);
+}
+
+/* ---- scheduling ---- */
+
+static void schedule_soon(struct ctl *c)
+{
+	if (!evtimer_armed(&c->sched_timer))
+		evloop_at(&c->loop, &c->sched_timer, ctl_now(c));
+}
+
+static struct jstate *jstate_of(struct ctl *c, uint32_t job)
+{
+	struct jstate *j = &c->js[job];
+	const struct wl_job *w = &c->wl->jobs[job];
+
+	if (!j->red) {
+		j->red = xcalloc(w->reduces + 1, sizeof(*j->red));
+		j->maps_done_rack = xcalloc(c->t->racks, sizeof(uint32_t));
+		j->red_bytes_rack = xcalloc(c->t->racks, sizeof(uint64_t));
+	}
+	return j;
+}
+
+static void start_compute(struct ctl *c, struct task *t, int64_t duration)
+{
+	int r = c->be.ops->task_compute(&c->be, t, duration);
+
+	if (r)
+		ctl_fail(c, "job %s %s %u: cannot start its work: %s",
+			 c->wl->jobs[t->job].id, task_kind_name(t->kind), t->idx,
+			 strerror(-r));
+}
+
+static void reduce_maybe_compute(struct ctl *c, struct task *t)
+{
+	struct job *job = &c->c->jobs[t->job];
+	struct rstate *rs = &c->js[t->job].red[t->idx];
+
+	if (rs->computing || !job_maps_done(job) || rs->maps_seen < job->wl->maps ||
+	    rs->flows_left)
+		return;
+	rs->computing = true;
+	free(rs->open); /* no more fetches for this reduce */
+	rs->open = NULL;
+	ctl_event(c, "reduce_compute %s %u", job->wl->id, t->idx);
+	start_compute(c, t, job->wl->reduce_time);
+}
+
+static void flow_activate(struct ctl *c, struct flow *f);
+
+/* A copy slot freed (or a flow arrived): start waiting flows. */
+static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
+{
+	while (rs->wait_head && rs->active < c->opts.parallel_copies) {
+		struct flow *f = rs->wait_head;
+		struct task *t = &c->c->jobs[f->job].reduces[f->reduce];
+
+		rs->wait_head = f->next;
+		if (!rs->wait_head)
+			rs->wait_tail = NULL;
+		f->next = NULL;
+		if (rs->open[f->src_host] == f)
+			rs->open[f->src_host] = NULL;
+		(void)t;
+		(void)j;
+		rs->active++;
+		flow_activate(c, f);
+	}
+}
+
+static void flow_activate(struct ctl *c, struct flow *f)
+{
+	int r;
+
+	f->state = FLOW_ACTIVE;
+	f->start = ctl_now(c);
+	if (c->js[f->job].cf_start < 0)
+		c->js[f->job].cf_start = f->start;
+	c->host_out[f->src_host]++;
+	c->host_in[f->dst_host]++;
+	ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64, f->id,
+		  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes);
+	r = c->be.ops->flow_start(&c->be, f);
+	if (r)
+		ctl_fail(c, "flow %" PRIu32 " of job %s: cannot start: %s", f->id,
+			 c->wl->jobs[f->job].id, strerror(-r));
+}
+
+static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
+{
+	struct rstate *rs = &c->js[f->job].red[f->reduce];
+
+	f->state = FLOW_WAIT_SLOT;
+	f->next = NULL;
+	if (front) {
+		f->next = rs->wait_head;
+		rs->wait_head = f;
+		if (!rs->wait_tail)
+			rs->wait_tail = f;
+	} else {
+		if (rs->wait_tail)
+			rs->wait_tail->next = f;
+		else
+			rs->wait_head = f;
+		rs->wait_tail = f;
+	}
+	reduce_pump(c, &c->js[f->job], rs);
+}
+
+struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
+{
+	struct jstate *j = &c->js[job];
+	size_t i;
+
+	for (i = 0; i < j->n_pairs; i++)
+		if (j->pairs[i].src == src && j->pairs[i].dst == dst)
+			return &j->pairs[i];
+	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
+	j->pairs[j->n_pairs] = (struct ocs_pair){ .src = src, .dst = dst };
+	return &j->pairs[j->n_pairs++];
+}
+
+/* The circuit of (src, dst) is up and owned by the job's coflow: its
+ * waiting flows go to their reduces' copies, ahead of EPS flows (the
+ * circuit's time is reserved for them). */
+void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
+{
+	struct ocs_pair *p = ctl_pair(c, job, src, dst);
+	struct flow *f;
+
+	while ((f = p->wait_head)) {
+		p->wait_head = f->next;
+		if (!p->wait_head)
+			p->wait_tail = NULL;
+		f->next = NULL;
+		queue_for_copy(c, f, true);
+	}
+}
+
+/* Is the job's traffic from rack i to rack j an elephant (Co-scheduler
+ * eq. 3: the bytes from a map rack to a reduce rack reach T_e)? Counted
+ * over the maps finished and the reduces placed so far, so a pair can only
+ * turn from EPS to OCS as the job progresses. */
+static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j)
+{
+	const struct wl_job *w = &c->wl->jobs[job];
+	const struct jstate *js = &c->js[job];
+	double bytes;
+
+	if (!c->t->has_ocs || i == j)
+		return false;
+	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
+	return bytes >= (double)c->t->t_e;
+}
+
+static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
+			     unsigned src_host, unsigned dst_host)
+{
+	struct flow *f = xcalloc(1, sizeof(*f));
+
+	f->id = (uint32_t)c->n_flows;
+	f->job = job;
+	f->reduce = reduce;
+	f->src_host = src_host;
+	f->dst_host = dst_host;
+	f->src_rack = topo_host_rack(c->t, src_host);
+	f->dst_rack = topo_host_rack(c->t, dst_host);
+	f->created = ctl_now(c);
+	f->start = f->end = -1;
+	f->path = flow_base_path(c->t, src_host, dst_host);
+	if (f->path == PATH_EPS && c->cx.cs &&
+	    pair_is_elephant(c, job, f->src_rack, f->dst_rack))
+		f->path = PATH_OCS;
+	xgrow((void **)&c->flows, &c->cap_flows, c->n_flows + 1, sizeof(*c->flows));
+	c->flows[c->n_flows++] = f;
+	c->js[job].flows++;
+	return f;
+}
+
+static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
+{
+	struct jstate *j = &c->js[f->job];
+
+	f->maps = xrealloc(f->maps, (f->n_maps + 1) * sizeof(uint32_t));
+	f->maps[f->n_maps++] = m;
+	f->bytes += bytes;
+	j->bytes += bytes;
+	if (f->src_rack != f->dst_rack)
+		j->cross_rack_bytes += bytes;
+	if (f->path == PATH_OCS) {
+		ctl_pair(c, f->job, f->src_rack, f->dst_rack)->bytes_left += bytes;
+		j->ocs_bytes += bytes;
+		cexec_demand_changed(c);
+	}
+}
+
+/* Hand map m's output to reduce r: batch it into a fetch from the same
+ * host that has not started yet, or make a new fetch. */
+static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
+{
+	struct job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct rstate *rs = &j->red[r];
+	unsigned src = (unsigned)jb->maps[m].host, dst = (unsigned)jb->reduces[r].host;
+	uint64_t bytes = wl_partition_bytes(jb->wl, m, r);
+	struct flow *f;
+
+	rs->maps_seen++;
+	if (bytes == 0)
+		return;
+	if (!rs->open)
+		rs->open = xcalloc(topo_n_hosts(c->t), sizeof(struct flow *));
+	f = rs->open[src];
+	if (f && (f->state == FLOW_WAIT_SLOT || f->state == FLOW_WAIT_CIRCUIT)) {
+		flow_add_map(c, f, m, bytes);
+		return;
+	}
+	f = flow_new(c, job, r, src, dst);
+	rs->open[src] = f;
+	rs->flows_left++;
+	flow_add_map(c, f, m, bytes);
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = ctl_pair(c, job, f->src_rack, f->dst_rack);
+
+		f->state = FLOW_WAIT_CIRCUIT;
+		xgrow((void **)&p->flows, &p->cap_flows, p->n_flows + 1, sizeof(*p->flows));
+		p->flows[p->n_flows++] = f;
+		if (p->wait_tail)
+			p->wait_tail->next = f;
+		else
+			p->wait_head = f;
+		p->wait_tail = f;
+		p->flows_left++;
+		if (cexec_may_send(c, f))
+			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
+	} else {
+		queue_for_copy(c, f, false);
+	}
+}
+
+/* Reduce r may now receive every finished map's output. */
+static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
+{
+	struct job *jb = &c->c->jobs[job];
+	uint32_t m;
+
+	for (m = 0; m < jb->wl->maps; m++)
+		if (jb->maps[m].state == TASK_DONE)
+			offer_map_output(c, job, m, r);
+	reduce_maybe_compute(c, &jb->reduces[r]);
+}
+
+static bool shuffle_barrier(struct ctl *c)
+{
+	return c->sched->ops->reduce_start &&
+	       c->sched->ops->reduce_start(c->sched) == SCHED_AFTER_MAPS;
+}
+
+static void task_started(struct ctl *c, struct task *t, unsigned host)
+{
+	struct job *jb = &c->c->jobs[t->job];
+	struct jstate *j = jstate_of(c, t->job);
+	const struct wl_job *w = jb->wl;
+	int r;
+
+	if (j->start < 0)
+		j->start = ctl_now(c);
+	ctl_event(c, "task_start %s %s %u r%uh%u", w->id, task_kind_name(t->kind),
+		  t->idx, host / c->t->hosts, host % c->t->hosts);
+	r = c->be.ops->task_start(&c->be, t);
+	if (r) {
+		ctl_fail(c, "job %s %s %u: cannot start on r%uh%u: %s", w->id,
+			 task_kind_name(t->kind), t->idx, host / c->t->hosts,
+			 host % c->t->hosts, strerror(-r));
+		return;
+	}
+	if (t->kind == TASK_MAP) {
+		start_compute(c, t, w->map_time);
+		return;
+	}
+	j->reduces_placed++;
+	j->red_bytes_rack[topo_host_rack(c->t, host)] += wl_reduce_bytes(w, t->idx);
+	if (!shuffle_barrier(c)) {
+		j->shuffle_open = true;
+		reduce_open(c, t->job, t->idx);
+	} else if (j->reduces_placed == w->reduces) {
+		uint32_t k;
+
+		/* Co-scheduler §IV-A: the shuffle starts once every reduce
+		 * has its container */
+		j->shuffle_open = true;
+		ctl_event(c, "shuffle_open %s", w->id);
+		for (k = 0; k < w->reduces; k++)
+			reduce_open(c, t->job, k);
+	}
+}
+
+static void schedule_pass(struct evloop *l, struct evtimer *tm)
+{
+	struct ctl *c = CTL_OF_TIMER(tm, sched_timer);
+	unsigned n = topo_n_hosts(c->t), k;
+
+	(void)l;
+	if (c->failed || c->c->total_free == 0)
+		return;
+	/* as heartbeats from the nodes: start from a rotating host so no
+	 * host is always first */
+	for (k = 0; k < n && c->c->total_free && !c->failed; k++) {
+		unsigned h = (c->host_rr + k) % n;
+
+		while (c->c->free_slots[h] && !c->failed) {
+			struct task *t = c->sched->ops->pick_task(c->sched, h);
+
+			if (!t)
+				break;
+			if (task_start(c->c, t, h, ctl_now(c))) {
+				ctl_fail(c, "scheduler %s picked %s %u of job %s, which cannot start on r%uh%u",
+					 c->sched->ops->name, task_kind_name(t->kind), t->idx,
+					 c->wl->jobs[t->job].id, h / c->t->hosts, h % c->t->hosts);
+				return;
+			}
+			task_started(c, t, h);
+		}
+	}
+	c->host_rr = (c->host_rr + 1) % n;
+}
+
+static void check_all_done(struct ctl *c)
+{
+	if (c->jobs_done + c->jobs_failed == c->wl->n_jobs)
+		evloop_stop(&c->loop);
+}
+
+static void job_finished(struct ctl *c, struct job *jb)
+{
+	struct jstate *j = &c->js[jb->idx];
+	size_t i;
+
+	c->jobs_done++;
+	c->last_end = ctl_now(c);
+	ctl_event(c, "job_done %s", jb->wl->id);
+	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
+		j->cf_end = ctl_now(c);
+	/* children may have become ready */
+	for (i = c->c->child_off[jb->idx]; i < c->c->child_off[jb->idx + 1]; i++)
+		if (c->c->jobs[c->c->children[i]].state == JOB_READY)
+			ctl_event(c, "job_ready %s", c->wl->jobs[c->c->children[i]].id);
+	check_all_done(c);
+	schedule_soon(c);
+}
+
+void ctl_compute_done(struct ctl *c, struct task *t)
+{
+	struct job *jb = &c->c->jobs[t->job];
+	struct jstate *j = &c->js[t->job];
+	const struct wl_job *w = jb->wl;
+	unsigned host = (unsigned)t->host;
+	uint32_t k;
+	int r;
+
+	if (t->state != TASK_RUNNING)
+		return;
+	if ((r = c->be.ops->task_end(&c->be, t))) {
+		ctl_fail(c, "job %s %s %u: %s", w->id, task_kind_name(t->kind), t->idx,
+			 strerror(-r));
+		return;
+	}
+	task_finish(c->c, t, ctl_now(c));
+	ctl_event(c, "task_done %s %s %u", w->id, task_kind_name(t->kind), t->idx);
+	if (t->kind == TASK_MAP) {
+		j->maps_done_rack[topo_host_rack(c->t, host)]++;
+		if (j->shuffle_open)
+			for (k = 0; k < w->reduces; k++)
+				if (jb->reduces[k].state == TASK_RUNNING)
+					offer_map_output(c, t->job, t->idx, k);
+	}
+	if (c->sched->ops->task_finished)
+		c->sched->ops->task_finished(c->sched, t);
+	if (t->kind == TASK_MAP && job_maps_done(jb)) {
+		j->maps_done_at = ctl_now(c);
+		if (c->sched->ops->stage_finished)
+			c->sched->ops->stage_finished(c->sched, jb, TASK_MAP);
+		for (k = 0; k < w->reduces; k++)
+			if (jb->reduces[k].state == TASK_RUNNING)
+				reduce_maybe_compute(c, &jb->reduces[k]);
+	}
+	if (t->kind == TASK_REDUCE && jb->reduces_done == w->reduces &&
+	    c->sched->ops->stage_finished)
+		c->sched->ops->stage_finished(c->sched, jb, TASK_REDUCE);
+	if (jb->state == JOB_DONE)
+		job_finished(c, jb);
+	schedule_soon(c);
+}
+
+void ctl_flow_done(struct ctl *c, struct flow *f)
+{
+	struct jstate *j = &c->js[f->job];
+	struct rstate *rs = &j->red[f->reduce];
+	struct job *jb = &c->c->jobs[f->job];
+
+	if (f->state != FLOW_ACTIVE)
+		return;
+	f->state = FLOW_DONE;
+	f->end = ctl_now(c);
+	rs->active--;
+	rs->flows_left--;
+	c->host_out[f->src_host]--;
+	c->host_in[f->dst_host]--;
+	j->flows_done++;
+	j->bytes_done += f->bytes;
+	c->bytes_done += f->bytes;
+	if (f->end > j->cf_end)
+		j->cf_end = f->end;
+	switch (f->path) {
+	case PATH_OCS:
+		c->ocs_bytes += f->bytes;
+		break;
+	case PATH_EPS:
+		c->eps_bytes += f->bytes;
+		break;
+	case PATH_RACK:
+		c->rack_bytes += f->bytes;
+		break;
+	case PATH_HOST:
+		c->host_bytes += f->bytes;
+		break;
+	}
+	ctl_event(c, "flow_done %" PRIu32, f->id);
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+
+		p->flows_left--;
+		p->bytes_left -= p->bytes_left < f->bytes ? p->bytes_left : f->bytes;
+		if (!p->flows_left)
+			p->bytes_left = 0;
+		cexec_demand_changed(c);
+	}
+	reduce_pump(c, j, rs);
+	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
+}
+
+void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst)
+{
+	ctl_event(c, "circuit_up %u %u", src, dst);
+	cexec_circuit_up(c, src, dst);
+}
+
+void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst)
+{
+	ctl_event(c, "circuit_down %u %u", src, dst);
+}
+
+/* ---- arrivals, heartbeat, progress ---- */
+
+static void arrival(struct evloop *l, struct evtimer *tm)
+{
+	struct ctl *c = CTL_OF_TIMER(tm, arrival_timer);
+	size_t n = c->wl->n_jobs;
+
+	while (c->next_arrival < n) {
+		uint32_t idx = c->arrival_order[c->next_arrival];
+		struct job *jb = &c->c->jobs[idx];
+
+		if (c->t0 + jb->wl->arrival > ctl_now(c)) {
+			evloop_at(l, tm, c->t0 + jb->wl->arrival);
+			return;
+		}
+		c->next_arrival++;
+		jstate_of(c, idx)->arrived = true;
+		if (c->first_arrival < 0)
+			c->first_arrival = ctl_now(c);
+		cluster_place_blocks_random(c->c, jb, &c->rng);
+		job_arrive(c->c, jb, ctl_now(c));
+		ctl_event(c, "job_arrive %s", jb->wl->id);
+		if (c->sched->ops->job_arrived)
+			c->sched->ops->job_arrived(c->sched, jb);
+		schedule_soon(c);
+	}
+}
+
+static void heartbeat(struct evloop *l, struct evtimer *tm)
+{
+	struct ctl *c = CTL_OF_TIMER(tm, heartbeat_timer);
+
+	if (c->sched->ops->tick)
+		c->sched->ops->tick(c->sched, ctl_now(c));
+	schedule_soon(c);
+	if (c->jobs_done + c->jobs_failed >= c->wl->n_jobs)
+		return;
+	/* In virtual time, a heartbeat with nothing else to wait for (no
+	 * arrival, no task at work, no flow moving, no circuit coming) and
+	 * nothing the scheduler starts now is a run that cannot finish. */
+	if (l->clock == EVLOOP_VIRTUAL && evq_len(&l->q) == 1 &&
+	    evtimer_armed(&c->sched_timer)) {
+		schedule_pass(l, &c->sched_timer);
+		evloop_cancel(l, &c->sched_timer);
+		if (evq_len(&l->q) == 0) {
+			ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done and nothing left to wait for",
+				 (double)(ctl_now(c) - c->t0) / 1e9,
+				 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
+			return;
+		}
+	}
+	evloop_at(l, tm, ctl_now(c) + c->opts.heartbeat);
+}
+
+static void progress_line(struct ctl *c, bool final)
+{
+	char a[32], b[32], extra[128] = "";
+
+	if (!c->opts.progress)
+		return;
+	if (c->be.ops->progress)
+		c->be.ops->progress(&c->be, extra, sizeof(extra));
+	fprintf(stderr, "\r%s jobs %zu/%zu  t=%s  moved %s%s%s", c->be.ops->name,
+		c->jobs_done, c->wl->n_jobs,
+		unit_human_time((double)(ctl_now(c) - c->t0), a, sizeof(a)),
+		unit_human_size((double)c->bytes_done, b, sizeof(b)),
+		extra[0] ? "  " : "", extra);
+	fprintf(stderr, final ? "\n" : "\033[K");
+	fflush(stderr);
+}
+
+static void progress_tick(struct evloop *l, struct evtimer *tm)
+{
+	struct ctl *c = CTL_OF_TIMER(tm, progress_timer);
+
+	progress_line(c, false);
+	if (c->jobs_done + c->jobs_failed < c->wl->n_jobs)
+		evloop_at(l, tm, ctl_now(c) + NSEC_PER_SEC);
+}
+
+int ctl_run(struct ctl *c, char *errbuf)
+{
+	int r;
+
+	c->t0 = ctl_now(c);
+	c->first_arrival = -1;
+	c->wall_start = now_ns();
+	evtimer_init(&c->arrival_timer, arrival);
+	evtimer_init(&c->sched_timer, schedule_pass);
+	evtimer_init(&c->heartbeat_timer, heartbeat);
+	evtimer_init(&c->progress_timer, progress_tick);
+	evloop_at(&c->loop, &c->arrival_timer, c->t0);
+	evloop_at(&c->loop, &c->heartbeat_timer, c->t0 + c->opts.heartbeat);
+	if (c->opts.progress && c->loop.clock == EVLOOP_REAL)
+		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC);
+	ctl_event(c, "run_start %s %s %s", c->be.ops->name, c->sched->ops->name,
+		  c->cx.cs ? c->cx.cs->name : "none");
+	r = evloop_run(&c->loop);
+	if (r && !c->failed)
+		ctl_fail(c, "event loop: %s", strerror(-r));
+	if (!c->failed && c->jobs_done < c->wl->n_jobs)
+		ctl_fail(c, "nothing left to do but %zu of %zu jobs are not done (a scheduler that never places them?)",
+			 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
+	progress_line(c, true);
+	ctl_event(c, "run_end %s", c->failed ? "failed" : "ok");
+	if (c->events)
+		fflush(c->events);
+	if (c->outdir) {
+		if (report_write_app(c, errbuf) ||
+		    (c->be.ops == &backend_sim && report_write_analysis(c, errbuf)))
+			return -1;
+	}
+	if (c->failed) {
+		errbuf_set(errbuf, "%s", c->failmsg);
+		return -1;
+	}
+	return 0;
+}
+
+void ctl_totals(const struct ctl *c, struct ctl_totals *t)
+{
+	double jct = 0, cct = 0;
+	size_t i, ncf = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->jobs = c->wl->n_jobs;
+	t->jobs_done = c->jobs_done;
+	t->jobs_failed = c->jobs_failed;
+	t->flows = c->n_flows;
+	t->bytes_done = c->bytes_done;
+	t->ocs_bytes = c->ocs_bytes;
+	t->eps_bytes = c->eps_bytes;
+	t->rack_bytes = c->rack_bytes;
+	t->host_bytes = c->host_bytes;
+	t->first_arrival = c->first_arrival;
+	t->last_end = c->last_end;
+	t->makespan = c->last_end - c->first_arrival;
+	t->reconfigurations = c->cx.reconfigs;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct job *jb = &c->c->jobs[i];
+		const struct jstate *j = &c->js[i];
+
+		if (jb->state == JOB_DONE)
+			jct += (double)(jb->end - (c->t0 + jb->wl->arrival));
+		t->cross_rack_bytes += j->cross_rack_bytes;
+		t->flows_done += j->flows_done;
+		if (j->flows && j->cf_start >= 0 && j->cf_end >= 0) {
+			cct += (double)(j->cf_end - j->cf_start);
+			ncf++;
+		}
+	}
+	t->avg_jct = c->jobs_done ? jct / (double)c->jobs_done : 0;
+	t->avg_cct = ncf ? cct / (double)ncf : 0;
+}

@@ -1,0 +1,114 @@
+/* The controller: one event loop that runs a workload on a backend, asks
+ * the scheduler where tasks go, turns finished maps into fetches (flows),
+ * chooses each flow's path (EPS, or OCS for a rack pair of at least T_e),
+ * drives the circuit scheduler, and records what happened. The same code
+ * drives the simulator and the emulator (backend.h). */
+#ifndef HYDE_CTL_H
+#define HYDE_CTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/cluster.h"
+#include "core/coflow.h"
+#include "core/evloop.h"
+#include "core/topo.h"
+#include "core/workload.h"
+#include "ctl/backend.h"
+#include "net/csched.h"
+#include "sched/sched.h"
+
+enum flow_state {
+	FLOW_WAIT_CIRCUIT, /* OCS flow: waits for its circuit */
+	FLOW_WAIT_SLOT,	   /* waits for one of the reduce's parallel copies */
+	FLOW_ACTIVE,	   /* moving bytes */
+	FLOW_DONE,
+};
+
+/* A flow is one fetch: a reduce task pulls the outputs of one or more maps
+ * of its job that ran on one host (as Hadoop's fetcher does), over one TCP
+ * connection in emulation. */
+struct flow {
+	uint32_t id;
+	uint32_t job; /* the coflow is the job's shuffle: same index */
+	uint32_t reduce;
+	uint32_t src_host, dst_host;
+	uint32_t src_rack, dst_rack;
+	uint32_t *maps;
+	uint32_t n_maps;
+	uint64_t bytes;
+	enum flow_path path;
+	enum flow_state state;
+	int64_t created, start, end;
+	struct flow *next; /* in a wait queue */
+	void *bpriv;	   /* the backend's */
+};
+
+struct ctl_opts {
+	const char *topo_path, *wl_spec;
+	const char *sched_name;
+	char **sched_kv;
+	int n_sched_kv;
+	const char *csched_name; /* sunflow, greedy, none */
+	char **csched_kv;
+	int n_csched_kv;
+	const struct backend_ops *backend;
+	const char *outdir;	/* run directory, or NULL for none */
+	uint64_t seed;
+	unsigned parallel_copies; /* Hadoop: 5 */
+	int64_t heartbeat;	  /* scheduler tick period */
+	bool progress;		  /* a progress line on stderr */
+	bool quiet;
+};
+
+void ctl_opts_default(struct ctl_opts *o);
+
+struct ctl_totals {
+	size_t jobs, jobs_done, jobs_failed;
+	uint64_t flows, flows_done;
+	uint64_t bytes_done, ocs_bytes, eps_bytes, rack_bytes, host_bytes;
+	uint64_t cross_rack_bytes;
+	int64_t makespan, first_arrival, last_end;
+	double avg_jct, avg_cct;
+	uint64_t reconfigurations;
+};
+
+struct ctl;
+
+/* Load inputs, build the run directory, start the backend. Errors in the
+ * inputs: -EINVAL with "file:line: ..." in errbuf, nothing created. */
+int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf);
+/* Run to the end. 0: every job done; -1: the run failed (errbuf says why). */
+int ctl_run(struct ctl *c, char *errbuf);
+void ctl_totals(const struct ctl *c, struct ctl_totals *t);
+void ctl_free(struct ctl *c);
+
+/* ---- for backends ---- */
+int64_t ctl_now(struct ctl *c);
+struct evloop *ctl_loop(struct ctl *c);
+const struct topo *ctl_topo(const struct ctl *c);
+struct cluster *ctl_cluster(struct ctl *c);
+void ctl_compute_done(struct ctl *c, struct task *t);
+void ctl_flow_done(struct ctl *c, struct flow *f);
+void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst);
+void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
+/* Fail the run: stop the loop, remember why (the first reason wins). */
+void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line in events.log (if the run has a directory). */
+void ctl_event(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *ctl_outdir(const struct ctl *c);
+
+/* ---- for schedulers (read-only view) ---- */
+/* Bytes/s in use on rack k's uplink (out of the rack) and downlink, from
+ * the flows the controller started on the EPS. */
+double ctl_uplink_load(const struct ctl *c, unsigned rack);
+double ctl_downlink_load(const struct ctl *c, unsigned rack);
+/* Active flows sent / received by a host. */
+unsigned ctl_host_flows_out(const struct ctl *c, unsigned host);
+unsigned ctl_host_flows_in(const struct ctl *c, unsigned host);
+/* Shuffle bytes of a job already produced by finished maps on each rack
+ * (racks x 1), for reduce placement. The caller owns nothing. */
+const uint64_t *ctl_job_map_output_by_rack(const struct ctl *c, uint32_t job);
+
+#endif

@@ -1,0 +1,197 @@
+/* What a run writes into its directory (formats in core/rundir.h). Every
+ * file is written to a temporary name and renamed when complete, so a
+ * reader never sees half a file. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/rundir.h"
+#include "ctl/ctl_int.h"
+
+struct outfile {
+	char path[4096], tmp[4200];
+	FILE *fp;
+};
+
+static int out_open(struct ctl *c, struct outfile *o, const char *name,
+		    const char *header, char *errbuf)
+{
+	snprintf(o->path, sizeof(o->path), "%s/%s", c->outdir, name);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", o->path);
+	o->fp = fopen(o->tmp, "w");
+	if (!o->fp) {
+		errbuf_set(errbuf, "%s: %s", o->tmp, strerror(errno));
+		return -errno;
+	}
+	if (header)
+		fprintf(o->fp, "%s\n", header);
+	return 0;
+}
+
+static int out_close(struct outfile *o, char *errbuf)
+{
+	int bad = ferror(o->fp);
+
+	if (fclose(o->fp) || bad || rename(o->tmp, o->path)) {
+		errbuf_set(errbuf, "%s: %s", o->path, strerror(errno ? errno : EIO));
+		unlink(o->tmp);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The lower bound T(C) of a job's OCS-eligible traffic (Co-scheduler
+ * eq. 2), from the flows it actually had. */
+static int64_t job_lower_bound(struct ctl *c, uint32_t job)
+{
+	struct tmatrix tm;
+	int64_t lb;
+	size_t k;
+
+	if (!c->t->has_ocs || !c->js[job].ocs_bytes)
+		return 0;
+	tm_init(&tm, c->t->racks);
+	for (k = 0; k < c->js[job].n_pairs; k++) {
+		const struct ocs_pair *p = &c->js[job].pairs[k];
+		size_t i;
+
+		for (i = 0; i < p->n_flows; i++)
+			tm_add(&tm, p->src, p->dst, p->flows[i]->bytes);
+	}
+	lb = tm_lower_bound(&tm, c->t->ocs_rate, c->t->delta, 0);
+	tm_free(&tm);
+	return lb;
+}
+
+int report_write_app(struct ctl *c, char *errbuf)
+{
+	struct outfile o;
+	size_t i;
+	int r;
+
+	if ((r = out_open(c, &o, RUNDIR_APP_JOBS, RUNDIR_APP_JOBS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct job *jb = &c->c->jobs[i];
+		const struct jstate *j = &c->js[i];
+		const struct wl_job *w = jb->wl;
+
+		fprintf(o.fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
+			w->id, w->user, c->t0 + w->arrival, jb->ready_at, j->start,
+			j->maps_done_at, jb->state == JOB_DONE ? jb->end : -1, w->maps,
+			w->reduces, w->shuffle);
+	}
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	if ((r = out_open(c, &o, RUNDIR_APP_COFLOWS, RUNDIR_APP_COFLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct jstate *j = &c->js[i];
+
+		if (!j->flows)
+			continue;
+		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
+			",%" PRId64 "\n",
+			i, c->wl->jobs[i].id, j->flows, j->bytes, j->ocs_bytes,
+			job_lower_bound(c, (uint32_t)i), j->cf_start, j->cf_end);
+	}
+	return out_close(&o, errbuf);
+}
+
+/* The simulator knows every flow's exact start and end: it writes the files
+ * `hyde analyze` derives from packet captures in an emulation. */
+int report_write_analysis(struct ctl *c, char *errbuf)
+{
+	struct ctl_totals tt;
+	struct outfile o;
+	size_t i;
+	int r;
+
+	if ((r = out_open(c, &o, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->n_flows; i++) {
+		const struct flow *f = c->flows[i];
+		int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
+
+		fprintf(o.fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
+			",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 "\n",
+			f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), f->bytes,
+			f->start, f->end, fct, f->path == PATH_OCS ? f->bytes : 0,
+			f->path == PATH_EPS ? f->bytes : 0, fct);
+	}
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	if ((r = out_open(c, &o, RUNDIR_COFLOWS, RUNDIR_COFLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct jstate *j = &c->js[i];
+		int64_t cct = j->cf_end >= 0 && j->cf_start >= 0 ? j->cf_end - j->cf_start : -1;
+
+		if (!j->flows)
+			continue;
+		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			i, c->wl->jobs[i].id, j->flows, j->bytes, j->cf_start, j->cf_end, cct,
+			job_lower_bound(c, (uint32_t)i), j->ocs_bytes,
+			j->cross_rack_bytes - j->ocs_bytes, cct);
+	}
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	if ((r = out_open(c, &o, RUNDIR_JOBS, RUNDIR_JOBS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct job *jb = &c->c->jobs[i];
+		const struct wl_job *w = jb->wl;
+		int64_t arr = c->t0 + w->arrival;
+
+		fprintf(o.fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32
+			",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+			w->id, w->user, arr, c->js[i].start,
+			jb->state == JOB_DONE ? jb->end : -1,
+			jb->state == JOB_DONE ? jb->end - arr : -1, w->maps, w->reduces,
+			w->shuffle, c->js[i].cross_rack_bytes);
+	}
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	ctl_totals(c, &tt);
+	if ((r = out_open(c, &o, RUNDIR_SUMMARY, NULL, errbuf)))
+		return r;
+	fprintf(o.fp,
+		"{\n"
+		"  \"backend\": \"%s\",\n"
+		"  \"scheduler\": \"%s\",\n"
+		"  \"circuit_scheduler\": \"%s\",\n"
+		"  \"topology\": \"%s\",\n"
+		"  \"jobs\": %zu,\n"
+		"  \"jobs_done\": %zu,\n"
+		"  \"flows\": %" PRIu64 ",\n"
+		"  \"makespan_s\": %.9f,\n"
+		"  \"avg_jct_s\": %.9f,\n"
+		"  \"avg_cct_s\": %.9f,\n"
+		"  \"throughput_jobs_per_hour\": %.6f,\n"
+		"  \"shuffle_bytes\": %" PRIu64 ",\n"
+		"  \"ocs_bytes\": %" PRIu64 ",\n"
+		"  \"eps_bytes\": %" PRIu64 ",\n"
+		"  \"rack_bytes\": %" PRIu64 ",\n"
+		"  \"host_bytes\": %" PRIu64 ",\n"
+		"  \"cross_rack_bytes\": %" PRIu64 ",\n"
+		"  \"ocs_share\": %.6f,\n"
+		"  \"reconfigurations\": %" PRIu64 ",\n"
+		"  \"events\": %" PRIu64 "\n"
+		"}\n",
+		c->be.ops->name, c->sched->ops->name, c->cx.cs ? c->cx.cs->name : "none",
+		c->t->name, tt.jobs, tt.jobs_done, tt.flows, (double)tt.makespan / 1e9,
+		tt.avg_jct / 1e9, tt.avg_cct / 1e9,
+		tt.makespan > 0 ? (double)tt.jobs_done * 3600e9 / (double)tt.makespan : 0,
+		tt.bytes_done, tt.ocs_bytes, tt.eps_bytes, tt.rack_bytes, tt.host_bytes,
+		tt.cross_rack_bytes,
+		tt.cross_rack_bytes ? (double)tt.ocs_bytes / (double)tt.cross_rack_bytes : 0,
+		tt.reconfigurations, c->loop.events);
+	return out_close(&o, errbuf);
+}

@@ -1,0 +1,68 @@
+/* Circuit schedulers: given the OCS demand of the active coflows (bytes
+ * left per rack pair), plan timed circuit reservations. The controller
+ * executes the plan (ctl/circuits.c): it sets the matching at each
+ * reservation's start (the backend stalls the changed ports for delta) and
+ * lets the owning coflow's flows use the circuit. */
+#ifndef HYDE_CSCHED_H
+#define HYDE_CSCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* OCS demand of one coflow on one rack pair. */
+struct cs_demand {
+	uint32_t coflow; /* also its arrival rank: lower is older */
+	uint32_t src, dst;
+	double bits;
+};
+
+/* A circuit already carrying data when the plan is made: it keeps its
+ * ports until `until` (plans are non-preemptive for what has started). */
+struct cs_busy {
+	uint32_t src, dst, coflow;
+	int64_t until;
+};
+
+struct cs_input {
+	int64_t now;
+	unsigned ports;
+	double bw;     /* bits per ns */
+	int64_t delta; /* ns */
+	const struct cs_demand *d;
+	size_t n_d;
+	const struct cs_busy *busy;
+	size_t n_busy;
+	const int32_t *out_of; /* circuits up or being set up now: dst or -1 */
+};
+
+struct cs_resv {
+	uint32_t coflow, src, dst;
+	int64_t start, end;
+};
+
+struct cs_plan {
+	struct cs_resv *r;
+	size_t n, cap;
+	int64_t replan_at; /* re-plan then even if nothing changes; -1 none */
+};
+
+struct csched_ops {
+	const char *name;
+	const char *summary;
+	/* Plan from scratch. Reservations may start at in->now or later. */
+	int (*plan)(const struct cs_input *in, struct cs_plan *out);
+	/* Re-plan every period (greedy), 0 for none. */
+	int64_t period;
+};
+
+extern const struct csched_ops csched_sunflow;
+extern const struct csched_ops csched_greedy;
+extern const struct csched_ops *const csched_table[];
+const struct csched_ops *csched_find(const char *name);
+
+void cs_plan_reset(struct cs_plan *p);
+void cs_plan_add(struct cs_plan *p, uint32_t coflow, uint32_t src,
+		 uint32_t dst, int64_t start, int64_t end);
+void cs_plan_free(struct cs_plan *p);
+
+#endif

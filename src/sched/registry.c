@@ -1,0 +1,14 @@
+/* Every scheduler, in one explicit NULL-terminated table (no constructor
+ * tricks: the list is the truth). */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "sched/sched.h"
+
+extern const struct hyde_sched_ops sched_fair;
+
+const struct hyde_sched_ops *const sched_table[] = {
+	&sched_fair,
+	NULL,
+};
