@@ -83,6 +83,24 @@ void ctl_fail(struct ctl *c, const char *fmt, ...)
 	evloop_stop(&c->loop);
 }
 
+struct flow *const *ctl_flows(const struct ctl *c, size_t *n)
+{
+	*n = c->n_flows;
+	return c->flows;
+}
+
+void ctl_coflow_times(const struct ctl *c, uint32_t job, int64_t *start,
+		      int64_t *end)
+{
+	*start = c->js[job].cf_start;
+	*end = c->js[job].cf_end;
+}
+
+int64_t ctl_job_end(const struct ctl *c, uint32_t job)
+{
+	return c->c->jobs[job].state == JOB_DONE ? c->c->jobs[job].end : -1;
+}
+
 /* ---- view for schedulers ---- */
 
 double ctl_uplink_load(const struct ctl *c, unsigned rack)

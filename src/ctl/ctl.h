@@ -84,6 +84,14 @@ int ctl_run(struct ctl *c, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
 void ctl_free(struct ctl *c);
 
+/* What happened, for tests and reports: every flow made, and each job's
+ * coflow start (first flow start) and end (last flow end), -1 if none. */
+struct flow *const *ctl_flows(const struct ctl *c, size_t *n);
+void ctl_coflow_times(const struct ctl *c, uint32_t job, int64_t *start,
+		      int64_t *end);
+/* The job's end time, or -1. */
+int64_t ctl_job_end(const struct ctl *c, uint32_t job);
+
 /* ---- for backends ---- */
 int64_t ctl_now(struct ctl *c);
 struct evloop *ctl_loop(struct ctl *c);

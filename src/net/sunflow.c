@@ -113,6 +113,79 @@ static int cmp_cf(const void *a, const void *b)
 	return (x->coflow > y->coflow) - (x->coflow < y->coflow);
 }
 
+/* Maximum bipartite matching (Kuhn's augmenting paths) over the candidate
+ * pairs cand[] (indices into q[], sorted heaviest first), seeded greedily
+ * by weight so the heavy pairs are kept when the size allows. Writes the
+ * chosen indices; returns how many. */
+struct mstate {
+	const struct pairdem *q;
+	const size_t *cand;
+	size_t ncand;
+	long *by_dst;	 /* dst port -> cand index matched, -1 */
+	long *by_src;	 /* src port -> cand index matched, -1 */
+	unsigned *seen;	 /* dst port -> visit stamp */
+	unsigned stamp;
+};
+
+static bool augment(struct mstate *m, uint32_t src)
+{
+	size_t k;
+
+	for (k = 0; k < m->ncand; k++) {
+		const struct pairdem *e = &m->q[m->cand[k]];
+
+		if (e->src != src || m->seen[e->dst] == m->stamp)
+			continue;
+		m->seen[e->dst] = m->stamp;
+		if (m->by_dst[e->dst] < 0 ||
+		    augment(m, m->q[m->cand[m->by_dst[e->dst]]].src)) {
+			m->by_dst[e->dst] = (long)k;
+			m->by_src[src] = (long)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static size_t match_pairs(const struct pairdem *q, const size_t *cand,
+			  size_t ncand, unsigned R, size_t *chosen)
+{
+	struct mstate m = { q, cand, ncand, NULL, NULL, NULL, 0 };
+	size_t k, n = 0;
+	unsigned v;
+
+	if (!ncand)
+		return 0;
+	m.by_dst = xcalloc(R, sizeof(long));
+	m.by_src = xcalloc(R, sizeof(long));
+	m.seen = xcalloc(R, sizeof(unsigned));
+	for (v = 0; v < R; v++)
+		m.by_dst[v] = m.by_src[v] = -1;
+	for (k = 0; k < ncand; k++) {
+		const struct pairdem *e = &q[cand[k]];
+
+		if (m.by_src[e->src] < 0 && m.by_dst[e->dst] < 0) {
+			m.by_src[e->src] = (long)k;
+			m.by_dst[e->dst] = (long)k;
+		}
+	}
+	for (k = 0; k < ncand; k++) {
+		uint32_t src = q[cand[k]].src;
+
+		if (m.by_src[src] >= 0)
+			continue;
+		m.stamp++;
+		augment(&m, src);
+	}
+	for (v = 0; v < R; v++)
+		if (m.by_dst[v] >= 0)
+			chosen[n++] = cand[m.by_dst[v]];
+	free(m.by_dst);
+	free(m.by_src);
+	free(m.seen);
+	return n;
+}
+
 static int64_t hold_time(double bits, double bw)
 {
 	return (int64_t)ceil(bits / bw);
@@ -187,18 +260,25 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	}
 
 	if (ncf) {
-		/* first layer: list scheduling of the shortest coflow */
+		/* first layer: list scheduling of the shortest coflow. At each
+		 * instant the pairs whose two ports are idle start together;
+		 * which of them is a maximum matching on those pairs (heaviest
+		 * first, then augmented), so that no port idles when a perfect
+		 * matching exists (Co-scheduler §III-B: 6 + 2 delta). */
 		const struct cfinfo *c = &cf[0];
 		bool *done = xcalloc(c->n, sizeof(bool));
+		size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
+		size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
 		size_t left = c->n;
 		int64_t t = in->now;
 
 		while (left) {
 			int64_t next = INT64_MAX;
 
+			ncand = 0;
 			for (k = 0; k < c->n; k++) {
 				const struct pairdem *q = &p[c->first + k];
-				int64_t fo, fi, end, d;
+				int64_t fo, fi;
 
 				if (done[k])
 					continue;
@@ -211,6 +291,13 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 						next = w;
 					continue;
 				}
+				cand[ncand++] = k;
+			}
+			nch = match_pairs(p + c->first, cand, ncand, R, chosen);
+			for (k = 0; k < nch; k++) {
+				const struct pairdem *q = &p[c->first + chosen[k]];
+				int64_t end, d;
+
 				d = (last_out[q->src] == (int32_t)q->dst &&
 				     last_in[q->dst] == (int32_t)q->src) ? 0 : in->delta;
 				end = t + d + hold_time(q->bits, in->bw);
@@ -226,13 +313,17 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 				taken[(size_t)q->src * R + q->dst] = 1;
 				if (end > t_plan)
 					t_plan = end;
-				done[k] = true;
+				if (end < next)
+					next = end;
+				done[chosen[k]] = true;
 				left--;
 			}
 			if (left)
 				t = next;
 		}
 		free(done);
+		free(cand);
+		free(chosen);
 	}
 	/* later layers: gaps inside [now, t_plan] only */
 	for (i = 1; i < ncf; i++) {

@@ -1,0 +1,196 @@
+/* The simulator against cases whose answers are known exactly. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_hyde.h"
+#include "ctl/ctl.h"
+
+static char *write_tmp(const char *text, const char *suffix)
+{
+	char *path = malloc(64);
+	int fd;
+
+	snprintf(path, 64, "/tmp/hyde-sim-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+struct simrun {
+	struct ctl *c;
+	char *tpath, *wpath;
+};
+
+static void run_sim(struct simrun *r, const char *topo, const char *wl,
+		    const char *csched)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+
+	r->tpath = write_tmp(topo, ".topo");
+	r->wpath = write_tmp(wl, ".wl");
+	ctl_opts_default(&o);
+	o.topo_path = r->tpath;
+	o.wl_spec = r->wpath;
+	o.csched_name = csched;
+	ck_assert_msg(ctl_new(&o, &r->c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(r->c, errbuf) == 0, "%s", errbuf);
+}
+
+static void done_sim(struct simrun *r)
+{
+	ctl_free(r->c);
+	unlink(r->tpath);
+	unlink(r->wpath);
+	free(r->tpath);
+	free(r->wpath);
+}
+
+/* the flow of a job (one fetch in these cases) */
+static const struct flow *job_flow(struct ctl *c, uint32_t job)
+{
+	struct flow *const *f;
+	size_t n, i;
+
+	f = ctl_flows(c, &n);
+	for (i = 0; i < n; i++)
+		if (f[i]->job == job)
+			return f[i];
+	ck_abort_msg("job %u has no flow", job);
+	return NULL;
+}
+
+#define TOPO3(extra) \
+	"racks 3\nhosts 3\ncontainers 4\nhost_rate 10Gbit\nuplink_rate 1Gbit\n" extra
+#define PIN(id, src, dst, size) \
+	"job id=" id " arrival=0s input=1MB shuffle=" size " output=0B maps=1 reduces=1 " \
+	"map_time=0s reduce_time=0s map_racks=" src " reduce_racks=" dst "\n"
+
+/* One flow alone over the EPS finishes at size / bottleneck rate:
+ * 125MB = 1Gbit through a 1Gbit/s uplink: exactly 1s. */
+START_TEST(one_flow_alone)
+{
+	struct simrun r;
+	const struct flow *f;
+
+	run_sim(&r, TOPO3("ocs no\n"), PIN("a", "0", "1", "125MB"), "none");
+	f = job_flow(r.c, 0);
+	ck_assert_int_eq(f->path, PATH_EPS);
+	ck_assert_int_eq(f->end - f->start, 1000000000LL);
+	done_sim(&r);
+}
+END_TEST
+
+/* Max-min, parking lot style. Rack 2's downlink carries X (0->2), Z and W
+ * (1->2): a third of 1Gbit each. Rack 0's uplink carries X and Y (0->1): Y
+ * gets what X cannot use, two thirds. With 125MB each (1Gbit): Y ends at
+ * 1.5s; then X, Z, W still share rack 2's downlink and end at 3s. */
+START_TEST(max_min_parking_lot)
+{
+	struct simrun r;
+	const struct flow *x, *y, *z, *w;
+
+	run_sim(&r, TOPO3("ocs no\n"),
+		PIN("x", "0", "2", "125MB") PIN("y", "0", "1", "125MB")
+		PIN("z", "1", "2", "125MB") PIN("w", "1", "2", "125MB"), "none");
+	x = job_flow(r.c, 0);
+	y = job_flow(r.c, 1);
+	z = job_flow(r.c, 2);
+	w = job_flow(r.c, 3);
+	ck_assert_int_eq(y->end - y->start, 1500000000LL);
+	ck_assert_int_eq(x->end - x->start, 3000000000LL);
+	ck_assert_int_eq(z->end - z->start, 3000000000LL);
+	ck_assert_int_eq(w->end - w->start, 3000000000LL);
+	done_sim(&r);
+}
+END_TEST
+
+/* Co-scheduler §III-B, Case 2: 3 racks, OCS at 1 unit per unit time (here
+ * 1MB per s: bw_o = 8Mbit), Job1 with 9 maps (3 per rack) and 3 reduces (1
+ * per rack), each map sending 1 unit to each reduce. Each rack sends 3
+ * units to each other rack: T(C) = 6 + 2 delta, and Sunflow serves it in
+ * two perfect matchings, so the CCT is T(C). */
+START_TEST(paper_case2_cct_is_lower_bound)
+{
+	struct simrun r;
+	int64_t s, e;
+
+	run_sim(&r,
+		"racks 3\nhosts 3\ncontainers 4\nhost_rate 10Gbit\nuplink_rate 1Gbit\n"
+		"ocs yes\nocs_rate 8Mbit\ndelta 100ms\nt_e 3MB\n",
+		"job id=job1 arrival=0s input=9MB shuffle=27MB output=0B maps=9 reduces=3 "
+		"map_time=0s reduce_time=0s map_racks=0,0,0,1,1,1,2,2,2 reduce_racks=0,1,2\n",
+		"sunflow");
+	ctl_coflow_times(r.c, 0, &s, &e);
+	/* in-rack fetches end at once; the OCS part takes 6s + 2 x 100ms */
+	ck_assert_int_eq(e - s, 6200000000LL);
+	done_sim(&r);
+}
+END_TEST
+
+/* A single coflow served in one layer: CCT = T(C) exactly. Reduce 0 on
+ * rack 1 gets 4MB (2MB from each map), reduce 1 on rack 0 gets 8MB (4MB
+ * from each): OCS pairs 0 -> 1 (2MB), 2 -> 1 (2MB), 2 -> 0 (4MB); rack 2
+ * sends 2MB + 4MB at 1MB/s with two circuits: T(C) = 6s + 2 x 10ms. */
+START_TEST(one_layer_cct_is_lower_bound)
+{
+	struct simrun r;
+	int64_t s, e;
+
+	run_sim(&r,
+		"racks 3\nhosts 1\ncontainers 4\nhost_rate 10Gbit\nuplink_rate 1Gbit\n"
+		"ocs yes\nocs_rate 8Mbit\ndelta 10ms\nt_e 1MB\n",
+		"job id=c arrival=0s input=2MB output=0B maps=2 reduces=2 map_time=0s reduce_time=0s "
+		"map_racks=0,2 reduce_racks=1,0 reduce_bytes=4MB,8MB\n",
+		"sunflow");
+	ctl_coflow_times(r.c, 0, &s, &e);
+	ck_assert_int_eq(e - s, 6020000000LL);
+	done_sim(&r);
+}
+END_TEST
+
+/* The same seed gives the same run, to the nanosecond. */
+START_TEST(deterministic)
+{
+	struct simrun a, b;
+	struct flow *const *fa, *const *fb;
+	size_t na, nb, i;
+	const char *wl = "job id=a arrival=0s input=64MB shuffle=48MB output=0B maps=6 reduces=3 map_time=1s reduce_time=1s\n"
+			 "job id=b arrival=0.5s input=32MB shuffle=30MB output=0B maps=4 reduces=2 map_time=1s reduce_time=1s\n";
+
+	run_sim(&a, TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), wl, "sunflow");
+	run_sim(&b, TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), wl, "sunflow");
+	fa = ctl_flows(a.c, &na);
+	fb = ctl_flows(b.c, &nb);
+	ck_assert_uint_eq(na, nb);
+	for (i = 0; i < na; i++) {
+		ck_assert_int_eq(fa[i]->src_host, fb[i]->src_host);
+		ck_assert_int_eq(fa[i]->dst_host, fb[i]->dst_host);
+		ck_assert_int_eq(fa[i]->start, fb[i]->start);
+		ck_assert_int_eq(fa[i]->end, fb[i]->end);
+	}
+	done_sim(&a);
+	done_sim(&b);
+}
+END_TEST
+
+Suite *sim_suite(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc = tcase_create("exact");
+
+	tcase_add_test(tc, one_flow_alone);
+	tcase_add_test(tc, max_min_parking_lot);
+	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
+	tcase_add_test(tc, one_layer_cct_is_lower_bound);
+	tcase_add_test(tc, deterministic);
+	suite_add_tcase(s, tc);
+	return s;
+}
