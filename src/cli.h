@@ -21,6 +21,7 @@ int hyde_main(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 

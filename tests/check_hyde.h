@@ -12,6 +12,7 @@ Suite *evq_suite(void);
 Suite *coflow_suite(void);
 Suite *cluster_suite(void);
 Suite *sim_suite(void);
+Suite *analyze_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);

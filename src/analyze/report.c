@@ -1,0 +1,352 @@
+/* The analyzer's outputs: flows.csv, coflows.csv, jobs.csv (columns fixed
+ * by src/core/rundir.h) and summary.json, written through temporaries that
+ * are renamed together at the end. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/analyze_int.h"
+#include "core/rundir.h"
+
+const char *const an_status_names[] = {
+	[AN_NOT_CAPTURED] = "not_captured",
+	[AN_DONE] = "done",
+	[AN_UNFINISHED] = "unfinished",
+	[AN_NO_SYN] = "no_syn",
+	[AN_HOST] = "host_app_timestamps",
+};
+
+static int io_result(FILE *fp)
+{
+	return ferror(fp) ? -EIO : 0;
+}
+
+int an_write_flows(FILE *fp, void *arg)
+{
+	const struct an_state *st = arg;
+	const struct an_run *r = st->run;
+	size_t i;
+
+	fprintf(fp, "%s\n", RUNDIR_FLOWS_HEADER);
+	for (i = 0; i < r->n_flows; i++) {
+		const struct an_flow *f = &r->flows[i];
+
+		fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			f->flow, f->coflow, r->jobs[f->job].job, an_path_names[f->path],
+			f->bytes, f->start_ns, f->end_ns, an_flow_fct(f), f->ocs_bytes,
+			f->eps_bytes, f->retrans_bytes, an_flow_app_fct(f));
+	}
+	return io_result(fp);
+}
+
+int an_write_coflows(FILE *fp, void *arg)
+{
+	const struct an_state *st = arg;
+	const struct an_run *r = st->run;
+	size_t i;
+
+	fprintf(fp, "%s\n", RUNDIR_COFLOWS_HEADER);
+	for (i = 0; i < r->n_coflows; i++) {
+		const struct an_coflow *a = &r->coflows[i];
+		const struct an_cfres *c = &st->cf[i];
+
+		fprintf(fp, "%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			a->coflow, r->jobs[a->job].job, c->flows, c->bytes, c->start_ns,
+			c->end_ns, c->cct_ns, a->lower_bound_ns, c->ocs_bytes,
+			c->eps_bytes, c->app_cct_ns);
+	}
+	return io_result(fp);
+}
+
+int an_write_jobs(FILE *fp, void *arg)
+{
+	const struct an_state *st = arg;
+	const struct an_run *r = st->run;
+	size_t i;
+
+	fprintf(fp, "%s\n", RUNDIR_JOBS_HEADER);
+	for (i = 0; i < r->n_jobs; i++) {
+		const struct an_job *j = &r->jobs[i];
+
+		fprintf(fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			j->job, j->user, j->arrival_ns, j->start_ns, j->end_ns,
+			j->end_ns >= 0 ? j->end_ns - j->arrival_ns : -1, j->maps,
+			j->reduces, j->shuffle_bytes, st->job_cross[i]);
+	}
+	return io_result(fp);
+}
+
+/* ---- summary.json ---- */
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(fp, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(fp, "\\u%04x", ch);
+		else
+			fputc(ch, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json_num(FILE *fp, double v)
+{
+	/* -1 marks "unknown" everywhere, as in the CSVs */
+	if (v < 0)
+		fprintf(fp, "-1");
+	else
+		fprintf(fp, "%.6g", v);
+}
+
+static void json_dist(FILE *fp, const char *name, const struct analyze_dist *d,
+		      const char *indent)
+{
+	fprintf(fp, "%s\"%s\": { \"n\": %zu, \"median_ns\": %" PRId64 ", \"p99_ns\": %" PRId64
+		", \"max_ns\": %" PRId64 ", \"mean_ns\": ",
+		indent, name, d->n, d->median, d->p99, d->max);
+	json_num(fp, d->mean);
+	fprintf(fp, " }");
+}
+
+static const char *const role_names[] = {
+	[AN_ROLE_HOST] = "host_port", [AN_ROLE_UP] = "eps_uplink",
+	[AN_ROLE_OCS] = "ocs_port", [AN_ROLE_OTHER] = "other",
+};
+
+int an_write_summary(FILE *fp, void *arg)
+{
+	const struct an_state *st = arg;
+	const struct analyze_result *r = st->res;
+	char a[16], b[16];
+	size_t i, n;
+
+	fprintf(fp, "{\n  \"run\": ");
+	json_str(fp, st->run->dir);
+	fprintf(fp, ",\n  \"captures\": { \"files\": %u, \"packets\": %" PRIu64
+		", \"tcp_packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"peak_connections\": %zu, \"list\": [",
+		r->captures, r->packets, r->tcp_packets, r->capture_bytes, r->peak_conns);
+	for (i = 0; i < st->n_caps; i++) {
+		const struct an_capture *c = &st->caps[i];
+
+		fprintf(fp, "%s\n    { \"file\": ", i ? "," : "");
+		json_str(fp, c->name);
+		fprintf(fp, ", \"role\": \"%s\", \"packets\": %" PRIu64 ", \"tcp\": %" PRIu64
+			", \"matched\": %" PRIu64 ", \"other\": %" PRIu64 ", \"undecodable\": %" PRIu64
+			", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 " }",
+			role_names[c->role], c->packets, c->tcp, c->matched, c->other,
+			c->bad, c->first_ns, c->last_ns);
+	}
+	fprintf(fp, "%s] },\n", st->n_caps ? "\n  " : "");
+
+	fprintf(fp, "  \"flows\": { \"total\": %zu, \"done\": %zu, \"unfinished\": %zu, \"no_syn\": %zu"
+		", \"not_captured\": %zu, \"host_app_timestamps\": %zu, \"path_mismatch\": %zu"
+		", \"bytes_mismatch\": %zu,\n",
+		r->flows, r->flows_done, r->flows_unfinished, r->flows_no_syn,
+		r->flows_not_captured, r->flows_host, r->flows_path_mismatch,
+		r->flows_bytes_mismatch);
+	json_dist(fp, "fct", &r->fct, "    ");
+	fprintf(fp, " },\n  \"coflows\": { \"total\": %zu, \"complete\": %zu,\n",
+		r->coflows, r->coflows_complete);
+	json_dist(fp, "cct", &r->cct, "    ");
+	fprintf(fp, " },\n  \"jobs\": { \"total\": %zu, \"finished\": %zu, \"makespan_ns\": %" PRId64
+		", \"throughput_jobs_per_hour\": ",
+		r->jobs, r->jobs_finished, r->makespan_ns);
+	json_num(fp, r->jobs_per_hour);
+	fprintf(fp, ",\n");
+	json_dist(fp, "jct", &r->jct, "    ");
+	fprintf(fp, " },\n  \"bytes\": { \"shuffle\": %" PRIu64 ", \"ocs\": %" PRIu64
+		", \"eps\": %" PRIu64 ", \"in_rack\": %" PRIu64 ", \"on_host\": %" PRIu64
+		", \"cross_rack\": %" PRIu64 ", \"retransmitted\": %" PRIu64
+		",\n    \"ocs_share_of_network\": ",
+		r->shuffle_bytes, r->ocs_bytes, r->eps_bytes, r->rack_bytes,
+		r->host_bytes, r->cross_rack_bytes, r->retrans_bytes);
+	json_num(fp, r->ocs_share);
+	fprintf(fp, ", \"ocs_share_of_shuffle\": ");
+	json_num(fp, r->shuffle_bytes ? (double)r->ocs_bytes / (double)r->shuffle_bytes : -1);
+	fprintf(fp, " },\n");
+
+	fprintf(fp, "  \"accuracy\": {\n    \"definition\": \"|pcap - app| per flow (FCT: first SYN to the client's first ACK of the last data byte, on the client's host port; app: connect_ns to last_byte_ns) and per coflow (CCT: first flow start to last flow end; app: start_ns to end_ns of app/coflows.csv); nearest-rank percentiles\",\n");
+	json_dist(fp, "fct_abs_diff", &r->fct_err, "    ");
+	fprintf(fp, ",\n");
+	json_dist(fp, "cct_abs_diff", &r->cct_err, "    ");
+	fprintf(fp, ",\n    \"goal_median_ns\": 1000000, \"goal_met\": %s\n  },\n",
+		r->fct_err.n && r->fct_err.median <= NSEC_PER_MSEC &&
+				(!r->cct_err.n || r->cct_err.median <= NSEC_PER_MSEC) ?
+			"true" : "false");
+
+	fprintf(fp, "  \"unknown_connections\": { \"count\": %zu, \"extra_instances\": %zu, \"listed\": [",
+		r->unknown_conns, r->stray_instances);
+	for (i = n = 0; i < st->n_unknown && n < st->opts.list_unknown; i++, n++) {
+		const struct an_unknown *u = st->unknown[i];
+
+		fprintf(fp, "%s\n    { \"src\": \"%s:%u\", \"dst\": \"%s:%u\", \"first_capture\": ",
+			n ? "," : "", topo_addr_str(u->k.a_ip, a, sizeof(a)), u->k.a_port,
+			topo_addr_str(u->k.b_ip, b, sizeof(b)), u->k.b_port);
+		json_str(fp, st->caps[u->capture].name);
+		fprintf(fp, ", \"packets\": %" PRIu64 ", \"payload_bytes\": %" PRIu64
+			", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ", \"reason\": \"%s\" }",
+			u->packets, u->payload, u->first_ns, u->last_ns,
+			u->in_manifest ? "more instances of this 4-tuple than manifest lines" :
+					 "in no manifest line");
+	}
+	fprintf(fp, "%s] },\n  \"plots\": %u,\n  \"warnings\": [", n ? "\n  " : "", r->plots);
+	for (i = 0; i < st->n_warnings; i++) {
+		fprintf(fp, "%s\n    ", i ? "," : "");
+		json_str(fp, st->warnings[i]);
+	}
+	fprintf(fp, "%s]\n}\n", st->n_warnings ? "\n  " : "");
+	return io_result(fp);
+}
+
+/* ---- the output set ---- */
+
+void an_outset_init(struct an_outset *o, const char *dir)
+{
+	memset(o, 0, sizeof(*o));
+	o->dir = xstrdup(dir);
+}
+
+int an_outset_add(struct an_outset *o, const char *name, const char **tmp_path,
+		  char *errbuf)
+{
+	char *fin, *tmp;
+	int fd;
+
+	fin = xmalloc(strlen(o->dir) + strlen(name) + 2);
+	sprintf(fin, "%s/%s", o->dir, name);
+	tmp = xmalloc(strlen(o->dir) + strlen(name) + 16);
+	sprintf(tmp, "%s/.%s.tmpXXXXXX", o->dir, name);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+
+		errbuf_set(errbuf, "%s: %s", fin, strerror(e));
+		free(fin);
+		free(tmp);
+		return -e;
+	}
+	close(fd);
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 8;
+		o->final = xrealloc(o->final, o->cap * sizeof(*o->final));
+		o->tmp = xrealloc(o->tmp, o->cap * sizeof(*o->tmp));
+	}
+	o->final[o->n] = fin;
+	o->tmp[o->n] = tmp;
+	o->n++;
+	*tmp_path = tmp;
+	return 0;
+}
+
+int an_outset_write(struct an_outset *o, const char *name,
+		    int (*fn)(FILE *fp, void *arg), void *arg, char *errbuf)
+{
+	const char *tmp;
+	FILE *fp;
+	int r;
+
+	if ((r = an_outset_add(o, name, &tmp, errbuf)))
+		return r;
+	fp = fopen(tmp, "w");
+	if (!fp) {
+		r = -errno;
+		goto err;
+	}
+	r = fn(fp, arg);
+	if (fflush(fp) && !r)
+		r = -errno;
+	if (fsync(fileno(fp)) && !r)
+		r = -errno;
+	if (fclose(fp) && !r)
+		r = -errno;
+	if (!r)
+		return 0;
+err:
+	errbuf_set(errbuf, "%s/%s: %s", o->dir, name, strerror(-r));
+	return r;
+}
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+int an_outset_commit(struct an_outset *o, char *errbuf)
+{
+	mode_t mode = 0666 & ~current_umask();
+	size_t i;
+
+	/* mkstemp made them 0600: give results the usual mode first, so a
+	 * failure here still leaves every earlier output untouched. */
+	for (i = 0; i < o->n; i++)
+		if (chmod(o->tmp[i], mode)) {
+			int e = errno;
+
+			errbuf_set(errbuf, "%s: %s", o->tmp[i], strerror(e));
+			an_outset_abort(o);
+			return -e;
+		}
+	for (i = 0; i < o->n; i++) {
+		if (rename(o->tmp[i], o->final[i])) {
+			int e = errno;
+
+			errbuf_set(errbuf, "%s: %s", o->final[i], strerror(e));
+			an_outset_abort(o);
+			return -e;
+		}
+		free(o->tmp[i]);
+		o->tmp[i] = NULL;
+	}
+	return 0;
+}
+
+bool an_outset_has(const struct an_outset *o, const char *name)
+{
+	size_t i, dl = strlen(o->dir);
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->final[i] + dl + 1, name))
+			return true;
+	return false;
+}
+
+void an_outset_free(struct an_outset *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		free(o->final[i]);
+		free(o->tmp[i]);
+	}
+	free(o->final);
+	free(o->tmp);
+	free(o->dir);
+	memset(o, 0, sizeof(*o));
+}
+
+void an_outset_abort(struct an_outset *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->tmp[i])
+			unlink(o->tmp[i]);
+	an_outset_free(o);
+}

@@ -1,0 +1,618 @@
+/* Reading and cross-checking a run directory's manifest and app files. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/runread.h"
+#include "core/rundir.h"
+
+const char *const an_path_names[] = { "eps", "ocs", "rack", "host" };
+
+#define CSV_MAX_FIELDS 16
+
+/* A strict reader of the run directory's CSV files: the header must be the
+ * one rundir.h fixes, every line has exactly that many fields (the values
+ * never hold commas, so there is no quoting). */
+struct csv {
+	FILE *fp;
+	char *path;
+	const char *header;
+	char *names[CSV_MAX_FIELDS]; /* field names, split from a copy */
+	char *hdr_copy;
+	int nfields;
+	size_t line;
+	char *buf;
+	size_t cap;
+	char *f[CSV_MAX_FIELDS];
+};
+
+static char *path_join(const char *dir, const char *rel)
+{
+	char *p = xmalloc(strlen(dir) + strlen(rel) + 2);
+
+	sprintf(p, "%s/%s", dir, rel);
+	return p;
+}
+
+static int split_commas(char *s, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		f[n++] = s;
+		s = strchr(s, ',');
+		if (!s)
+			return n;
+		*s++ = '\0';
+	}
+}
+
+static void csv_close(struct csv *c)
+{
+	if (c->fp)
+		fclose(c->fp);
+	free(c->path);
+	free(c->hdr_copy);
+	free(c->buf);
+	memset(c, 0, sizeof(*c));
+}
+
+static int csv_open(struct csv *c, const char *dir, const char *rel,
+		    const char *header, char *errbuf)
+{
+	long n;
+
+	memset(c, 0, sizeof(*c));
+	c->path = path_join(dir, rel);
+	c->header = header;
+	c->hdr_copy = xstrdup(header);
+	c->nfields = split_commas(c->hdr_copy, c->names, CSV_MAX_FIELDS);
+	c->fp = fopen(c->path, "r");
+	if (!c->fp) {
+		errbuf_set(errbuf, "%s: %s", c->path, strerror(errno));
+		csv_close(c);
+		return -EINVAL;
+	}
+	n = read_line(c->fp, &c->buf, &c->cap);
+	c->line = 1;
+	if (n == -1 || n == -2 || strcmp(c->buf, header)) {
+		errbuf_set(errbuf, "%s:1: expected the header '%s'%s", c->path,
+			   header, n == -1 ? ", got an empty file" : "");
+		csv_close(c);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 1 with c->f filled, 0 at the end, -EINVAL on a malformed line. */
+static int csv_next(struct csv *c, char *errbuf)
+{
+	long n;
+	int got;
+
+	for (;;) {
+		n = read_line(c->fp, &c->buf, &c->cap);
+		c->line++;
+		if (n == -1)
+			return 0;
+		if (n == -2) {
+			errbuf_set(errbuf, "%s:%zu: NUL byte: not a text file",
+				   c->path, c->line);
+			return -EINVAL;
+		}
+		if (n > 0)
+			break;
+	}
+	got = split_commas(c->buf, c->f, CSV_MAX_FIELDS);
+	if (got != c->nfields) {
+		errbuf_set(errbuf, "%s:%zu: expected %d comma-separated fields (%s), got %d",
+			   c->path, c->line, c->nfields, c->header, got);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+static int csv_err(struct csv *c, int field, const char *expect, char *errbuf)
+{
+	errbuf_set(errbuf, "%s:%zu: %s: expected %s, got '%s'", c->path,
+		   c->line, c->names[field], expect, c->f[field]);
+	return -EINVAL;
+}
+
+static int csv_u64(struct csv *c, int field, uint64_t max, uint64_t *out,
+		   char *errbuf)
+{
+	if (parse_uint(c->f[field], 0, max, out))
+		return csv_err(c, field, "a whole number", errbuf);
+	return 0;
+}
+
+/* A timestamp in ns, or -1 for "never happened". */
+static int csv_ns(struct csv *c, int field, int64_t *out, char *errbuf)
+{
+	uint64_t v;
+
+	if (!strcmp(c->f[field], "-1")) {
+		*out = -1;
+		return 0;
+	}
+	if (parse_uint(c->f[field], 0, INT64_MAX, &v))
+		return csv_err(c, field, "nanoseconds (a whole number, or -1)", errbuf);
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int csv_word(struct csv *c, int field, char *errbuf)
+{
+	const char *s = c->f[field];
+
+	if (!*s || strpbrk(s, " \t\"\\"))
+		return csv_err(c, field, "a name without blanks or quotes", errbuf);
+	return 0;
+}
+
+/* ---- lookups (sorted index arrays; the files are small next to the
+ * captures) ---- */
+
+static const struct an_run *sort_run;
+
+static int cmp_job_idx(const void *a, const void *b)
+{
+	return strcmp(sort_run->jobs[*(const size_t *)a].job,
+		      sort_run->jobs[*(const size_t *)b].job);
+}
+
+static int cmp_cf_idx(const void *a, const void *b)
+{
+	uint64_t x = sort_run->coflows[*(const size_t *)a].coflow;
+	uint64_t y = sort_run->coflows[*(const size_t *)b].coflow;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_flow_idx(const void *a, const void *b)
+{
+	uint64_t x = sort_run->flows[*(const size_t *)a].flow;
+	uint64_t y = sort_run->flows[*(const size_t *)b].flow;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_conn_idx(const void *a, const void *b)
+{
+	return strcmp(sort_run->flows[*(const size_t *)a].conn,
+		      sort_run->flows[*(const size_t *)b].conn);
+}
+
+static size_t *sorted_index(const struct an_run *r, size_t n,
+			    int (*cmp)(const void *, const void *))
+{
+	size_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_run = r;
+	qsort(idx, n, sizeof(*idx), cmp);
+	return idx;
+}
+
+static size_t find_job(const struct an_run *r, const size_t *idx, const char *job)
+{
+	size_t lo = 0, hi = r->n_jobs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(r->jobs[idx[mid]].job, job);
+
+		if (!c)
+			return idx[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+static size_t find_coflow(const struct an_run *r, const size_t *idx, uint64_t id)
+{
+	size_t lo = 0, hi = r->n_coflows;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint64_t v = r->coflows[idx[mid]].coflow;
+
+		if (v == id)
+			return idx[mid];
+		if (v < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+static size_t find_flow(const struct an_run *r, const size_t *idx, uint64_t id)
+{
+	size_t lo = 0, hi = r->n_flows;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint64_t v = r->flows[idx[mid]].flow;
+
+		if (v == id)
+			return idx[mid];
+		if (v < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+/* ---- the files ---- */
+
+static int load_jobs(struct an_run *r, char *errbuf)
+{
+	size_t cap = 0, *idx, i;
+	struct csv c;
+	int k, ret;
+
+	if ((ret = csv_open(&c, r->dir, RUNDIR_APP_JOBS, RUNDIR_APP_JOBS_HEADER, errbuf)))
+		return ret;
+	while ((k = csv_next(&c, errbuf)) == 1) {
+		struct an_job *j;
+		int64_t ready, maps_done;
+
+		xgrow((void **)&r->jobs, &cap, r->n_jobs + 1, sizeof(*r->jobs));
+		j = &r->jobs[r->n_jobs];
+		/* job,user,arrival_ns,ready_ns,start_ns,maps_done_ns,end_ns,maps,reduces,shuffle_bytes */
+		if ((ret = csv_word(&c, 0, errbuf)) || (ret = csv_word(&c, 1, errbuf)) ||
+		    (ret = csv_ns(&c, 2, &j->arrival_ns, errbuf)) ||
+		    (ret = csv_ns(&c, 3, &ready, errbuf)) ||
+		    (ret = csv_ns(&c, 4, &j->start_ns, errbuf)) ||
+		    (ret = csv_ns(&c, 5, &maps_done, errbuf)) ||
+		    (ret = csv_ns(&c, 6, &j->end_ns, errbuf)) ||
+		    (ret = csv_u64(&c, 7, UINT32_MAX, &j->maps, errbuf)) ||
+		    (ret = csv_u64(&c, 8, UINT32_MAX, &j->reduces, errbuf)) ||
+		    (ret = csv_u64(&c, 9, UINT64_MAX, &j->shuffle_bytes, errbuf)))
+			goto out;
+		if (j->arrival_ns < 0) {
+			ret = csv_err(&c, 2, "the job's arrival time (every job arrives)", errbuf);
+			goto out;
+		}
+		if (j->end_ns >= 0 && j->end_ns < j->arrival_ns) {
+			ret = csv_err(&c, 6, "an end after the arrival", errbuf);
+			goto out;
+		}
+		j->job = xstrdup(c.f[0]);
+		j->user = xstrdup(c.f[1]);
+		r->n_jobs++;
+	}
+	ret = k;
+	if (ret)
+		goto out;
+	idx = sorted_index(r, r->n_jobs, cmp_job_idx);
+	for (i = 1; i < r->n_jobs; i++)
+		if (!strcmp(r->jobs[idx[i]].job, r->jobs[idx[i - 1]].job)) {
+			errbuf_set(errbuf, "%s: job '%s' listed twice", c.path,
+				   r->jobs[idx[i]].job);
+			ret = -EINVAL;
+			break;
+		}
+	free(idx);
+out:
+	csv_close(&c);
+	return ret;
+}
+
+static int load_coflows(struct an_run *r, const size_t *job_idx, char *errbuf)
+{
+	size_t cap = 0, *idx, i;
+	struct csv c;
+	int k, ret;
+
+	if ((ret = csv_open(&c, r->dir, RUNDIR_APP_COFLOWS, RUNDIR_APP_COFLOWS_HEADER, errbuf)))
+		return ret;
+	while ((k = csv_next(&c, errbuf)) == 1) {
+		struct an_coflow *cf;
+
+		xgrow((void **)&r->coflows, &cap, r->n_coflows + 1, sizeof(*r->coflows));
+		cf = &r->coflows[r->n_coflows];
+		/* coflow,job,flows,bytes,ocs_bytes,lower_bound_ns,start_ns,end_ns */
+		if ((ret = csv_u64(&c, 0, UINT64_MAX, &cf->coflow, errbuf)) ||
+		    (ret = csv_word(&c, 1, errbuf)) ||
+		    (ret = csv_u64(&c, 2, UINT64_MAX, &cf->flows, errbuf)) ||
+		    (ret = csv_u64(&c, 3, UINT64_MAX, &cf->bytes, errbuf)) ||
+		    (ret = csv_u64(&c, 4, UINT64_MAX, &cf->ocs_bytes, errbuf)) ||
+		    (ret = csv_ns(&c, 5, &cf->lower_bound_ns, errbuf)) ||
+		    (ret = csv_ns(&c, 6, &cf->start_ns, errbuf)) ||
+		    (ret = csv_ns(&c, 7, &cf->end_ns, errbuf)))
+			goto out;
+		cf->job = find_job(r, job_idx, c.f[1]);
+		if (cf->job == SIZE_MAX) {
+			ret = csv_err(&c, 1, "a job of " RUNDIR_APP_JOBS, errbuf);
+			goto out;
+		}
+		r->n_coflows++;
+	}
+	ret = k;
+	if (ret)
+		goto out;
+	idx = sorted_index(r, r->n_coflows, cmp_cf_idx);
+	for (i = 1; i < r->n_coflows; i++)
+		if (r->coflows[idx[i]].coflow == r->coflows[idx[i - 1]].coflow) {
+			errbuf_set(errbuf, "%s: coflow %" PRIu64 " listed twice",
+				   c.path, r->coflows[idx[i]].coflow);
+			ret = -EINVAL;
+			break;
+		}
+	free(idx);
+out:
+	csv_close(&c);
+	return ret;
+}
+
+/* cli_ip must be one of the node's two addresses (EPS or OCS). */
+static int check_node_ip(struct csv *c, const struct topo *t, int node_f,
+			 int ip_f, unsigned *rack, unsigned *host,
+			 uint32_t *ip, char *errbuf)
+{
+	struct topo_node n;
+	struct in_addr a;
+	char e[32], o[32], expect[96];
+	unsigned id;
+
+	if (topo_node_parse(t, c->f[node_f], &n) || n.kind != TOPO_NODE_HOST)
+		return csv_err(c, node_f, "a host of the run's topology (r<rack>h<host>)", errbuf);
+	if (inet_pton(AF_INET, c->f[ip_f], &a) != 1)
+		return csv_err(c, ip_f, "an IPv4 address", errbuf);
+	id = topo_host_id(t, n.rack, n.host);
+	*ip = ntohl(a.s_addr);
+	if (*ip != topo_host_addr(t, &t->eps_net, id) &&
+	    (!t->has_ocs || *ip != topo_host_addr(t, &t->ocs_net, id))) {
+		topo_addr_str(topo_host_addr(t, &t->eps_net, id), e, sizeof(e));
+		topo_addr_str(topo_host_addr(t, &t->ocs_net, id), o, sizeof(o));
+		snprintf(expect, sizeof(expect), "an address of %s (%s%s%s)",
+			 c->f[node_f], e, t->has_ocs ? " or " : "",
+			 t->has_ocs ? o : "");
+		return csv_err(c, ip_f, expect, errbuf);
+	}
+	*rack = n.rack;
+	*host = n.host;
+	return 0;
+}
+
+static int load_manifest(struct an_run *r, const size_t *job_idx,
+			 const size_t *cf_idx, char *errbuf)
+{
+	size_t cap = 0, *idx = NULL, i;
+	struct csv c;
+	int k, ret;
+
+	if ((ret = csv_open(&c, r->dir, RUNDIR_MANIFEST, RUNDIR_MANIFEST_HEADER, errbuf)))
+		return ret;
+	while ((k = csv_next(&c, errbuf)) == 1) {
+		struct an_flow *f;
+		uint64_t v;
+		bool same_node;
+
+		xgrow((void **)&r->flows, &cap, r->n_flows + 1, sizeof(*r->flows));
+		f = &r->flows[r->n_flows];
+		f->line = c.line;
+		f->connect_ns = f->last_byte_ns = -1;
+		f->start_ns = f->end_ns = -1;
+		/* conn,flow,coflow,job,map,reduce,cli_node,cli_ip,cli_port,
+		 * srv_node,srv_ip,srv_port,path,bytes */
+		if ((ret = csv_word(&c, 0, errbuf)) ||
+		    (ret = csv_u64(&c, 1, UINT64_MAX, &f->flow, errbuf)) ||
+		    (ret = csv_u64(&c, 2, UINT64_MAX, &f->coflow, errbuf)) ||
+		    (ret = csv_word(&c, 3, errbuf)) ||
+		    (ret = csv_u64(&c, 4, UINT32_MAX, &f->map, errbuf)) ||
+		    (ret = csv_u64(&c, 5, UINT32_MAX, &f->reduce, errbuf)) ||
+		    (ret = check_node_ip(&c, r->topo, 6, 7, &f->cli_rack, &f->cli_host, &f->cli_ip, errbuf)))
+			goto out;
+		if (csv_u64(&c, 8, 65535, &v, errbuf) || !v) {
+			ret = csv_err(&c, 8, "a port from 1 to 65535", errbuf);
+			goto out;
+		}
+		f->cli_port = (uint16_t)v;
+		if ((ret = check_node_ip(&c, r->topo, 9, 10, &f->srv_rack, &f->srv_host, &f->srv_ip, errbuf)))
+			goto out;
+		if (csv_u64(&c, 11, 65535, &v, errbuf) || !v) {
+			ret = csv_err(&c, 11, "a port from 1 to 65535", errbuf);
+			goto out;
+		}
+		f->srv_port = (uint16_t)v;
+		for (i = 0; i < ARRAY_SIZE(an_path_names); i++)
+			if (!strcmp(c.f[12], an_path_names[i]))
+				break;
+		if (i == ARRAY_SIZE(an_path_names)) {
+			ret = csv_err(&c, 12, "eps, ocs, rack or host", errbuf);
+			goto out;
+		}
+		f->path = (enum an_path)i;
+		if ((ret = csv_u64(&c, 13, UINT64_MAX, &f->bytes, errbuf)))
+			goto out;
+		f->cross_rack = f->cli_rack != f->srv_rack;
+		same_node = !f->cross_rack && f->cli_host == f->srv_host;
+		/* The path must be one the fabric can take between these two
+		 * hosts: else the manifest belongs to another topology. */
+		if ((f->path == AN_PATH_HOST) != same_node ||
+		    (f->path == AN_PATH_RACK && f->cross_rack) ||
+		    ((f->path == AN_PATH_EPS || f->path == AN_PATH_OCS) && !f->cross_rack)) {
+			ret = csv_err(&c, 12, f->cross_rack ? "eps or ocs between two racks" :
+					      same_node ? "host for two ends on one host" :
+							  "rack for two hosts of one rack",
+				      errbuf);
+			goto out;
+		}
+		if (f->path == AN_PATH_OCS && !r->topo->has_ocs) {
+			ret = csv_err(&c, 12, "a path of a topology without OCS", errbuf);
+			goto out;
+		}
+		f->cf = find_coflow(r, cf_idx, f->coflow);
+		if (f->cf == SIZE_MAX) {
+			ret = csv_err(&c, 2, "a coflow of " RUNDIR_APP_COFLOWS, errbuf);
+			goto out;
+		}
+		f->job = find_job(r, job_idx, c.f[3]);
+		if (f->job == SIZE_MAX || f->job != r->coflows[f->cf].job) {
+			ret = csv_err(&c, 3, "the job of its coflow in " RUNDIR_APP_COFLOWS, errbuf);
+			goto out;
+		}
+		f->conn = xstrdup(c.f[0]);
+		r->n_flows++;
+	}
+	ret = k;
+	if (ret)
+		goto out;
+	idx = sorted_index(r, r->n_flows, cmp_flow_idx);
+	for (i = 1; i < r->n_flows; i++)
+		if (r->flows[idx[i]].flow == r->flows[idx[i - 1]].flow) {
+			errbuf_set(errbuf, "%s:%zu: flow %" PRIu64 " already on line %zu",
+				   c.path, r->flows[idx[i]].line, r->flows[idx[i]].flow,
+				   r->flows[idx[i - 1]].line);
+			ret = -EINVAL;
+			goto out;
+		}
+	free(idx);
+	idx = sorted_index(r, r->n_flows, cmp_conn_idx);
+	for (i = 1; i < r->n_flows; i++)
+		if (!strcmp(r->flows[idx[i]].conn, r->flows[idx[i - 1]].conn)) {
+			errbuf_set(errbuf, "%s:%zu: connection '%s' already on line %zu",
+				   c.path, r->flows[idx[i]].line, r->flows[idx[i]].conn,
+				   r->flows[idx[i - 1]].line);
+			ret = -EINVAL;
+			goto out;
+		}
+out:
+	free(idx);
+	csv_close(&c);
+	return ret;
+}
+
+static int load_fetches(struct an_run *r, char *errbuf)
+{
+	size_t *idx, at;
+	bool *seen;
+	struct csv c;
+	int k, ret;
+
+	if ((ret = csv_open(&c, r->dir, RUNDIR_APP_FETCHES, RUNDIR_APP_FETCHES_HEADER, errbuf)))
+		return ret;
+	idx = sorted_index(r, r->n_flows, cmp_flow_idx);
+	seen = xcalloc(r->n_flows ? r->n_flows : 1, sizeof(*seen));
+	while ((k = csv_next(&c, errbuf)) == 1) {
+		int64_t connect, established, first, last;
+		uint64_t id, bytes, verified;
+		struct an_flow *f;
+
+		/* flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified */
+		if ((ret = csv_u64(&c, 0, UINT64_MAX, &id, errbuf)) ||
+		    (ret = csv_ns(&c, 2, &connect, errbuf)) ||
+		    (ret = csv_ns(&c, 3, &established, errbuf)) ||
+		    (ret = csv_ns(&c, 4, &first, errbuf)) ||
+		    (ret = csv_ns(&c, 5, &last, errbuf)) ||
+		    (ret = csv_u64(&c, 6, UINT64_MAX, &bytes, errbuf)) ||
+		    (ret = csv_u64(&c, 7, 1, &verified, errbuf)))
+			goto out;
+		at = find_flow(r, idx, id);
+		if (at == SIZE_MAX) {
+			ret = csv_err(&c, 0, "a flow of " RUNDIR_MANIFEST, errbuf);
+			goto out;
+		}
+		f = &r->flows[at];
+		if (strcmp(c.f[1], f->conn)) {
+			char expect[128];
+
+			snprintf(expect, sizeof(expect), "'%.64s' (its connection in " RUNDIR_MANIFEST ")",
+				 f->conn);
+			ret = csv_err(&c, 1, expect, errbuf);
+			goto out;
+		}
+		if (seen[at]) {
+			errbuf_set(errbuf, "%s:%zu: flow %" PRIu64 " listed twice",
+				   c.path, c.line, id);
+			ret = -EINVAL;
+			goto out;
+		}
+		seen[at] = true;
+		if (connect >= 0 && last >= 0 && last < connect) {
+			ret = csv_err(&c, 5, "a last byte after connect_ns", errbuf);
+			goto out;
+		}
+		f->connect_ns = connect;
+		f->last_byte_ns = last;
+	}
+	ret = k;
+out:
+	free(seen);
+	free(idx);
+	csv_close(&c);
+	return ret;
+}
+
+int an_run_load(const char *dir, struct an_run **out, char *errbuf)
+{
+	size_t *job_idx = NULL, *cf_idx = NULL;
+	struct an_run *r = xcalloc(1, sizeof(*r));
+	char *topo_path;
+	int ret;
+
+	r->dir = xstrdup(dir);
+	topo_path = path_join(dir, RUNDIR_INPUT_TOPO);
+	ret = topo_load(topo_path, &r->topo, errbuf);
+	free(topo_path);
+	if (ret) {
+		ret = -EINVAL;
+		goto err;
+	}
+	if ((ret = load_jobs(r, errbuf)))
+		goto err;
+	job_idx = sorted_index(r, r->n_jobs, cmp_job_idx);
+	if ((ret = load_coflows(r, job_idx, errbuf)))
+		goto err;
+	cf_idx = sorted_index(r, r->n_coflows, cmp_cf_idx);
+	if ((ret = load_manifest(r, job_idx, cf_idx, errbuf)))
+		goto err;
+	if ((ret = load_fetches(r, errbuf)))
+		goto err;
+	free(job_idx);
+	free(cf_idx);
+	*out = r;
+	return 0;
+err:
+	free(job_idx);
+	free(cf_idx);
+	an_run_free(r);
+	return ret;
+}
+
+void an_run_free(struct an_run *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n_flows; i++)
+		free(r->flows[i].conn);
+	for (i = 0; i < r->n_jobs; i++) {
+		free(r->jobs[i].job);
+		free(r->jobs[i].user);
+	}
+	free(r->flows);
+	free(r->coflows);
+	free(r->jobs);
+	topo_free(r->topo);
+	free(r->dir);
+	free(r);
+}
