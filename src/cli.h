@@ -22,6 +22,8 @@ int cmd_validate(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_topo(int argc, char **argv);  /* cli_topo.c */
+int cmd_clean(int argc, char **argv); /* cli_topo.c */
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
