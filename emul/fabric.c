@@ -71,8 +71,12 @@ int fabric_prefix_check(const char *prefix, char *errbuf)
 
 void fabric_htb_params(uint64_t rate, uint32_t *burst, uint32_t *quantum)
 {
-	/* rate x 4 ms in bytes, at least 64 KiB (one GSO super-frame). */
-	uint64_t b = rate / 8 / 250;
+	/* rate x 10 ms in bytes, at least 64 KiB (one GSO super-frame).
+	 * Measured here (iperf3 goodput / wire-exact): 4 ms gave 0.981 at
+	 * 400 Mbit/s and 0.992 at 1 Gbit/s on the loaded machine, 10 ms
+	 * 0.998-0.999 from 100 Mbit/s to 5 Gbit/s: a bucket that outlasts
+	 * a late timer or a busy CPU. */
+	uint64_t b = rate / 8 / 100;
 
 	if (b < 65536)
 		b = 65536;

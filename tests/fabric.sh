@@ -1,0 +1,267 @@
+#!/bin/sh
+# The emulated fabric, for real: namespaces, veth, HTB, routes; iperf3 as the
+# peer that measures the rates; kill -9 and hyde clean; the root namespace
+# unchanged. Needs root (skips with 77 without it); CI runs it as root.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+require_root
+for p in iperf3 tcpdump ss setpriv; do
+	command -v "$p" >/dev/null 2>&1 || { echo "SKIP: needs $p" >&2; exit 77; }
+done
+
+# Our own prefix: other fabrics on this machine (another hyde, another
+# test) are never touched.
+P=hydefab
+P2=hydefab2
+T="$HYDE_SRCDIR/topologies"
+IPERF_PIDS=""
+
+cleanup() {
+	for f in $IPERF_PIDS; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	"$HYDE" clean --prefix $P >/dev/null 2>&1
+	"$HYDE" clean --prefix $P2 >/dev/null 2>&1
+	rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+
+# The root namespace as a user sees it; lifetimes of addresses count down
+# by themselves and are left out.
+snapshot() {
+	{
+		ip -d link show
+		ip addr show | grep -v valid_lft
+		ip route show table all
+		ip rule show
+		tc qdisc show
+		sysctl -a 2>/dev/null | grep '^net\.' |
+			grep -v -e 'nf_conntrack_count' -e '^net\.netfilter\.nf_conntrack_buckets'
+	} >"$1"
+}
+
+our_ns() {
+	ip netns list 2>/dev/null | awk '{print $1}' | grep "^$1-" || true
+}
+
+# A zombie waits for its parent to reap it: it runs no more.
+running() {
+	s=$(ps -o stat= -p "$1" 2>/dev/null)
+	[ -n "$s" ] && [ "${s#Z}" = "$s" ]
+}
+
+no_leftovers() { # PREFIX WHEN
+	left=$(our_ns "$1")
+	[ -z "$left" ] || fail "$2: namespaces left: $(echo $left)"
+	[ ! -e "/run/hyde/$1" ] || fail "$2: /run/hyde/$1 left"
+}
+
+# bits_per_second received, from iperf3 -J output
+received_bps() {
+	awk -F: '/"sum_received"/ {f = 1} f && /"bits_per_second"/ {gsub(/[ \t,]/, "", $2); print $2; exit}' "$1"
+}
+
+# within GOT WANT TOLERANCE: |GOT/WANT - 1| <= TOLERANCE
+within() {
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { r = g / w; exit !(r >= 1 - t && r <= 1 + t) }'
+}
+
+# iperf3 server in namespace NS on PORT, one test, then it exits.
+server() { # NS PORT
+	pf="$tmpdir/iperf-$1-$2.pid"
+	ip netns exec "$1" iperf3 -s -1 -D -p "$2" -I "$pf" >/dev/null 2>&1 ||
+		fail "iperf3 server in $1"
+	IPERF_PIDS="$IPERF_PIDS $pf"
+	i=0
+	while ! ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q LISTEN; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { fail "iperf3 server in $1 not listening"; return 1; }
+		sleep 0.1
+	done
+}
+
+# iperf3 client: NS ADDR PORT OUT [extra iperf3 options]; 7 s, the first 2
+# (slow start, queues filling) left out.
+client() {
+	ns=$1 addr=$2 port=$3 out=$4
+	shift 4
+	ip netns exec "$ns" iperf3 -c "$addr" -p "$port" -t 7 -O 2 -J "$@" >"$out" 2>&1
+}
+
+check_rate() { # WHAT OUT_OR_BPS RATE TOLERANCE
+	case "$2" in
+	/*) got=$(received_bps "$2") ;;
+	*) got=$2 ;;
+	esac
+	want=$(awk -v r="$3" 'BEGIN { printf "%.0f", r * 1448 / 1514 }')
+	if [ -z "$got" ]; then
+		fail "$1: no result from iperf3"
+		return
+	fi
+	echo "$1: $(awk -v g="$got" -v w="$want" 'BEGIN { printf "%.2f Mbit/s, expected %.2f (ratio %.4f)", g / 1e6, w / 1e6, g / w }')"
+	within "$got" "$want" "$4" || fail "$1: $got bit/s is not within $4 of $want"
+}
+
+snapshot "$tmpdir/root.before"
+
+# ---- refusals: nothing is created ----
+expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$HYDE" topo up -t "$T/tiny.topo" --prefix $P && contains "$err" "needs root"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "not root: more than one line: $err"
+expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$HYDE" clean --prefix $P &&
+	contains "$err" "needs root"
+no_leftovers $P "not root"
+
+printf 'racks 2\nhosts 2\ncontainers 1\nhost_rate fast\n' >"$tmpdir/bad.topo"
+expect_status 2 "$HYDE" topo up -t "$tmpdir/bad.topo" --prefix $P &&
+	contains "$err" "bad.topo:4: host_rate: expected"
+expect_status 2 "$HYDE" topo up -t "$tmpdir/none.topo" --prefix $P
+expect_status 2 "$HYDE" topo up -t "$T/tiny.topo" --prefix other && contains "$err" "prefix 'other'"
+expect_status 2 "$HYDE" topo up --prefix $P && contains "$err" "expected -t TOPOLOGY"
+expect_status 1 "$HYDE" topo show --prefix $P && contains "$err" "no fabric with prefix '$P'"
+no_leftovers $P "bad input"
+
+# ---- rack8 up: what was built ----
+expect_status 0 "$HYDE" topo up -t "$T/rack8.topo" --prefix $P &&
+	contains "$out" "42 namespaces, 48 links"
+[ "$(our_ns $P | wc -l)" = 42 ] || fail "expected 42 namespaces $P-*, got: $(our_ns $P | wc -l)"
+expect_status 1 "$HYDE" topo up -t "$T/rack8.topo" --prefix $P &&
+	contains "$err" "prefix '$P' exists" && contains "$err" "hyde clean --prefix $P"
+
+expect_status 0 "$HYDE" topo show --prefix $P &&
+	contains "$out" "r3h1     $P-r3h1         10.0.3.2        10.16.3.2       eth0" &&
+	contains "$out" "tor3     $P-tor3         10.0.3.254      10.16.3.254     br0 h0 h1 h2 h3 up=10.32.0.13/30 ocs=10.40.0.4/13" &&
+	contains "$out" "tor0:up                core:r0                40Mbit     40Mbit / 40Mbit" &&
+	contains "$out" "tor7:ocs               ocs:p7                 400Mbit    400Mbit / 400Mbit" &&
+	contains "$out" "tor2:h3                r2h3:eth0              100Mbit    100Mbit / 100Mbit"
+expect_status 0 "$HYDE" topo show --prefix $P --json &&
+	contains "$out" '"name":"r0h0","kind":"host","namespace":"hydefab-r0h0","eps":"10.0.0.1","ocs":"10.16.0.1"' &&
+	contains "$out" '"a":"tor0","a_if":"up","b":"core","b_if":"r0","rate_bps":40000000,"a_htb_rate_bps":40000000,"b_htb_rate_bps":40000000' &&
+	contains "$out" '"mac":"02:68:79:6f:00:05"'
+
+# The layout of emul/README.md, read back with iproute2.
+addr=$(ip -n $P-r3h1 -br addr show dev eth0)
+contains "$addr" "10.0.3.2/24 10.16.3.2/24"
+contains "$(ip -n $P-r3h1 route show default)" "via 10.0.3.254 dev eth0"
+contains "$(ip -n $P-r3h1 route show 10.16.0.0/12)" "via 10.16.3.254 dev eth0 proto static src 10.16.3.2"
+contains "$(ip -n $P-tor3 -br addr show dev br0)" "10.0.3.254/24 10.16.3.254/24"
+contains "$(ip -n $P-tor3 -br link show dev ocs)" "02:68:79:6f:00:03"
+contains "$(ip -n $P-tor3 -d link show dev h2)" "master br0"
+contains "$(ip -n $P-tor3 neigh show dev ocs)" "10.40.0.6 lladdr 02:68:79:6f:00:05 PERMANENT"
+[ "$(ip -n $P-tor3 neigh show dev ocs nud permanent | wc -l)" = 7 ] || fail "tor3: expected 7 permanent neighbours"
+contains "$(ip -n $P-tor3 rule show)" "from all tos 0x04 lookup 100"
+contains "$(ip -n $P-tor3 route get 10.16.5.1 from 10.0.3.1 iif br0)" "via 10.40.0.6 dev ocs"
+contains "$(ip -n $P-tor3 route get 10.16.5.1 from 10.0.3.1 iif br0 tos 0x04)" "via 10.32.0.14 dev up"
+contains "$(ip -n $P-tor3 route get 10.0.5.1 from 10.0.3.1 iif br0)" "via 10.32.0.14 dev up"
+contains "$(ip -n $P-core route show 10.16.5.0/24)" "via 10.32.0.21 dev r5"
+contains "$(tc -n $P-core class show dev r5)" "rate 40Mbit ceil 40Mbit"
+contains "$(tc -n $P-r0h0 qdisc show dev eth0)" "qdisc htb 1: root"
+contains "$(ip netns exec $P-tor0 sysctl -n net.ipv4.ip_forward)" "1"
+contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv6.conf.eth0.disable_ipv6)" "1"
+contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv4.conf.eth0.rp_filter)" "0"
+
+# ---- rates, measured by iperf3 ----
+# Host to host in one rack: only host links, through the ToR's bridge.
+server $P-r0h1 5301 && client $P-r0h0 10.0.0.2 5301 "$tmpdir/rack.json" &&
+	check_rate "host to host in rack 0" "$tmpdir/rack.json" 100000000 0.02
+# Across racks over the EPS: the ToR's uplink (40 Mbit/s) is the bottleneck.
+server $P-r1h0 5302 && client $P-r0h0 10.0.1.1 5302 "$tmpdir/eps.json" &&
+	check_rate "r0h0 -> r1h0 over the EPS" "$tmpdir/eps.json" 40000000 0.02
+# Four hosts of rack 0 to four other racks at once share the one uplink.
+for i in 0 1 2 3; do
+	server $P-r$((i + 1))h$i $((5310 + i))
+done
+for i in 0 1 2 3; do
+	client $P-r0h$i 10.0.$((i + 1)).$((i + 1)) $((5310 + i)) "$tmpdir/over$i.json" &
+done
+wait
+sum=0
+for i in 0 1 2 3; do
+	b=$(received_bps "$tmpdir/over$i.json")
+	[ -n "$b" ] || { fail "oversubscription: client $i has no result: $(cat "$tmpdir/over$i.json")"; b=0; }
+	sum=$(awk -v s="$sum" -v b="$b" 'BEGIN { printf "%.0f", s + b }')
+done
+check_rate "4 hosts of rack 0 -> racks 1-4, sum" "$sum" 40000000 0.03
+# The ToR's OCS port at bw_o both ways (the crossbar is not there yet: an
+# address on the OCS side of the port link is the peer).
+ip -n $P-ocs addr add 10.40.0.200/13 dev p0
+server $P-ocs 5320 && client $P-tor0 10.40.0.200 5320 "$tmpdir/ocs.json" &&
+	check_rate "tor0:ocs -> ocs:p0" "$tmpdir/ocs.json" 400000000 0.02
+server $P-ocs 5321 && client $P-tor0 10.40.0.200 5321 "$tmpdir/ocsr.json" -R &&
+	check_rate "ocs:p0 -> tor0:ocs" "$tmpdir/ocsr.json" 400000000 0.02
+
+# ---- hyde topo exec: iperf3 and tcpdump inside nodes ----
+"$HYDE" topo exec --prefix $P r2h0 -- iperf3 -s -1 -p 5330 >/dev/null 2>&1 &
+execpid=$!
+i=0
+while ! ip netns exec $P-r2h0 ss -Hltn "sport = :5330" | grep -q LISTEN && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+"$HYDE" topo exec --prefix $P tor2 -- tcpdump -Z root -i h0 -n -c 20 -w "$tmpdir/h0.pcap" 2>"$tmpdir/tcpdump.err" &
+dumppid=$!
+i=0
+while ! grep -q "listening on h0" "$tmpdir/tcpdump.err" && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+expect_status 0 "$HYDE" topo exec --prefix $P r2h1 -- iperf3 -c 10.0.2.1 -p 5330 -t 1 -J
+contains "$out" '"sum_received"'
+wait $execpid || fail "hyde topo exec r2h0 -- iperf3 -s exited $?"
+wait $dumppid || fail "hyde topo exec tor2 -- tcpdump exited $?: $(cat "$tmpdir/tcpdump.err")"
+n=$(tcpdump -r "$tmpdir/h0.pcap" -n 2>/dev/null | grep -c "10.0.2.1")
+[ "$n" = 20 ] || fail "tcpdump in tor2 on h0: expected 20 packets of 10.0.2.1, got $n"
+expect_status 7 "$HYDE" topo exec --prefix $P core -- sh -c 'exit 7'
+expect_status 2 "$HYDE" topo exec --prefix $P r9h9 -- true && contains "$err" "no node 'r9h9'"
+expect_status 127 "$HYDE" topo exec --prefix $P r0h0 -- /nonexistent/prog
+ls /run/hyde/$P/pids | grep -q . && fail "exec left pids recorded: $(ls /run/hyde/$P/pids)"
+
+# ---- clean touches one prefix only ----
+expect_status 0 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P2
+expect_status 0 "$HYDE" clean --prefix $P2 && contains "$out" "removed 8 namespace(s)"
+[ "$(our_ns $P | wc -l)" = 42 ] || fail "clean --prefix $P2 touched $P"
+no_leftovers $P2 "clean --prefix $P2"
+
+# ---- down ----
+expect_status 0 "$HYDE" topo down --prefix $P
+no_leftovers $P "topo down"
+expect_status 1 "$HYDE" topo down --prefix $P && contains "$err" "no fabric with prefix"
+
+# ---- kill -9: of a process's controller, and of up half-way ----
+expect_status 0 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P
+"$HYDE" topo exec --prefix $P r1h1 -- sleep 1000 &
+ctl=$!
+i=0
+while [ -z "$(ls /run/hyde/$P/pids 2>/dev/null)" ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+sleeper=$(ls /run/hyde/$P/pids)
+kill -9 $ctl
+wait $ctl 2>/dev/null
+[ -n "$sleeper" ] && running "$sleeper" || fail "the process in r1h1 should outlive its killed controller"
+expect_status 0 "$HYDE" clean --prefix $P && contains "$out" "1 process(es)"
+[ -n "$sleeper" ] && running "$sleeper" && fail "hyde clean left process $sleeper running"
+no_leftovers $P "kill -9 of exec, clean"
+
+for delay in 0.01 0.03 0.06 0.1 0.15; do
+	"$HYDE" topo up -t "$T/rack8.topo" --prefix $P >/dev/null 2>&1 &
+	up=$!
+	sleep $delay
+	kill -9 $up 2>/dev/null
+	wait $up 2>/dev/null
+	echo "kill -9 after ${delay}s of up: $(our_ns $P | wc -l) namespaces left, state directory: $([ -e /run/hyde/$P ] && echo yes || echo no)"
+	if [ -n "$(our_ns $P)" ] || [ -e /run/hyde/$P ]; then
+		expect_status 1 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P &&
+			contains "$err" "hyde clean --prefix $P"
+	fi
+	expect_status 0 "$HYDE" clean --prefix $P
+	no_leftovers $P "kill -9 after ${delay}s of up, then clean"
+done
+
+# ---- the root namespace is as it was ----
+snapshot "$tmpdir/root.after"
+if ! cmp -s "$tmpdir/root.before" "$tmpdir/root.after"; then
+	fail "the root namespace changed: $(diff "$tmpdir/root.before" "$tmpdir/root.after" | head -20)"
+fi
+
+finish
