@@ -55,9 +55,11 @@ no_leftovers() { # PREFIX WHEN
 	[ ! -e "/run/hyde/$1" ] || fail "$2: /run/hyde/$1 left"
 }
 
-# bits_per_second received, from iperf3 -J output
+# Goodput the iperf3 server measured over seconds 2-7 of the test (its own
+# 1-second intervals): steady state, without slow start or the queue
+# draining at the end.
 received_bps() {
-	awk -F: '/"sum_received"/ {f = 1} f && /"bits_per_second"/ {gsub(/[ \t,]/, "", $2); print $2; exit}' "$1"
+	awk -F: -v from=2 -v to=7 -f "$HYDE_SRCDIR/tests/iperf-steady.awk" "$1"
 }
 
 # within GOT WANT TOLERANCE: |GOT/WANT - 1| <= TOLERANCE
@@ -68,7 +70,8 @@ within() {
 # iperf3 server in namespace NS on PORT, one test, then it exits.
 server() { # NS PORT
 	pf="$tmpdir/iperf-$1-$2.pid"
-	ip netns exec "$1" iperf3 -s -1 -D -p "$2" -I "$pf" >/dev/null 2>&1 ||
+	rm -f "$pf"
+	ip netns exec "$1" iperf3 -s -1 -D -J -p "$2" -I "$pf" >/dev/null 2>&1 ||
 		fail "iperf3 server in $1"
 	IPERF_PIDS="$IPERF_PIDS $pf"
 	i=0
@@ -79,26 +82,42 @@ server() { # NS PORT
 	done
 }
 
-# iperf3 client: NS ADDR PORT OUT [extra iperf3 options]; 7 s, the first 2
-# (slow start, queues filling) left out.
+# iperf3 client: NS ADDR PORT OUT [extra iperf3 options]; 8 s, of which
+# the server's seconds 2-7 count.
 client() {
 	ns=$1 addr=$2 port=$3 out=$4
 	shift 4
-	ip netns exec "$ns" iperf3 -c "$addr" -p "$port" -t 7 -O 2 -J "$@" >"$out" 2>&1
+	ip netns exec "$ns" iperf3 -c "$addr" -p "$port" -t 8 -J --get-server-output "$@" >"$out" 2>&1
 }
 
-check_rate() { # WHAT OUT_OR_BPS RATE TOLERANCE
-	case "$2" in
-	/*) got=$(received_bps "$2") ;;
-	*) got=$2 ;;
-	esac
-	want=$(awk -v r="$3" 'BEGIN { printf "%.0f", r * 1448 / 1514 }')
-	if [ -z "$got" ]; then
-		fail "$1: no result from iperf3"
-		return
-	fi
-	echo "$1: $(awk -v g="$got" -v w="$want" 'BEGIN { printf "%.2f Mbit/s, expected %.2f (ratio %.4f)", g / 1e6, w / 1e6, g / w }')"
-	within "$got" "$want" "$4" || fail "$1: $got bit/s is not within $4 of $want"
+ratio() { # GOT WANT
+	awk -v g="$1" -v w="$2" 'BEGIN { printf "%.2f Mbit/s, expected %.2f (ratio %.4f)", g / 1e6, w / 1e6, g / w }'
+}
+
+wire_exact() { # RATE
+	awk -v r="$1" 'BEGIN { printf "%.0f", r * 1448 / 1514 }'
+}
+
+# measure WHAT RATE TOLERANCE SERVER_NS CLIENT_NS ADDR PORT [iperf3 options]
+# The machine is shared: a measurement outside the tolerance is taken
+# once more, and only two misses fail (a wrong rate misses both times).
+measure() {
+	what=$1 rate=$2 tol=$3 sns=$4 cns=$5 addr=$6 port=$7
+	shift 7
+	want=$(wire_exact "$rate")
+	for try in 1 2; do
+		server "$sns" "$port" || return
+		client "$cns" "$addr" "$port" "$tmpdir/m.json" "$@"
+		got=$(received_bps "$tmpdir/m.json")
+		if [ -z "$got" ]; then
+			fail "$what: no result from iperf3: $(head -c 300 "$tmpdir/m.json")"
+			return
+		fi
+		echo "$what: $(ratio "$got" "$want")"
+		within "$got" "$want" "$tol" && return
+		port=$((port + 100))
+	done
+	fail "$what: $got bit/s is not within $tol of $want, twice"
 }
 
 snapshot "$tmpdir/root.before"
@@ -161,33 +180,34 @@ contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv4.conf.eth0.rp_filter)" "0"
 
 # ---- rates, measured by iperf3 ----
 # Host to host in one rack: only host links, through the ToR's bridge.
-server $P-r0h1 5301 && client $P-r0h0 10.0.0.2 5301 "$tmpdir/rack.json" &&
-	check_rate "host to host in rack 0" "$tmpdir/rack.json" 100000000 0.02
+measure "host to host in rack 0" 100000000 0.02 $P-r0h1 $P-r0h0 10.0.0.2 5301
 # Across racks over the EPS: the ToR's uplink (40 Mbit/s) is the bottleneck.
-server $P-r1h0 5302 && client $P-r0h0 10.0.1.1 5302 "$tmpdir/eps.json" &&
-	check_rate "r0h0 -> r1h0 over the EPS" "$tmpdir/eps.json" 40000000 0.02
+measure "r0h0 -> r1h0 over the EPS" 40000000 0.02 $P-r1h0 $P-r0h0 10.0.1.1 5302
 # Four hosts of rack 0 to four other racks at once share the one uplink.
-for i in 0 1 2 3; do
-	server $P-r$((i + 1))h$i $((5310 + i))
+want=$(wire_exact 40000000)
+for try in 1 2; do
+	for i in 0 1 2 3; do
+		server $P-r$((i + 1))h$i $((5310 + 10 * try + i))
+	done
+	for i in 0 1 2 3; do
+		client $P-r0h$i 10.0.$((i + 1)).$((i + 1)) $((5310 + 10 * try + i)) "$tmpdir/over$i.json" &
+	done
+	wait
+	sum=0
+	for i in 0 1 2 3; do
+		b=$(received_bps "$tmpdir/over$i.json")
+		[ -n "$b" ] || { fail "oversubscription: client $i has no result: $(head -c 300 "$tmpdir/over$i.json")"; b=0; }
+		sum=$(awk -v s="$sum" -v b="$b" 'BEGIN { printf "%.0f", s + b }')
+	done
+	echo "4 hosts of rack 0 -> racks 1-4 at once, sum: $(ratio "$sum" "$want")"
+	within "$sum" "$want" 0.03 && break
+	[ $try = 2 ] && fail "oversubscription: the sum $sum bit/s is not within 3% of $want, twice"
 done
-for i in 0 1 2 3; do
-	client $P-r0h$i 10.0.$((i + 1)).$((i + 1)) $((5310 + i)) "$tmpdir/over$i.json" &
-done
-wait
-sum=0
-for i in 0 1 2 3; do
-	b=$(received_bps "$tmpdir/over$i.json")
-	[ -n "$b" ] || { fail "oversubscription: client $i has no result: $(cat "$tmpdir/over$i.json")"; b=0; }
-	sum=$(awk -v s="$sum" -v b="$b" 'BEGIN { printf "%.0f", s + b }')
-done
-check_rate "4 hosts of rack 0 -> racks 1-4, sum" "$sum" 40000000 0.03
 # The ToR's OCS port at bw_o both ways (the crossbar is not there yet: an
 # address on the OCS side of the port link is the peer).
 ip -n $P-ocs addr add 10.40.0.200/13 dev p0
-server $P-ocs 5320 && client $P-tor0 10.40.0.200 5320 "$tmpdir/ocs.json" &&
-	check_rate "tor0:ocs -> ocs:p0" "$tmpdir/ocs.json" 400000000 0.02
-server $P-ocs 5321 && client $P-tor0 10.40.0.200 5321 "$tmpdir/ocsr.json" -R &&
-	check_rate "ocs:p0 -> tor0:ocs" "$tmpdir/ocsr.json" 400000000 0.02
+measure "tor0:ocs -> ocs:p0" 400000000 0.02 $P-ocs $P-tor0 10.40.0.200 5320
+measure "ocs:p0 -> tor0:ocs" 400000000 0.02 $P-ocs $P-tor0 10.40.0.200 5321 -R
 
 # ---- hyde topo exec: iperf3 and tcpdump inside nodes ----
 "$HYDE" topo exec --prefix $P r2h0 -- iperf3 -s -1 -p 5330 >/dev/null 2>&1 &
