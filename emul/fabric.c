@@ -267,7 +267,7 @@ int fabric_ns_fd(struct fabric *f, const char *node)
 
 /* The topology as a file that topo_load() reads back to the same values:
  * every rate, size and time in its base unit, so nothing is rounded. */
-static int write_topo(const char *path, const struct topo *t)
+int fabric_write_topo(const char *path, const struct topo *t)
 {
 	char a[32], b[32], c[32];
 	FILE *fp = fopen(path, "we");
@@ -1176,7 +1176,7 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 		goto err;
 	}
 	snprintf(path, sizeof(path), "%s/%s", f->state_dir, STATE_TOPO);
-	r = write_topo(path, t);
+	r = fabric_write_topo(path, t);
 	if (r) {
 		errbuf_set(errbuf, "cannot write %s: %s", path, strerror(-r));
 		goto err;

@@ -140,6 +140,10 @@ unsigned fabric_ocs_port_plen(const struct topo *t);
 /* MAC of ToR rack's ocs port: 02:68:79:6f:HH:LL, rack = HH x 256 + LL. */
 void fabric_ocs_mac(unsigned rack, uint8_t mac[6]);
 
+/* Write t as a .topo file that topo_load() reads back to the same values
+ * (the copy in the state directory). */
+int fabric_write_topo(const char *path, const struct topo *t);
+
 /* Addresses of interface ifname of node (at most 2, in out[]): what `up`
  * puts there. */
 unsigned fabric_iface_addrs(const struct fabric *f, unsigned node,
