@@ -691,9 +691,16 @@ static int write_sysctl(const char *name, const char *val, bool optional,
 			r = -errno;
 		close(fd);
 	}
-	if (r)
-		errbuf_set(errbuf, "%s: sysctl net.%s = %s: %s", node, name, val,
-			   strerror(-r));
+	if (r) {
+		char dotted[256];
+		size_t i;
+
+		for (i = 0; name[i] && i + 1 < sizeof(dotted); i++)
+			dotted[i] = name[i] == '/' ? '.' : name[i];
+		dotted[i] = '\0';
+		errbuf_set(errbuf, "%s: sysctl net.%s = %s: %s", node, dotted,
+			   val, strerror(-r));
+	}
 	return r;
 }
 
@@ -1126,6 +1133,7 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 	      char *errbuf)
 {
 	struct build bd = { 0 };
+	int64_t t0, t1, t2;
 	struct topo *copy;
 	struct fabric *f;
 	char path[PATH_MAX], eb[HYDE_ERRBUF_SIZE];
@@ -1187,6 +1195,7 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 	raise_nofile(2 * f->n_nodes);
 
 	/* Phase 1: the namespaces, each with its sysctls and socket. */
+	t0 = now_ns();
 	bd.nl = xcalloc(f->n_nodes, sizeof(*bd.nl));
 	for (i = 0; i < f->n_nodes; i++) {
 		bd.node = (unsigned)i;
@@ -1195,18 +1204,23 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 		if (r)
 			goto err;
 	}
+	t1 = now_ns();
 	/* Phase 2: links, all made from the ToRs' sockets. */
 	for (k = 0; k < t->racks; k++) {
 		r = build_tor_links(&bd, k, errbuf);
 		if (r)
 			goto err;
 	}
+	t2 = now_ns();
 	/* Phase 3: everything else, one batch per node. */
 	for (i = 0; i < f->n_nodes; i++) {
 		r = build_node(&bd, (unsigned)i, errbuf);
 		if (r)
 			goto err;
 	}
+	log_debug("fabric %s: %zu namespaces %.3f s, %zu links %.3f s, configuration %.3f s",
+		  prefix, f->n_nodes, (double)(t1 - t0) / 1e9, f->n_links,
+		  (double)(t2 - t1) / 1e9, (double)(now_ns() - t2) / 1e9);
 	for (i = 0; i < f->n_nodes; i++)
 		nlb_close(&bd.nl[i]);
 	free(bd.nl);

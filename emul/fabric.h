@@ -78,8 +78,10 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 int fabric_open(const char *prefix, struct fabric **out, char *errbuf);
 
 /* Kill every process recorded in the fabric or running in one of its
- * namespaces, remove the namespaces and the state directory. f stays
- * allocated (fabric_free it); its namespace descriptors are closed. */
+ * namespaces (SIGTERM, SIGKILL after a second), remove the namespaces and
+ * the state directory. Children of the caller stay zombies for it to
+ * reap. f stays allocated (fabric_free it); its namespace descriptors are
+ * closed. */
 int fabric_down(struct fabric *f, char *errbuf);
 
 /* Free the memory and descriptors of f; the fabric itself stays up. */

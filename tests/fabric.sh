@@ -263,6 +263,7 @@ expect_status 0 "$HYDE" clean --prefix $P && contains "$out" "1 process(es)"
 [ -n "$sleeper" ] && running "$sleeper" && fail "hyde clean left process $sleeper running"
 no_leftovers $P "kill -9 of exec, clean"
 
+n=0
 for delay in 0.01 0.03 0.06 0.1 0.15; do
 	"$HYDE" topo up -t "$T/rack8.topo" --prefix $P >/dev/null 2>&1 &
 	up=$!
@@ -274,9 +275,22 @@ for delay in 0.01 0.03 0.06 0.1 0.15; do
 		expect_status 1 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P &&
 			contains "$err" "hyde clean --prefix $P"
 	fi
-	expect_status 0 "$HYDE" clean --prefix $P
-	no_leftovers $P "kill -9 after ${delay}s of up, then clean"
+	# Both remove a half-built fabric: clean, and down (which says so).
+	if [ $((n % 2)) = 0 ]; then
+		expect_status 0 "$HYDE" clean --prefix $P
+	else
+		expect_status 0 "$HYDE" topo down --prefix $P
+	fi
+	no_leftovers $P "kill -9 after ${delay}s of up, then $([ $((n % 2)) = 0 ] && echo clean || echo down)"
+	n=$((n + 1))
 done
+
+# ---- a failure half-way through up: the step is named, nothing is left ----
+# Too few descriptors for rack8's namespaces: a real failure, mid-build.
+expect_status 1 sh -c "ulimit -n 40; exec \"\$0\" topo up -t \"\$1\" --prefix $P" "$HYDE" "$T/rack8.topo" &&
+	contains "$err" "Too many open files"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "failed up: more than one line: $err"
+no_leftovers $P "failed up"
 
 # ---- the root namespace is as it was ----
 snapshot "$tmpdir/root.after"
