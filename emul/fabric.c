@@ -609,6 +609,10 @@ int hyde_clean_report(const char *prefix, bool all,
 		return -EPERM;
 	}
 	if (!all) {
+		if (!prefix) {
+			errbuf_set(errbuf, "clean: expected a prefix or all");
+			return -EINVAL;
+		}
 		r = fabric_prefix_check(prefix, errbuf);
 		return r ? r : clean_prefix(prefix, rep, errbuf);
 	}

@@ -51,7 +51,7 @@ running() {
 
 no_leftovers() { # PREFIX WHEN
 	left=$(our_ns "$1")
-	[ -z "$left" ] || fail "$2: namespaces left: $(echo $left)"
+	[ -z "$left" ] || fail "$2: namespaces left: $(printf '%s ' "$left" | tr '\n' ' ')"
 	[ ! -e "/run/hyde/$1" ] || fail "$2: /run/hyde/$1 left"
 }
 
@@ -233,7 +233,7 @@ n=$(tcpdump -r "$tmpdir/h0.pcap" -n 2>/dev/null | grep -c "10.0.2.1")
 expect_status 7 "$HYDE" topo exec --prefix $P core -- sh -c 'exit 7'
 expect_status 2 "$HYDE" topo exec --prefix $P r9h9 -- true && contains "$err" "no node 'r9h9'"
 expect_status 127 "$HYDE" topo exec --prefix $P r0h0 -- /nonexistent/prog
-ls /run/hyde/$P/pids | grep -q . && fail "exec left pids recorded: $(ls /run/hyde/$P/pids)"
+[ -z "$(ls -A /run/hyde/$P/pids)" ] || fail "exec left pids recorded: $(ls /run/hyde/$P/pids)"
 
 # ---- clean touches one prefix only ----
 expect_status 0 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P2
@@ -258,7 +258,9 @@ done
 sleeper=$(ls /run/hyde/$P/pids)
 kill -9 $ctl
 wait $ctl 2>/dev/null
-[ -n "$sleeper" ] && running "$sleeper" || fail "the process in r1h1 should outlive its killed controller"
+if [ -z "$sleeper" ] || ! running "$sleeper"; then
+	fail "the process in r1h1 should outlive its killed controller"
+fi
 expect_status 0 "$HYDE" clean --prefix $P && contains "$out" "1 process(es)"
 [ -n "$sleeper" ] && running "$sleeper" && fail "hyde clean left process $sleeper running"
 no_leftovers $P "kill -9 of exec, clean"
