@@ -740,6 +740,11 @@ static int node_init(void *arg, char *errbuf)
 		r = write_sysctl("ipv4/conf/default/rp_filter", "0", false, n->name, errbuf);
 	if (!r)
 		r = write_sysctl("ipv4/conf/all/rp_filter", "0", false, n->name, errbuf);
+	/* Nor the IGMP report of the bridge joining 224.0.0.106 (multicast
+	 * router discovery) when br0 comes up. */
+	if (!r)
+		r = write_sysctl("ipv4/igmp_link_local_mcast_reports", "0", true,
+				 n->name, errbuf);
 	if (!r && (n->kind == TOPO_NODE_TOR || n->kind == TOPO_NODE_CORE))
 		r = write_sysctl("ipv4/ip_forward", "1", false, n->name, errbuf);
 	if (r)

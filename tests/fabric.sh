@@ -157,6 +157,11 @@ expect_status 0 "$HYDE" topo show --prefix $P --json &&
 	contains "$out" '"a":"tor0","a_if":"up","b":"core","b_if":"r0","rate_bps":40000000,"a_htb_rate_bps":40000000,"b_htb_rate_bps":40000000' &&
 	contains "$out" '"mac":"02:68:79:6f:00:05"'
 
+# A fabric at rest is silent: no IPv6 (router solicitations, MLD), no
+# IGMP from the bridges, so captures hold only what the workload sends.
+quiet=$(timeout 3 ip netns exec $P-tor1 tcpdump -i h1 -n -c 1 -Z root 2>/dev/null)
+[ -z "$quiet" ] || fail "a fabric at rest sent: $quiet"
+
 # The layout of emul/README.md, read back with iproute2.
 addr=$(ip -n $P-r3h1 -br addr show dev eth0)
 contains "$addr" "10.0.3.2/24 10.16.3.2/24"
