@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1341,6 +1342,16 @@ int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		if (setns(fd, CLONE_NEWNET))
+			goto child_err;
+		/* As `ip netns exec`: a private mount namespace whose /sys
+		 * shows this namespace's interfaces (libpcap lists devices
+		 * from /sys/class/net: tcpdump -D, tcpdump without -i). */
+		if (unshare(CLONE_NEWNS) ||
+		    mount("", "/", "none", MS_SLAVE | MS_REC, NULL))
+			goto child_err;
+		umount2("/sys", MNT_DETACH);
+		if (mount(f->nodes[fabric_node_index(f, node)].ns, "/sys",
+			  "sysfs", 0, NULL))
 			goto child_err;
 		if (out_fd >= 0 && out_fd != STDOUT_FILENO &&
 		    dup2(out_fd, STDOUT_FILENO) < 0)

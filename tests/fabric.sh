@@ -194,9 +194,15 @@ for try in 1 2; do
 	for i in 0 1 2 3; do
 		server $P-r$((i + 1))h$i $((5310 + 10 * try + i))
 	done
+	# Started together (all wait on one FIFO), so that the servers'
+	# windows of seconds 2-7 line up and their sum is the uplink's.
+	rm -f "$tmpdir/go"
+	mkfifo "$tmpdir/go"
 	for i in 0 1 2 3; do
-		client $P-r0h$i 10.0.$((i + 1)).$((i + 1)) $((5310 + 10 * try + i)) "$tmpdir/over$i.json" &
+		(read -r _ <"$tmpdir/go"; client $P-r0h$i 10.0.$((i + 1)).$((i + 1)) $((5310 + 10 * try + i)) "$tmpdir/over$i.json") &
 	done
+	sleep 0.2
+	: >"$tmpdir/go"
 	wait
 	sum=0
 	for i in 0 1 2 3; do
@@ -236,6 +242,11 @@ wait $dumppid || fail "hyde topo exec tor2 -- tcpdump exited $?: $(cat "$tmpdir/
 n=$(tcpdump -r "$tmpdir/h0.pcap" -n 2>/dev/null | grep -c "10.0.2.1")
 [ "$n" = 20 ] || fail "tcpdump in tor2 on h0: expected 20 packets of 10.0.2.1, got $n"
 expect_status 7 "$HYDE" topo exec --prefix $P core -- sh -c 'exit 7'
+# The node's own /sys, as ip netns exec gives it.
+expect_status 0 "$HYDE" topo exec --prefix $P r1h1 -- ls /sys/class/net &&
+	[ "$(printf "%s" "$out" | tr "\n" " ")" = "eth0 lo" ] || fail "/sys/class/net in r1h1: $out"
+expect_status 0 "$HYDE" topo exec --prefix $P tor1 -- tcpdump -D &&
+	contains "$out" "ocs" && contains "$out" "br0"
 expect_status 2 "$HYDE" topo exec --prefix $P r9h9 -- true && contains "$err" "no node 'r9h9'"
 expect_status 127 "$HYDE" topo exec --prefix $P r0h0 -- /nonexistent/prog
 [ -z "$(ls -A /run/hyde/$P/pids)" ] || fail "exec left pids recorded: $(ls /run/hyde/$P/pids)"
