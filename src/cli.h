@@ -28,6 +28,8 @@ int cmd_sim(int argc, char **argv);
 struct backend_ops;
 /* hyde sim / hyde run: the same options, another backend. */
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend);
+int cmd_topo(int argc, char **argv);  /* cli_topo.c */
+int cmd_clean(int argc, char **argv); /* cli_topo.c */
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -13,6 +13,7 @@ Suite *coflow_suite(void);
 Suite *cluster_suite(void);
 Suite *sim_suite(void);
 Suite *analyze_suite(void);
+Suite *fabric_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);

@@ -86,6 +86,7 @@ void cluster_free(struct cluster *c)
 		free(c->jobs[i].maps);
 		free(c->jobs[i].reduces);
 		free(c->jobs[i].blocks);
+		map_index_free(c->jobs[i].map_idx);
 	}
 	free(c->jobs);
 	free(c->child_off);
@@ -148,6 +149,7 @@ void cluster_place_blocks_random(struct cluster *c, struct job *j,
 
 	if (want > CLUSTER_MAX_REPLICAS)
 		want = CLUSTER_MAX_REPLICAS;
+	j->blocks_version++;
 	for (k = 0; k < j->wl->maps; k++) {
 		struct block *b = &j->blocks[k];
 		unsigned first, second, h;
@@ -201,6 +203,7 @@ void cluster_place_blocks_racks(struct cluster *c, struct job *j,
 
 	if (want > CLUSTER_MAX_REPLICAS)
 		want = CLUSTER_MAX_REPLICAS;
+	j->blocks_version++;
 	for (b = 0; b < j->wl->maps; b++) {
 		struct block *blk = &j->blocks[b];
 

@@ -45,9 +45,16 @@ struct job {
 	struct task *maps, *reduces;
 	struct block *blocks; /* one per map */
 	uint32_t maps_running, maps_done;
+	/* Bumped whenever blocks are (re)placed; lets the schedulers' index of
+	 * pending maps by host and rack (sched.c) know when to rebuild. */
+	unsigned blocks_version;
+	struct map_index *map_idx; /* owned; freed with the cluster */
 	uint32_t reduces_running, reduces_done;
 	int64_t ready_at, end;
 };
+
+struct map_index;
+void map_index_free(struct map_index *mi);
 
 struct cluster {
 	const struct topo *topo;

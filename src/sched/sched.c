@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,37 +101,161 @@ bool sched_job_has_pending(const struct job *j, enum task_kind kind)
 	return j->reduces_running + j->reduces_done < j->wl->reduces;
 }
 
+/* Pending maps of a job by where their input is (Hadoop's task cache):
+ * per host, the maps with a replica there; per rack, the same by rack (or,
+ * for maps pinned to racks, by pin); and all of them. Lists are in map
+ * order and each has a cursor that only moves forward past maps that have
+ * started: a map never becomes pending again (a failure fails the run). */
+struct map_index {
+	unsigned version;
+	uint32_t *host_off, *host_maps, *host_cur;
+	uint32_t *rack_off, *rack_maps, *rack_cur;
+	uint32_t any_cur;
+	bool pinned;
+};
+
+void map_index_free(struct map_index *mi)
+{
+	if (!mi)
+		return;
+	free(mi->host_off);
+	free(mi->host_maps);
+	free(mi->host_cur);
+	free(mi->rack_off);
+	free(mi->rack_maps);
+	free(mi->rack_cur);
+	free(mi);
+}
+
+/* CSR lists: key(m, k) gives the k-th key of map m, or -1. */
+static void csr_build(uint32_t n_keys, uint32_t n_maps, unsigned per_map,
+		      long (*key)(const struct job *, uint32_t, unsigned, const struct topo *),
+		      const struct job *j, const struct topo *t,
+		      uint32_t **off, uint32_t **list, uint32_t **cur)
+{
+	uint32_t m, *fill;
+	unsigned k;
+
+	*off = xcalloc(n_keys + 1, sizeof(uint32_t));
+	for (m = 0; m < n_maps; m++)
+		for (k = 0; k < per_map; k++) {
+			long v = key(j, m, k, t);
+
+			if (v >= 0)
+				(*off)[v + 1]++;
+		}
+	for (k = 0; k < n_keys; k++)
+		(*off)[k + 1] += (*off)[k];
+	*list = xcalloc((*off)[n_keys] + 1, sizeof(uint32_t));
+	fill = xcalloc(n_keys + 1, sizeof(uint32_t));
+	for (m = 0; m < n_maps; m++)
+		for (k = 0; k < per_map; k++) {
+			long v = key(j, m, k, t);
+
+			if (v >= 0)
+				(*list)[(*off)[v] + fill[v]++] = m;
+		}
+	free(fill);
+	*cur = xcalloc(n_keys + 1, sizeof(uint32_t));
+	for (k = 0; k < n_keys; k++)
+		(*cur)[k] = (*off)[k];
+}
+
+static long key_host(const struct job *j, uint32_t m, unsigned k, const struct topo *t)
+{
+	const struct block *b = &j->blocks[m];
+	unsigned i;
+
+	(void)t;
+	if (k >= b->n_replicas)
+		return -1;
+	for (i = 0; i < k; i++) /* count a host once */
+		if (b->replica[i] == b->replica[k])
+			return -1;
+	return b->replica[k];
+}
+
+static long key_rack(const struct job *j, uint32_t m, unsigned k, const struct topo *t)
+{
+	const struct block *b = &j->blocks[m];
+	unsigned i;
+
+	if (j->wl->map_racks)
+		return k == 0 ? (long)j->wl->map_racks[m] : -1;
+	if (k >= b->n_replicas)
+		return -1;
+	for (i = 0; i < k; i++)
+		if (topo_host_rack(t, b->replica[i]) == topo_host_rack(t, b->replica[k]))
+			return -1;
+	return topo_host_rack(t, b->replica[k]);
+}
+
+static struct map_index *map_index_of(struct sched *s, struct job *j)
+{
+	struct map_index *mi = j->map_idx;
+
+	if (mi && mi->version == j->blocks_version)
+		return mi;
+	map_index_free(mi);
+	mi = xcalloc(1, sizeof(*mi));
+	mi->version = j->blocks_version;
+	mi->pinned = j->wl->map_racks != NULL;
+	csr_build(topo_n_hosts(s->t), j->wl->maps, CLUSTER_MAX_REPLICAS, key_host, j, s->t,
+		  &mi->host_off, &mi->host_maps, &mi->host_cur);
+	csr_build(s->t->racks, j->wl->maps, CLUSTER_MAX_REPLICAS, key_rack, j, s->t,
+		  &mi->rack_off, &mi->rack_maps, &mi->rack_cur);
+	j->map_idx = mi;
+	return mi;
+}
+
+/* First pending map in list[*cur .. end) that fits host; moves *cur past
+ * the maps that have started. */
+static struct task *scan(struct sched *s, struct job *j, const uint32_t *list,
+			 uint32_t *cur, uint32_t end, unsigned host)
+{
+	uint32_t k;
+
+	while (*cur < end && j->maps[list[*cur]].state != TASK_PENDING)
+		(*cur)++;
+	for (k = *cur; k < end; k++) {
+		struct task *t = &j->maps[list[k]];
+
+		if (t->state == TASK_PENDING && sched_task_fits(s, t, host))
+			return t;
+	}
+	return NULL;
+}
+
 struct task *sched_pending_map(struct sched *s, struct job *j, unsigned host,
 			       enum sched_locality max_level,
 			       enum sched_locality *level)
 {
 	unsigned rack = topo_host_rack(s->t, host);
-	struct task *rack_local = NULL, *any = NULL;
-	uint32_t k;
+	struct map_index *mi;
+	struct task *t;
 
 	if (!sched_job_has_pending(j, TASK_MAP))
 		return NULL;
-	for (k = 0; k < j->wl->maps; k++) {
-		struct task *t = &j->maps[k];
-
-		if (t->state != TASK_PENDING || !sched_task_fits(s, t, host))
-			continue;
-		if (block_on_host(&j->blocks[k], host)) {
-			*level = LOC_NODE;
-			return t;
-		}
-		if (!rack_local && block_on_rack(s->c, &j->blocks[k], rack))
-			rack_local = t;
-		if (!any)
-			any = t;
+	mi = map_index_of(s, j);
+	t = scan(s, j, mi->host_maps, &mi->host_cur[host], mi->host_off[host + 1], host);
+	if (t) {
+		*level = LOC_NODE;
+		return t;
 	}
-	if (rack_local && max_level >= LOC_RACK) {
+	if (max_level < LOC_RACK)
+		return NULL;
+	t = scan(s, j, mi->rack_maps, &mi->rack_cur[rack], mi->rack_off[rack + 1], host);
+	if (t) {
 		*level = LOC_RACK;
-		return rack_local;
+		return t;
 	}
-	if (any && max_level >= LOC_ANY) {
-		*level = rack_local == any ? LOC_RACK : LOC_ANY;
-		return any;
+	if (max_level < LOC_ANY || mi->pinned)
+		return NULL; /* a pinned map runs on its rack or nowhere */
+	while (mi->any_cur < j->wl->maps && j->maps[mi->any_cur].state != TASK_PENDING)
+		mi->any_cur++;
+	if (mi->any_cur < j->wl->maps) {
+		*level = LOC_ANY;
+		return &j->maps[mi->any_cur];
 	}
 	return NULL;
 }

@@ -1,0 +1,129 @@
+/* The fabric's plan: what needs no root (the rest is tests/fabric.sh). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_hyde.h"
+#include "core/topo.h"
+#include "emul/fabric.h"
+
+START_TEST(prefixes)
+{
+	static const char *const good[] = { "hyde", "hydefab", "hyde2", "hydeabcdefghij0123456789" };
+	static const char *const bad[] = { "", "hyd", "other", "hyde-x", "Hyde", "hydeX",
+					   "hyde_1", "hyde/x", "hydeabcdefghij01234567890" };
+	char errbuf[HYDE_ERRBUF_SIZE];
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ck_assert_msg(fabric_prefix_check(good[i], errbuf) == 0, "%s: %s",
+			      good[i], errbuf);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(fabric_prefix_check(bad[i], errbuf) < 0, "%s accepted", bad[i]);
+}
+END_TEST
+
+/* Burst = rate x 10 ms, at least 64 KiB; quantum = burst up to 200000. */
+START_TEST(htb_params)
+{
+	static const struct {
+		uint64_t rate;
+		uint32_t burst, quantum;
+	} cases[] = {
+		{ 10000000ULL, 65536, 65536 },
+		{ 40000000ULL, 65536, 65536 },
+		{ 100000000ULL, 125000, 125000 },
+		{ 400000000ULL, 500000, 200000 },
+		{ 1000000000ULL, 1250000, 200000 },
+		{ 5000000000ULL, 6250000, 200000 },
+	};
+	uint32_t b, q;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fabric_htb_params(cases[i].rate, &b, &q);
+		ck_assert_uint_eq(b, cases[i].burst);
+		ck_assert_uint_eq(q, cases[i].quantum);
+	}
+}
+END_TEST
+
+/* emul/README.md's examples, on rack8's default address plan. */
+START_TEST(addresses)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], s[16];
+	struct topo *t;
+	uint8_t mac[6];
+
+	ck_assert_msg(topo_load(test_srcpath("topologies/rack8.topo"), &t, errbuf) == 0,
+		      "%s", errbuf);
+	ck_assert_str_eq(topo_addr_str(fabric_uplink_addr(t, 3, false), s, sizeof(s)), "10.32.0.13");
+	ck_assert_str_eq(topo_addr_str(fabric_uplink_addr(t, 3, true), s, sizeof(s)), "10.32.0.14");
+	ck_assert_uint_eq(fabric_uplink_plen(), 30);
+	ck_assert_str_eq(topo_addr_str(fabric_ocs_port_addr(t, 0), s, sizeof(s)), "10.40.0.1");
+	ck_assert_str_eq(topo_addr_str(fabric_ocs_port_addr(t, 7), s, sizeof(s)), "10.40.0.8");
+	ck_assert_uint_eq(fabric_ocs_port_plen(t), 13);
+	fabric_ocs_mac(0x0102, mac);
+	ck_assert(memcmp(mac, "\x02\x68\x79\x6f\x01\x02", 6) == 0);
+	fabric_ocs_mac(5, mac);
+	ck_assert(memcmp(mac, "\x02\x68\x79\x6f\x00\x05", 6) == 0);
+	topo_free(t);
+}
+END_TEST
+
+/* The state directory's copy of a topology reads back to the same one. */
+static const char *const roundtrip_files[] = {
+	"topologies/tiny.topo", "topologies/rack8.topo", "topologies/paper60.topo",
+	"topologies/nas30.topo", "bench/rack16x8.topo",
+};
+
+START_TEST(topo_roundtrip)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], path[] = "/tmp/hyde-check-topo.XXXXXX";
+	struct topo *a, *b;
+	int fd;
+
+	ck_assert_msg(topo_load(test_srcpath(roundtrip_files[_i]), &a, errbuf) == 0,
+		      "%s", errbuf);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(fabric_write_topo(path, a), 0);
+	ck_assert_msg(topo_load(path, &b, errbuf) == 0, "%s", errbuf);
+	unlink(path);
+	ck_assert_str_eq(a->name, b->name);
+	ck_assert_uint_eq(a->racks, b->racks);
+	ck_assert_uint_eq(a->hosts, b->hosts);
+	ck_assert_uint_eq(a->containers, b->containers);
+	ck_assert_uint_eq(a->replicas, b->replicas);
+	ck_assert_uint_eq(a->host_rate, b->host_rate);
+	ck_assert_uint_eq(a->uplink_rate, b->uplink_rate);
+	ck_assert_int_eq(a->has_ocs, b->has_ocs);
+	ck_assert_uint_eq(a->ocs_rate, b->ocs_rate);
+	ck_assert_int_eq(a->delta, b->delta);
+	ck_assert_uint_eq(a->t_e, b->t_e);
+	ck_assert_uint_eq(a->eps_net.addr, b->eps_net.addr);
+	ck_assert_uint_eq(a->ocs_net.plen, b->ocs_net.plen);
+	ck_assert_uint_eq(a->link_net.addr, b->link_net.addr);
+	ck_assert_uint_eq(a->host_bits, b->host_bits);
+	topo_free(a);
+	topo_free(b);
+}
+END_TEST
+
+Suite *fabric_suite(void)
+{
+	Suite *s = suite_create("fabric");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_test(tc, prefixes);
+	tcase_add_test(tc, htb_params);
+	tcase_add_test(tc, addresses);
+	tcase_add_loop_test(tc, topo_roundtrip, 0,
+			    sizeof(roundtrip_files) / sizeof(roundtrip_files[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}

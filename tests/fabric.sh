@@ -1,0 +1,319 @@
+#!/bin/sh
+# The emulated fabric, for real: namespaces, veth, HTB, routes; iperf3 as the
+# peer that measures the rates; kill -9 and hyde clean; the root namespace
+# unchanged. Needs root (skips with 77 without it); CI runs it as root.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+require_root
+for p in iperf3 tcpdump ss setpriv; do
+	command -v "$p" >/dev/null 2>&1 || { echo "SKIP: needs $p" >&2; exit 77; }
+done
+
+# Our own prefix: other fabrics on this machine (another hyde, another
+# test) are never touched.
+P=hydefab
+P2=hydefab2
+T="$HYDE_SRCDIR/topologies"
+IPERF_PIDS=""
+
+cleanup() {
+	for f in $IPERF_PIDS; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	"$HYDE" clean --prefix $P >/dev/null 2>&1
+	"$HYDE" clean --prefix $P2 >/dev/null 2>&1
+	rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+
+# The root namespace as a user sees it; lifetimes of addresses count down
+# by themselves and are left out.
+snapshot() {
+	{
+		ip -d link show
+		ip addr show | grep -v valid_lft
+		ip route show table all
+		ip rule show
+		tc qdisc show
+		sysctl -a 2>/dev/null | grep '^net\.' |
+			grep -v -e 'nf_conntrack_count' -e '^net\.netfilter\.nf_conntrack_buckets'
+	} >"$1"
+}
+
+our_ns() {
+	ip netns list 2>/dev/null | awk '{print $1}' | grep "^$1-" || true
+}
+
+# A zombie waits for its parent to reap it: it runs no more.
+running() {
+	s=$(ps -o stat= -p "$1" 2>/dev/null)
+	[ -n "$s" ] && [ "${s#Z}" = "$s" ]
+}
+
+no_leftovers() { # PREFIX WHEN
+	left=$(our_ns "$1")
+	[ -z "$left" ] || fail "$2: namespaces left: $(printf '%s ' "$left" | tr '\n' ' ')"
+	[ ! -e "/run/hyde/$1" ] || fail "$2: /run/hyde/$1 left"
+}
+
+# Goodput the iperf3 server measured over seconds 2-7 of the test (its own
+# 1-second intervals): steady state, without slow start or the queue
+# draining at the end.
+received_bps() {
+	awk -F: -v from=2 -v to=7 -f "$HYDE_SRCDIR/tests/iperf-steady.awk" "$1"
+}
+
+# within GOT WANT TOLERANCE: |GOT/WANT - 1| <= TOLERANCE
+within() {
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { r = g / w; exit !(r >= 1 - t && r <= 1 + t) }'
+}
+
+# iperf3 server in namespace NS on PORT, one test, then it exits.
+server() { # NS PORT
+	pf="$tmpdir/iperf-$1-$2.pid"
+	rm -f "$pf"
+	ip netns exec "$1" iperf3 -s -1 -D -J -p "$2" -I "$pf" >/dev/null 2>&1 ||
+		fail "iperf3 server in $1"
+	IPERF_PIDS="$IPERF_PIDS $pf"
+	i=0
+	while ! ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q LISTEN; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { fail "iperf3 server in $1 not listening"; return 1; }
+		sleep 0.1
+	done
+}
+
+# iperf3 client: NS ADDR PORT OUT [extra iperf3 options]; 8 s, of which
+# the server's seconds 2-7 count.
+client() {
+	ns=$1 addr=$2 port=$3 out=$4
+	shift 4
+	ip netns exec "$ns" iperf3 -c "$addr" -p "$port" -t 8 -J --get-server-output "$@" >"$out" 2>&1
+}
+
+ratio() { # GOT WANT
+	awk -v g="$1" -v w="$2" 'BEGIN { printf "%.2f Mbit/s, expected %.2f (ratio %.4f)", g / 1e6, w / 1e6, g / w }'
+}
+
+wire_exact() { # RATE
+	awk -v r="$1" 'BEGIN { printf "%.0f", r * 1448 / 1514 }'
+}
+
+# measure WHAT RATE TOLERANCE SERVER_NS CLIENT_NS ADDR PORT [iperf3 options]
+# The machine is shared: a measurement outside the tolerance is taken
+# once more, and only two misses fail (a wrong rate misses both times).
+measure() {
+	what=$1 rate=$2 tol=$3 sns=$4 cns=$5 addr=$6 port=$7
+	shift 7
+	want=$(wire_exact "$rate")
+	for try in 1 2; do
+		server "$sns" "$port" || return
+		client "$cns" "$addr" "$port" "$tmpdir/m.json" "$@"
+		got=$(received_bps "$tmpdir/m.json")
+		if [ -z "$got" ]; then
+			fail "$what: no result from iperf3: $(head -c 300 "$tmpdir/m.json")"
+			return
+		fi
+		echo "$what: $(ratio "$got" "$want")"
+		within "$got" "$want" "$tol" && return
+		port=$((port + 100))
+	done
+	fail "$what: $got bit/s is not within $tol of $want, twice"
+}
+
+snapshot "$tmpdir/root.before"
+
+# ---- refusals: nothing is created ----
+expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$HYDE" topo up -t "$T/tiny.topo" --prefix $P && contains "$err" "needs root"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "not root: more than one line: $err"
+expect_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$HYDE" clean --prefix $P &&
+	contains "$err" "needs root"
+no_leftovers $P "not root"
+
+printf 'racks 2\nhosts 2\ncontainers 1\nhost_rate fast\n' >"$tmpdir/bad.topo"
+expect_status 2 "$HYDE" topo up -t "$tmpdir/bad.topo" --prefix $P &&
+	contains "$err" "bad.topo:4: host_rate: expected"
+expect_status 2 "$HYDE" topo up -t "$tmpdir/none.topo" --prefix $P
+expect_status 2 "$HYDE" topo up -t "$T/tiny.topo" --prefix other && contains "$err" "prefix 'other'"
+expect_status 2 "$HYDE" topo up --prefix $P && contains "$err" "expected -t TOPOLOGY"
+expect_status 1 "$HYDE" topo show --prefix $P && contains "$err" "no fabric with prefix '$P'"
+no_leftovers $P "bad input"
+
+# ---- rack8 up: what was built ----
+expect_status 0 "$HYDE" topo up -t "$T/rack8.topo" --prefix $P &&
+	contains "$out" "42 namespaces, 48 links"
+[ "$(our_ns $P | wc -l)" = 42 ] || fail "expected 42 namespaces $P-*, got: $(our_ns $P | wc -l)"
+expect_status 1 "$HYDE" topo up -t "$T/rack8.topo" --prefix $P &&
+	contains "$err" "prefix '$P' exists" && contains "$err" "hyde clean --prefix $P"
+
+expect_status 0 "$HYDE" topo show --prefix $P &&
+	contains "$out" "r3h1     $P-r3h1         10.0.3.2        10.16.3.2       eth0" &&
+	contains "$out" "tor3     $P-tor3         10.0.3.254      10.16.3.254     br0 h0 h1 h2 h3 up=10.32.0.13/30 ocs=10.40.0.4/13" &&
+	contains "$out" "tor0:up                core:r0                40Mbit     40Mbit / 40Mbit" &&
+	contains "$out" "tor7:ocs               ocs:p7                 400Mbit    400Mbit / 400Mbit" &&
+	contains "$out" "tor2:h3                r2h3:eth0              100Mbit    100Mbit / 100Mbit"
+expect_status 0 "$HYDE" topo show --prefix $P --json &&
+	contains "$out" '"name":"r0h0","kind":"host","namespace":"hydefab-r0h0","eps":"10.0.0.1","ocs":"10.16.0.1"' &&
+	contains "$out" '"a":"tor0","a_if":"up","b":"core","b_if":"r0","rate_bps":40000000,"a_htb_rate_bps":40000000,"b_htb_rate_bps":40000000' &&
+	contains "$out" '"mac":"02:68:79:6f:00:05"'
+
+# A fabric at rest is silent: no IPv6 (router solicitations, MLD), no
+# IGMP from the bridges, so captures hold only what the workload sends.
+quiet=$(timeout 3 ip netns exec $P-tor1 tcpdump -i h1 -n -c 1 -Z root 2>/dev/null)
+[ -z "$quiet" ] || fail "a fabric at rest sent: $quiet"
+
+# The layout of emul/README.md, read back with iproute2.
+addr=$(ip -n $P-r3h1 -br addr show dev eth0)
+contains "$addr" "10.0.3.2/24 10.16.3.2/24"
+contains "$(ip -n $P-r3h1 route show default)" "via 10.0.3.254 dev eth0"
+contains "$(ip -n $P-r3h1 route show 10.16.0.0/12)" "via 10.16.3.254 dev eth0 proto static src 10.16.3.2"
+contains "$(ip -n $P-tor3 -br addr show dev br0)" "10.0.3.254/24 10.16.3.254/24"
+contains "$(ip -n $P-tor3 -br link show dev ocs)" "02:68:79:6f:00:03"
+contains "$(ip -n $P-tor3 -d link show dev h2)" "master br0"
+contains "$(ip -n $P-tor3 neigh show dev ocs)" "10.40.0.6 lladdr 02:68:79:6f:00:05 PERMANENT"
+[ "$(ip -n $P-tor3 neigh show dev ocs nud permanent | wc -l)" = 7 ] || fail "tor3: expected 7 permanent neighbours"
+contains "$(ip -n $P-tor3 rule show)" "from all tos 0x04 lookup 100"
+contains "$(ip -n $P-tor3 route get 10.16.5.1 from 10.0.3.1 iif br0)" "via 10.40.0.6 dev ocs"
+contains "$(ip -n $P-tor3 route get 10.16.5.1 from 10.0.3.1 iif br0 tos 0x04)" "via 10.32.0.14 dev up"
+contains "$(ip -n $P-tor3 route get 10.0.5.1 from 10.0.3.1 iif br0)" "via 10.32.0.14 dev up"
+contains "$(ip -n $P-core route show 10.16.5.0/24)" "via 10.32.0.21 dev r5"
+contains "$(tc -n $P-core class show dev r5)" "rate 40Mbit ceil 40Mbit"
+contains "$(tc -n $P-r0h0 qdisc show dev eth0)" "qdisc htb 1: root"
+contains "$(ip netns exec $P-tor0 sysctl -n net.ipv4.ip_forward)" "1"
+contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv6.conf.eth0.disable_ipv6)" "1"
+contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv4.conf.eth0.rp_filter)" "0"
+
+# ---- rates, measured by iperf3 ----
+# Host to host in one rack: only host links, through the ToR's bridge.
+measure "host to host in rack 0" 100000000 0.02 $P-r0h1 $P-r0h0 10.0.0.2 5301
+# Across racks over the EPS: the ToR's uplink (40 Mbit/s) is the bottleneck.
+measure "r0h0 -> r1h0 over the EPS" 40000000 0.02 $P-r1h0 $P-r0h0 10.0.1.1 5302
+# Four hosts of rack 0 to four other racks at once share the one uplink.
+want=$(wire_exact 40000000)
+for try in 1 2; do
+	for i in 0 1 2 3; do
+		server $P-r$((i + 1))h$i $((5310 + 10 * try + i))
+	done
+	# Started together (all wait on one FIFO), so that the servers'
+	# windows of seconds 2-7 line up and their sum is the uplink's.
+	rm -f "$tmpdir/go"
+	mkfifo "$tmpdir/go"
+	for i in 0 1 2 3; do
+		(read -r _ <"$tmpdir/go"; client $P-r0h$i 10.0.$((i + 1)).$((i + 1)) $((5310 + 10 * try + i)) "$tmpdir/over$i.json") &
+	done
+	sleep 0.2
+	: >"$tmpdir/go"
+	wait
+	sum=0
+	for i in 0 1 2 3; do
+		b=$(received_bps "$tmpdir/over$i.json")
+		[ -n "$b" ] || { fail "oversubscription: client $i has no result: $(head -c 300 "$tmpdir/over$i.json")"; b=0; }
+		sum=$(awk -v s="$sum" -v b="$b" 'BEGIN { printf "%.0f", s + b }')
+	done
+	echo "4 hosts of rack 0 -> racks 1-4 at once, sum: $(ratio "$sum" "$want")"
+	within "$sum" "$want" 0.03 && break
+	[ $try = 2 ] && fail "oversubscription: the sum $sum bit/s is not within 3% of $want, twice"
+done
+# The ToR's OCS port at bw_o both ways (the crossbar is not there yet: an
+# address on the OCS side of the port link is the peer).
+ip -n $P-ocs addr add 10.40.0.200/13 dev p0
+measure "tor0:ocs -> ocs:p0" 400000000 0.02 $P-ocs $P-tor0 10.40.0.200 5320
+measure "ocs:p0 -> tor0:ocs" 400000000 0.02 $P-ocs $P-tor0 10.40.0.200 5321 -R
+
+# ---- hyde topo exec: iperf3 and tcpdump inside nodes ----
+"$HYDE" topo exec --prefix $P r2h0 -- iperf3 -s -1 -p 5330 >/dev/null 2>&1 &
+execpid=$!
+i=0
+while ! ip netns exec $P-r2h0 ss -Hltn "sport = :5330" | grep -q LISTEN && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+"$HYDE" topo exec --prefix $P tor2 -- tcpdump -Z root -i h0 -n -c 20 -w "$tmpdir/h0.pcap" 2>"$tmpdir/tcpdump.err" &
+dumppid=$!
+i=0
+while ! grep -q "listening on h0" "$tmpdir/tcpdump.err" && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+expect_status 0 "$HYDE" topo exec --prefix $P r2h1 -- iperf3 -c 10.0.2.1 -p 5330 -t 1 -J
+contains "$out" '"sum_received"'
+wait $execpid || fail "hyde topo exec r2h0 -- iperf3 -s exited $?"
+wait $dumppid || fail "hyde topo exec tor2 -- tcpdump exited $?: $(cat "$tmpdir/tcpdump.err")"
+n=$(tcpdump -r "$tmpdir/h0.pcap" -n 2>/dev/null | grep -c "10.0.2.1")
+[ "$n" = 20 ] || fail "tcpdump in tor2 on h0: expected 20 packets of 10.0.2.1, got $n"
+expect_status 7 "$HYDE" topo exec --prefix $P core -- sh -c 'exit 7'
+# The node's own /sys, as ip netns exec gives it.
+expect_status 0 "$HYDE" topo exec --prefix $P r1h1 -- ls /sys/class/net &&
+	[ "$(printf "%s" "$out" | tr "\n" " ")" = "eth0 lo" ] || fail "/sys/class/net in r1h1: $out"
+expect_status 0 "$HYDE" topo exec --prefix $P tor1 -- tcpdump -D &&
+	contains "$out" "ocs" && contains "$out" "br0"
+expect_status 2 "$HYDE" topo exec --prefix $P r9h9 -- true && contains "$err" "no node 'r9h9'"
+expect_status 127 "$HYDE" topo exec --prefix $P r0h0 -- /nonexistent/prog
+[ -z "$(ls -A /run/hyde/$P/pids)" ] || fail "exec left pids recorded: $(ls /run/hyde/$P/pids)"
+
+# ---- clean touches one prefix only ----
+expect_status 0 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P2
+expect_status 0 "$HYDE" clean --prefix $P2 && contains "$out" "removed 8 namespace(s)"
+[ "$(our_ns $P | wc -l)" = 42 ] || fail "clean --prefix $P2 touched $P"
+no_leftovers $P2 "clean --prefix $P2"
+
+# ---- down ----
+expect_status 0 "$HYDE" topo down --prefix $P
+no_leftovers $P "topo down"
+expect_status 1 "$HYDE" topo down --prefix $P && contains "$err" "no fabric with prefix"
+
+# ---- kill -9: of a process's controller, and of up half-way ----
+expect_status 0 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P
+"$HYDE" topo exec --prefix $P r1h1 -- sleep 1000 &
+ctl=$!
+i=0
+while [ -z "$(ls /run/hyde/$P/pids 2>/dev/null)" ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+sleeper=$(ls /run/hyde/$P/pids)
+kill -9 $ctl
+wait $ctl 2>/dev/null
+if [ -z "$sleeper" ] || ! running "$sleeper"; then
+	fail "the process in r1h1 should outlive its killed controller"
+fi
+expect_status 0 "$HYDE" clean --prefix $P && contains "$out" "1 process(es)"
+[ -n "$sleeper" ] && running "$sleeper" && fail "hyde clean left process $sleeper running"
+no_leftovers $P "kill -9 of exec, clean"
+
+n=0
+for delay in 0.01 0.03 0.06 0.1 0.15; do
+	"$HYDE" topo up -t "$T/rack8.topo" --prefix $P >/dev/null 2>&1 &
+	up=$!
+	sleep $delay
+	kill -9 $up 2>/dev/null
+	wait $up 2>/dev/null
+	echo "kill -9 after ${delay}s of up: $(our_ns $P | wc -l) namespaces left, state directory: $([ -e /run/hyde/$P ] && echo yes || echo no)"
+	if [ -n "$(our_ns $P)" ] || [ -e /run/hyde/$P ]; then
+		expect_status 1 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P &&
+			contains "$err" "hyde clean --prefix $P"
+	fi
+	# Both remove a half-built fabric: clean, and down (which says so).
+	if [ $((n % 2)) = 0 ]; then
+		expect_status 0 "$HYDE" clean --prefix $P
+	else
+		expect_status 0 "$HYDE" topo down --prefix $P
+	fi
+	no_leftovers $P "kill -9 after ${delay}s of up, then $([ $((n % 2)) = 0 ] && echo clean || echo down)"
+	n=$((n + 1))
+done
+
+# ---- a failure half-way through up: the step is named, nothing is left ----
+# Too few descriptors for rack8's namespaces: a real failure, mid-build.
+expect_status 1 sh -c "ulimit -n 40; exec \"\$0\" topo up -t \"\$1\" --prefix $P" "$HYDE" "$T/rack8.topo" &&
+	contains "$err" "Too many open files"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "failed up: more than one line: $err"
+no_leftovers $P "failed up"
+
+# ---- the root namespace is as it was ----
+snapshot "$tmpdir/root.after"
+if ! cmp -s "$tmpdir/root.before" "$tmpdir/root.after"; then
+	fail "the root namespace changed: $(diff "$tmpdir/root.before" "$tmpdir/root.after" | head -20)"
+fi
+
+finish
