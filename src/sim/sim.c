@@ -14,20 +14,44 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "core/rng.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
 
+/* Flows with the same source host, destination host and path cross the
+ * same links, so max-min gives each of them the same rate: they form a
+ * class, and the class is the unit of the rate computation. Inside a class
+ * every member receives bits at the same rate, so one counter per class
+ * (vt: bits received by each member since the class exists) tells every
+ * member's progress, and a member is done when vt reaches its `finish`
+ * (vt when it joined + its bits): a heap on finish gives the next one
+ * (processor sharing in virtual time). Work per event grows with the
+ * classes and links in use, not with the flows. */
+struct sim_class;
+
 struct sim_flow {
 	struct flow *f;
-	double rem;  /* bits left */
-	double rate; /* bits per ns */
+	double finish; /* class vt at which its last bit is in */
+	struct sim_class *cl;
+	size_t hslot;
+};
+
+struct sim_class {
+	uint32_t src, dst;
+	enum flow_path path;
 	int links[4];
 	int nlinks;
-	size_t slot; /* in the active array */
+	double vt;   /* bits received per member */
+	double rate; /* bits per ns per member */
 	bool frozen;
+	struct sim_flow **h; /* members, min-heap on finish */
+	size_t n, cap;
+	size_t slot; /* in the active class array */
+	struct sim_class *hnext;
 };
 
 struct compute {
@@ -54,10 +78,19 @@ struct sim {
 	unsigned H, R, L;
 	double *cap;	   /* bits per ns, per link */
 	double *left;
-	unsigned *cnt, *ver;
-	uint32_t *off, *fill, *lflows; /* CSR: flows per link */
-	struct sim_flow **act;
+	double *cnt;	   /* members not yet fixed, per link */
+	unsigned *ver;
+	uint32_t *off, *fill, *lcls; /* CSR: classes per link */
+	int *used;	   /* links touched by active classes */
+	size_t n_used;
+	bool *is_used;
+	struct sim_class **act;	/* classes with members */
 	size_t n_act, cap_act;
+	struct sim_class **tab;	/* hash of classes by key */
+	size_t tab_mask;
+	struct sim_flow **local; /* same-host flows: done at once */
+	size_t n_local, cap_local;
+	size_t n_flows;
 	int64_t last;
 	struct evtimer done_timer, rate_timer;
 	int32_t *out_of;
@@ -65,7 +98,7 @@ struct sim {
 	struct port_timer *pt;
 	struct heap_ent *heap;
 	size_t n_heap, cap_heap;
-	uint64_t recomputes;
+	uint64_t recomputes, cls_sum;
 };
 
 static inline struct sim *SIM(struct backend *b)
@@ -81,22 +114,23 @@ static inline struct sim *SIM(struct backend *b)
 
 /* ---- lazy min-heap of link shares ---- */
 
+static bool ent_before(const struct heap_ent *a, const struct heap_ent *b)
+{
+	return a->share < b->share || (a->share == b->share && a->link < b->link);
+}
+
 static void heap_push(struct sim *s, double share, int link)
 {
+	struct heap_ent e = { share, link, s->ver[link] };
 	size_t i;
 
 	xgrow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof(*s->heap));
 	i = s->n_heap++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (s->heap[p].share < share ||
-		    (s->heap[p].share == share && s->heap[p].link <= link))
-			break;
-		s->heap[i] = s->heap[p];
-		i = p;
+	while (i > 0 && ent_before(&e, &s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
 	}
-	s->heap[i] = (struct heap_ent){ share, link, s->ver[link] };
+	s->heap[i] = e;
 }
 
 static struct heap_ent heap_pop(struct sim *s)
@@ -105,19 +139,13 @@ static struct heap_ent heap_pop(struct sim *s)
 	size_t i = 0;
 
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		const struct heap_ent *best = &last;
+		size_t l = 2 * i + 1, m = l;
 
-		if (l < s->n_heap && (s->heap[l].share < best->share ||
-				      (s->heap[l].share == best->share && s->heap[l].link < best->link))) {
-			m = l;
-			best = &s->heap[l];
-		}
-		if (l + 1 < s->n_heap && (s->heap[l + 1].share < best->share ||
-					  (s->heap[l + 1].share == best->share &&
-					   s->heap[l + 1].link < best->link)))
+		if (l >= s->n_heap)
+			break;
+		if (l + 1 < s->n_heap && ent_before(&s->heap[l + 1], &s->heap[l]))
 			m = l + 1;
-		if (m == i)
+		if (!ent_before(&s->heap[m], &last))
 			break;
 		s->heap[i] = s->heap[m];
 		i = m;
@@ -125,6 +153,110 @@ static struct heap_ent heap_pop(struct sim *s)
 	if (s->n_heap)
 		s->heap[i] = last;
 	return top;
+}
+
+/* ---- members of a class: min-heap on finish ---- */
+
+static void mh_set(struct sim_class *c, size_t i, struct sim_flow *f)
+{
+	c->h[i] = f;
+	f->hslot = i;
+}
+
+static void mh_push(struct sim_class *c, struct sim_flow *f)
+{
+	size_t i;
+
+	xgrow((void **)&c->h, &c->cap, c->n + 1, sizeof(*c->h));
+	i = c->n++;
+	while (i > 0 && f->finish < c->h[(i - 1) / 2]->finish) {
+		mh_set(c, i, c->h[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	mh_set(c, i, f);
+}
+
+static struct sim_flow *mh_pop(struct sim_class *c)
+{
+	struct sim_flow *top = c->h[0], *last = c->h[--c->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+
+		if (l >= c->n)
+			break;
+		if (l + 1 < c->n && c->h[l + 1]->finish < c->h[l]->finish)
+			m = l + 1;
+		if (!(c->h[m]->finish < last->finish))
+			break;
+		mh_set(c, i, c->h[m]);
+		i = m;
+	}
+	if (c->n)
+		mh_set(c, i, last);
+	return top;
+}
+
+/* ---- classes ---- */
+
+static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
+			 enum flow_path path)
+{
+	uint64_t k = ((uint64_t)src * s->H + dst) * 4 + (uint64_t)path;
+
+	return (size_t)(splitmix64(&k) & s->tab_mask);
+}
+
+static struct sim_class *class_get(struct sim *s, const struct flow *f)
+{
+	size_t h = class_hash(s, f->src_host, f->dst_host, f->path);
+	struct sim_class *c;
+
+	for (c = s->tab[h]; c; c = c->hnext)
+		if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
+			return c;
+	c = xcalloc(1, sizeof(*c));
+	c->src = f->src_host;
+	c->dst = f->dst_host;
+	c->path = f->path;
+	switch (f->path) {
+	case PATH_HOST:
+		break;
+	case PATH_RACK:
+		c->links[c->nlinks++] = L_HOST_UP(s, f->src_host);
+		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
+		break;
+	case PATH_EPS:
+		c->links[c->nlinks++] = L_HOST_UP(s, f->src_host);
+		c->links[c->nlinks++] = L_TOR_UP(s, f->src_rack);
+		c->links[c->nlinks++] = L_TOR_DOWN(s, f->dst_rack);
+		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
+		break;
+	case PATH_OCS:
+		c->links[c->nlinks++] = L_HOST_UP(s, f->src_host);
+		c->links[c->nlinks++] = L_CIRCUIT(s, f->src_rack);
+		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
+		break;
+	}
+	c->hnext = s->tab[h];
+	s->tab[h] = c;
+	c->slot = SIZE_MAX;
+	return c;
+}
+
+static void class_release(struct sim *s, struct sim_class *c)
+{
+	size_t h = class_hash(s, c->src, c->dst, c->path);
+	struct sim_class **pp;
+
+	for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
+		;
+	*pp = c->hnext;
+	s->act[c->slot] = s->act[--s->n_act];
+	s->act[c->slot]->slot = c->slot;
+	free(c->h);
+	free(c);
 }
 
 /* ---- the fluid model ---- */
@@ -137,17 +269,19 @@ static void advance(struct sim *s)
 
 	if (dt > 0)
 		for (i = 0; i < s->n_act; i++)
-			s->act[i]->rem -= s->act[i]->rate * dt;
+			s->act[i]->vt += s->act[i]->rate * dt;
 	s->last = now;
 }
 
-static bool flow_usable(const struct sim *s, const struct sim_flow *sf)
+static bool class_usable(const struct sim *s, const struct sim_class *c)
 {
-	const struct flow *f = sf->f;
+	unsigned sr, dr;
 
-	if (f->path != PATH_OCS)
+	if (c->path != PATH_OCS)
 		return true;
-	return s->out_of[f->src_rack] == (int32_t)f->dst_rack && s->usable[f->src_rack];
+	sr = topo_host_rack(s->t, c->src);
+	dr = topo_host_rack(s->t, c->dst);
+	return s->out_of[sr] == (int32_t)dr && s->usable[sr];
 }
 
 /* Max-min fair rates by progressive filling: repeatedly take the link with
@@ -157,69 +291,78 @@ static void compute_rates(struct sim *s)
 	size_t i, k;
 
 	s->recomputes++;
-	for (i = 0; i < s->L; i++) {
-		s->left[i] = s->cap[i];
-		s->cnt[i] = 0;
-		s->ver[i]++;
-		s->off[i] = 0;
-	}
-	s->off[s->L] = 0;
+	s->cls_sum += s->n_act;
+	for (i = 0; i < s->n_used; i++)
+		s->is_used[s->used[i]] = false;
+	s->n_used = 0;
+	memset(s->off, 0, (s->L + 1) * sizeof(uint32_t));
 	for (i = 0; i < s->n_act; i++) {
-		struct sim_flow *sf = s->act[i];
+		struct sim_class *c = s->act[i];
 
-		sf->rate = 0;
-		sf->frozen = !flow_usable(s, sf) || sf->nlinks == 0;
-		if (sf->frozen)
+		c->rate = 0;
+		c->frozen = !class_usable(s, c);
+		if (c->frozen)
 			continue;
-		for (k = 0; k < (size_t)sf->nlinks; k++) {
-			s->cnt[sf->links[k]]++;
-			s->off[sf->links[k] + 1]++;
+		for (k = 0; k < (size_t)c->nlinks; k++) {
+			int l = c->links[k];
+
+			if (!s->is_used[l]) {
+				s->is_used[l] = true;
+				s->used[s->n_used++] = l;
+				s->left[l] = s->cap[l];
+				s->cnt[l] = 0;
+				s->fill[l] = 0;
+			}
+			s->cnt[l] += (double)c->n;
+			s->off[l + 1]++;
 		}
 	}
 	for (i = 0; i < s->L; i++)
 		s->off[i + 1] += s->off[i];
-	s->lflows = xrealloc(s->lflows, (s->off[s->L] + 1) * sizeof(uint32_t));
-	memset(s->fill, 0, s->L * sizeof(uint32_t));
+	s->lcls = xrealloc(s->lcls, (s->off[s->L] + 1) * sizeof(uint32_t));
 	for (i = 0; i < s->n_act; i++) {
-		struct sim_flow *sf = s->act[i];
+		struct sim_class *c = s->act[i];
 
-		if (sf->frozen)
+		if (c->frozen)
 			continue;
-		for (k = 0; k < (size_t)sf->nlinks; k++) {
-			int l = sf->links[k];
+		for (k = 0; k < (size_t)c->nlinks; k++) {
+			int l = c->links[k];
 
-			s->lflows[s->off[l] + s->fill[l]++] = (uint32_t)i;
+			s->lcls[s->off[l] + s->fill[l]++] = (uint32_t)i;
 		}
 	}
 	s->n_heap = 0;
-	for (i = 0; i < s->L; i++)
-		if (s->cnt[i])
-			heap_push(s, s->left[i] / s->cnt[i], (int)i);
+	for (i = 0; i < s->n_used; i++) {
+		int l = s->used[i];
+
+		s->ver[l]++;
+		heap_push(s, s->left[l] / s->cnt[l], l);
+	}
 	while (s->n_heap) {
 		struct heap_ent e = heap_pop(s);
 		int l = e.link;
 		double share;
 
-		if (e.ver != s->ver[l] || !s->cnt[l])
+		if (e.ver != s->ver[l] || s->cnt[l] <= 0)
 			continue;
 		share = s->left[l] / s->cnt[l];
 		if (share < 0)
 			share = 0;
-		for (k = s->off[l]; k < s->off[l + 1]; k++) {
-			struct sim_flow *sf = s->act[s->lflows[k]];
+		for (k = s->off[l]; k < s->off[l] + s->fill[l]; k++) {
+			struct sim_class *c = s->act[s->lcls[k]];
 			int m;
 
-			if (sf->frozen)
+			if (c->frozen)
 				continue;
-			sf->rate = share;
-			sf->frozen = true;
-			for (m = 0; m < sf->nlinks; m++) {
-				int l2 = sf->links[m];
+			c->rate = share;
+			c->frozen = true;
+			for (m = 0; m < c->nlinks; m++) {
+				int l2 = c->links[m];
 
-				s->left[l2] -= share;
-				s->cnt[l2]--;
+				s->left[l2] -= share * (double)c->n;
+				s->cnt[l2] -= (double)c->n;
 				s->ver[l2]++;
-				if (l2 != l && s->cnt[l2])
+				if (l2 != l && s->cnt[l2] > 0.5)
 					heap_push(s, (s->left[l2] > 0 ? s->left[l2] : 0) / s->cnt[l2], l2);
 			}
 		}
@@ -231,13 +374,13 @@ static void arm_completion(struct sim *s)
 	double best = INFINITY;
 	size_t i;
 
-	for (i = 0; i < s->n_act; i++) {
-		const struct sim_flow *sf = s->act[i];
+	if (s->n_local)
+		best = 0;
+	for (i = 0; i < s->n_act && best > 0; i++) {
+		const struct sim_class *c = s->act[i];
 
-		if (sf->nlinks == 0)
-			best = 0; /* a same-host flow: done now */
-		else if (sf->rate > 0) {
-			double t = sf->rem / sf->rate;
+		if (c->rate > 0) {
+			double t = (c->h[0]->finish - c->vt) / c->rate;
 
 			if (t < best)
 				best = t;
@@ -270,16 +413,13 @@ static void rate_fire(struct evloop *l, struct evtimer *t)
 	arm_completion(s);
 }
 
-static void act_remove(struct sim *s, struct sim_flow *sf)
+/* A member is done when what is left of it is a rounding error of the
+ * float arithmetic (a billionth of what the class has moved), never data. */
+static bool member_done(const struct sim_class *c, const struct sim_flow *sf)
 {
-	size_t i = sf->slot;
-
-	s->act[i] = s->act[--s->n_act];
-	s->act[i]->slot = i;
+	return sf->finish - c->vt <= 1e-9 * sf->finish + 1e-3;
 }
 
-/* Flows whose last bit is in: done. What is left may be a rounding error
- * of the float arithmetic (a billionth of the flow), never data. */
 static void done_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, done_timer));
@@ -288,17 +428,24 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 
 	(void)l;
 	advance(s);
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_flow *sf = s->act[i];
-
-		if (sf->nlinks == 0 ||
-		    (sf->rate > 0 && sf->rem <= 8e-9 * (double)sf->f->bytes + 1e-3)) {
-			xgrow((void **)&done, &cap, n + 1, sizeof(*done));
-			done[n++] = sf;
-		}
+	for (i = 0; i < s->n_local; i++) {
+		xgrow((void **)&done, &cap, n + 1, sizeof(*done));
+		done[n++] = s->local[i];
 	}
-	for (i = 0; i < n; i++)
-		act_remove(s, done[i]);
+	s->n_local = 0;
+	for (i = 0; i < s->n_act;) {
+		struct sim_class *c = s->act[i];
+
+		while (c->n && c->rate > 0 && member_done(c, c->h[0])) {
+			xgrow((void **)&done, &cap, n + 1, sizeof(*done));
+			done[n++] = mh_pop(c);
+		}
+		if (!c->n)
+			class_release(s, c); /* moves another class into slot i */
+		else
+			i++;
+	}
+	s->n_flows -= n;
 	compute_rates(s);
 	arm_completion(s);
 	for (i = 0; i < n; i++) {
@@ -330,8 +477,8 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 	(void)l;
 	if (s->out_of[pt->port] < 0)
 		return;
-	s->usable[pt->port] = true;
 	advance(s);
+	s->usable[pt->port] = true;
 	rates_dirty(s);
 	ctl_circuit_up(s->ctl, pt->port, (unsigned)s->out_of[pt->port]);
 }
@@ -342,6 +489,7 @@ static int sim_init(struct backend *b, char *errbuf)
 {
 	struct sim *s = xcalloc(1, sizeof(*s));
 	const struct topo *t = ctl_topo(b->ctl);
+	size_t tab = 1024;
 	unsigned i;
 
 	(void)errbuf;
@@ -353,10 +501,16 @@ static int sim_init(struct backend *b, char *errbuf)
 	s->L = 2 * s->H + 3 * s->R;
 	s->cap = xcalloc(s->L, sizeof(double));
 	s->left = xcalloc(s->L, sizeof(double));
-	s->cnt = xcalloc(s->L, sizeof(unsigned));
+	s->cnt = xcalloc(s->L, sizeof(double));
 	s->ver = xcalloc(s->L, sizeof(unsigned));
 	s->off = xcalloc(s->L + 1, sizeof(uint32_t));
 	s->fill = xcalloc(s->L, sizeof(uint32_t));
+	s->used = xcalloc(s->L, sizeof(int));
+	s->is_used = xcalloc(s->L, sizeof(bool));
+	while (tab < 4 * (size_t)s->H)
+		tab *= 2;
+	s->tab = xcalloc(tab, sizeof(*s->tab));
+	s->tab_mask = tab - 1;
 	for (i = 0; i < s->H; i++)
 		s->cap[L_HOST_UP(s, i)] = s->cap[L_HOST_DOWN(s, i)] = (double)t->host_rate / 1e9;
 	for (i = 0; i < s->R; i++) {
@@ -381,22 +535,40 @@ static int sim_init(struct backend *b, char *errbuf)
 static void sim_destroy(struct backend *b)
 {
 	struct sim *s = SIM(b);
-	size_t i;
+	size_t i, k;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->n_act; i++) {
-		s->act[i]->f->bpriv = NULL;
-		free(s->act[i]);
+	if (getenv("HYDE_SIM_STATS"))
+		fprintf(stderr, "sim: %llu rate computations, %.1f active classes on average\n",
+			(unsigned long long)s->recomputes,
+			s->recomputes ? (double)s->cls_sum / (double)s->recomputes : 0.0);
+	while (s->n_act) {
+		struct sim_class *c = s->act[0];
+
+		for (k = 0; k < c->n; k++) {
+			c->h[k]->f->bpriv = NULL;
+			free(c->h[k]);
+		}
+		c->n = 0;
+		class_release(s, c);
 	}
+	for (i = 0; i < s->n_local; i++) {
+		s->local[i]->f->bpriv = NULL;
+		free(s->local[i]);
+	}
+	free(s->local);
 	free(s->act);
+	free(s->tab);
 	free(s->cap);
 	free(s->left);
 	free(s->cnt);
 	free(s->ver);
 	free(s->off);
 	free(s->fill);
-	free(s->lflows);
+	free(s->lcls);
+	free(s->used);
+	free(s->is_used);
 	free(s->out_of);
 	free(s->usable);
 	free(s->pt);
@@ -427,40 +599,28 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 {
 	struct sim *s = SIM(b);
 	struct sim_flow *sf = xcalloc(1, sizeof(*sf));
+	struct sim_class *c;
 
 	sf->f = f;
-	sf->rem = 8.0 * (double)f->bytes;
-	switch (f->path) {
-	case PATH_HOST:
-		break;
-	case PATH_RACK:
-		sf->links[sf->nlinks++] = L_HOST_UP(s, f->src_host);
-		sf->links[sf->nlinks++] = L_HOST_DOWN(s, f->dst_host);
-		break;
-	case PATH_EPS:
-		sf->links[sf->nlinks++] = L_HOST_UP(s, f->src_host);
-		sf->links[sf->nlinks++] = L_TOR_UP(s, f->src_rack);
-		sf->links[sf->nlinks++] = L_TOR_DOWN(s, f->dst_rack);
-		sf->links[sf->nlinks++] = L_HOST_DOWN(s, f->dst_host);
-		break;
-	case PATH_OCS:
-		sf->links[sf->nlinks++] = L_HOST_UP(s, f->src_host);
-		sf->links[sf->nlinks++] = L_CIRCUIT(s, f->src_rack);
-		sf->links[sf->nlinks++] = L_HOST_DOWN(s, f->dst_host);
-		break;
-	}
 	f->bpriv = sf;
-	if (sf->nlinks == 0) {
+	s->n_flows++;
+	if (f->path == PATH_HOST || f->bytes == 0) {
 		/* one host: no network; done now, after the caller returns */
-		sf->rem = 0;
-		sf->rate = 1;
+		xgrow((void **)&s->local, &s->cap_local, s->n_local + 1, sizeof(*s->local));
+		s->local[s->n_local++] = sf;
+		evloop_at(b->loop, &s->done_timer, ctl_now(b->ctl));
+		return 0;
 	}
 	advance(s);
-	xgrow((void **)&s->act, &s->cap_act, s->n_act + 1, sizeof(*s->act));
-	sf->slot = s->n_act;
-	s->act[s->n_act++] = sf;
-	if (sf->nlinks == 0)
-		evloop_at(b->loop, &s->done_timer, ctl_now(b->ctl));
+	c = class_get(s, f);
+	if (c->slot == SIZE_MAX) {
+		xgrow((void **)&s->act, &s->cap_act, s->n_act + 1, sizeof(*s->act));
+		c->slot = s->n_act;
+		s->act[s->n_act++] = c;
+	}
+	sf->cl = c;
+	sf->finish = c->vt + 8.0 * (double)f->bytes;
+	mh_push(c, sf);
 	rates_dirty(s);
 	return 0;
 }
@@ -495,9 +655,9 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 	struct sim_flow *sf = f->bpriv;
 	double rem;
 
-	if (!sf)
+	if (!sf || !sf->cl)
 		return 0;
-	rem = sf->rem - sf->rate * (double)(ctl_now(s->ctl) - s->last);
+	rem = sf->finish - sf->cl->vt - sf->cl->rate * (double)(ctl_now(s->ctl) - s->last);
 	return rem > 0 ? (uint64_t)ceil(rem / 8.0) : 0;
 }
 
@@ -505,8 +665,7 @@ static void sim_progress(struct backend *b, char *buf, size_t len)
 {
 	struct sim *s = SIM(b);
 
-	snprintf(buf, len, "flows %zu active, %llu rate computations", s->n_act,
-		 (unsigned long long)s->recomputes);
+	snprintf(buf, len, "flows %zu active in %zu classes", s->n_flows, s->n_act);
 }
 
 const struct backend_ops backend_sim = {
