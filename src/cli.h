@@ -22,6 +22,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_ocs(int argc, char **argv);
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
