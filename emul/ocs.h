@@ -18,7 +18,8 @@
 
 #include "core/util.h"
 
-/* One box cannot emulate more: each port holds an 8 MB receive ring. */
+/* One box cannot emulate more: each port holds a 4 MB receive ring and
+ * up to 8 MB of large frames queued on its socket. */
 #define OCS_MAX_PORTS 256
 /* A control line longer than this is refused (a full matching of 256
  * ports, written out directed, is about 2 KB). */
@@ -148,7 +149,12 @@ struct ocs_opts {
 	const char *socket; /* control socket path */
 	const char *log;    /* circuit event log (appended), or NULL */
 	bool no_pacing;	    /* leave bw_o to the ports' qdiscs (measurement) */
+	bool no_rt;	    /* stay SCHED_OTHER (default: SCHED_FIFO if allowed) */
 };
+
+/* The crossbar's real-time priority: above the emulated hosts' processes,
+ * well below the kernel's own threads. */
+#define OCS_RT_PRIORITY 10
 
 /* Run the crossbar until SIGINT or SIGTERM. Returns 0 after a clean stop,
  * or a negative errno with errbuf filled when it cannot start or its data

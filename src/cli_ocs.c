@@ -28,7 +28,7 @@ static void ocs_usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: hyde ocs serve --ports R --rate RATE --delta TIME [--prefix P | --netns NAME --socket PATH]\n"
-		"                      [--voq BYTES] [--log FILE] [--no-pacing]\n"
+		"                      [--voq BYTES] [--log FILE] [--no-pacing] [--no-rt]\n"
 		"       hyde ocs set CIRCUIT... | none      [--prefix P | --socket PATH]\n"
 		"       hyde ocs show | stats | events [N] | delta [TIME]\n"
 		"       hyde ocs watch [--count N]\n"
@@ -64,6 +64,8 @@ static void ocs_usage(FILE *fp)
 		"  --voq BYTES       bound of each VOQ (default: delta x bw_o, at least 256KiB)\n"
 		"  --log FILE        append every circuit event to FILE\n"
 		"  --no-pacing       leave bw_o to the ports' qdiscs instead of pacing here\n"
+		"  --no-rt           do not run SCHED_FIFO (the default when allowed, so that\n"
+		"                    other work on the box does not delay reconfigurations)\n"
 		"\n"
 		"exit status: 0 done, 1 the crossbar is unreachable or failed, 2 bad usage\n"
 		"or a request the crossbar refused (e.g. a configuration that is not a matching)\n",
@@ -163,13 +165,15 @@ static int ctl_request(FILE *in, int fd, const char *req, struct ocs_reply *r)
 {
 	char *line = NULL;
 	size_t cap = 0;
+	int werr;
 	long n;
 
 	memset(r, 0, sizeof(*r));
-	if (write_all(fd, req, strlen(req)) || write_all(fd, "\n", 1)) {
-		fprintf(stderr, "hyde ocs: crossbar connection: %s\n", strerror(errno));
-		return EXIT_RUN_FAILED;
-	}
+	/* A refusing crossbar ("err too many clients") answers and closes
+	 * before reading: a failed write still leaves its answer to read. */
+	werr = write_all(fd, req, strlen(req));
+	if (!werr)
+		werr = write_all(fd, "\n", 1);
 	while ((n = read_line(in, &line, &cap)) >= 0) {
 		if (is_status(line)) {
 			r->status = line;
@@ -180,7 +184,10 @@ static int ctl_request(FILE *in, int fd, const char *req, struct ocs_reply *r)
 	}
 	free(line);
 	reply_free(r);
-	fprintf(stderr, "hyde ocs: the crossbar closed the connection without a reply\n");
+	if (werr)
+		fprintf(stderr, "hyde ocs: crossbar connection: %s\n", strerror(-werr));
+	else
+		fprintf(stderr, "hyde ocs: the crossbar closed the connection without a reply\n");
 	return EXIT_RUN_FAILED;
 }
 
@@ -451,7 +458,7 @@ int cmd_ocs(int argc, char **argv)
 {
 	enum {
 		OPT_PORTS = 256, OPT_RATE, OPT_DELTA, OPT_VOQ, OPT_LOG, OPT_NO_PACING,
-		OPT_PREFIX, OPT_NETNS, OPT_SOCKET, OPT_COUNT,
+		OPT_NO_RT, OPT_PREFIX, OPT_NETNS, OPT_SOCKET, OPT_COUNT,
 	};
 	static const struct option longopts[] = {
 		{ "ports", required_argument, NULL, OPT_PORTS },
@@ -460,6 +467,7 @@ int cmd_ocs(int argc, char **argv)
 		{ "voq", required_argument, NULL, OPT_VOQ },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "no-pacing", no_argument, NULL, OPT_NO_PACING },
+		{ "no-rt", no_argument, NULL, OPT_NO_RT },
 		{ "prefix", required_argument, NULL, OPT_PREFIX },
 		{ "netns", required_argument, NULL, OPT_NETNS },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
@@ -523,6 +531,9 @@ int cmd_ocs(int argc, char **argv)
 		case OPT_NO_PACING:
 			o.no_pacing = true;
 			break;
+		case OPT_NO_RT:
+			o.no_rt = true;
+			break;
 		case OPT_PREFIX:
 			w.prefix = optarg;
 			break;
@@ -551,8 +562,9 @@ int cmd_ocs(int argc, char **argv)
 			return cli_usage_error("ocs", "serve: unexpected argument '%s'", argv[optind]);
 		return ocs_serve_cmd(&w, &o, have_rate, have_delta);
 	}
-	if (o.ports || have_rate || have_delta || o.voq || o.log || o.no_pacing || w.netns)
-		return cli_usage_error("ocs", "%s: --ports, --rate, --delta, --voq, --log, --no-pacing and --netns are for 'serve'",
+	if (o.ports || have_rate || have_delta || o.voq || o.log || o.no_pacing || o.no_rt ||
+	    w.netns)
+		return cli_usage_error("ocs", "%s: --ports, --rate, --delta, --voq, --log, --no-pacing, --no-rt and --netns are for 'serve'",
 				       sub);
 	if (count && strcmp(sub, "watch"))
 		return cli_usage_error("ocs", "%s: --count is for 'watch'", sub);

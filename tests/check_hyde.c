@@ -29,6 +29,7 @@ int main(void)
 	srunner_add_suite(sr, evq_suite());
 	srunner_add_suite(sr, coflow_suite());
 	srunner_add_suite(sr, cluster_suite());
+	srunner_add_suite(sr, ocs_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -11,6 +11,7 @@ Suite *gen_suite(void);
 Suite *evq_suite(void);
 Suite *coflow_suite(void);
 Suite *cluster_suite(void);
+Suite *ocs_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);
