@@ -284,6 +284,29 @@ ocs stats >"$tmpdir/stats"
 [ "$(stat "port 4" tx_frames)" = 95 ] || fail "port 4 sent $(stat "port 4" tx_frames) frames, expected 95"
 end_capture tor4
 [ "$(wc -l <"$tmpdir/tor4.ts")" = 95 ] || fail "r4's ToR saw $(wc -l <"$tmpdir/tor4.ts") frames, expected 95"
+# Frames that arrive during a stall wait for it to end even when their VOQ
+# is empty. A 500 ms delta makes the datagrams sent right after 'set' land
+# inside the stall whatever the machine's speed.
+expect_status 0 ocs raw delta 500ms
+expect_status 0 ocs set none
+capture tor4 tor4
+nsx r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out" &
+up4=$!
+pids="$pids $up4"
+wait_for "$tmpdir/udp4.out" listening
+off=$(clock_offset)
+t_set=$(ocs raw set '3>4' | sed -n 's/^ok t=\([0-9]*\) .*/\1/p')
+nsx r3h0 "$XFER" udp 10.16.4.1 9004 5 1000 >/dev/null || fail "udp send"
+ocs stats >"$tmpdir/stats"
+[ "$(stat "voq 3 4" queued_frames)" = 5 ] || fail "5 datagrams sent during the stall: VOQ 3 -> 4 holds $(stat "voq 3 4" queued_frames)"
+wait "$up4"
+contains "$(cat "$tmpdir/udp4.out")" "received 5 datagrams"
+end_capture tor4
+s=$(silent_after "$tmpdir/tor4.ts" "$(awk -v t="$t_set" -v o="$off" 'BEGIN {printf "%.6f", t / 1e9 + o}')")
+echo "  frames sent during a 500ms stall reached r4 ${s}ms after the set"
+ge "$s" 499.98 || fail "frames crossed ${s}ms after set, inside the 500ms stall"
+lt "$s" 502 || fail "frames waited ${s}ms for a 500ms stall"
+expect_status 0 ocs raw delta "${DELTA_MS}ms"
 
 # ---- 5: the control socket: bad input gets errors, the daemon lives on ----
 printf 'frobnicate\nset 0-1 0-2\nset 0-9\nset 2-2\nshow extra\ndelta 5\nsh\000ow\n\n  \nset 1>2 3>2\nquit\nshow\n' |
