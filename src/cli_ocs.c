@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -186,6 +187,8 @@ static int ctl_request(FILE *in, int fd, const char *req, struct ocs_reply *r)
 	reply_free(r);
 	if (werr)
 		fprintf(stderr, "hyde ocs: crossbar connection: %s\n", strerror(-werr));
+	else if (ferror(in) && (errno == EAGAIN || errno == EWOULDBLOCK))
+		fprintf(stderr, "hyde ocs: the crossbar did not answer within 10 s\n");
 	else
 		fprintf(stderr, "hyde ocs: the crossbar closed the connection without a reply\n");
 	return EXIT_RUN_FAILED;
@@ -195,12 +198,16 @@ static int ctl_request(FILE *in, int fd, const char *req, struct ocs_reply *r)
 static int ctl_once(const char *path, const char *req,
 		    int (*show)(const struct ocs_reply *r, void *arg), void *arg)
 {
+	/* The crossbar answers within microseconds; one that does not
+	 * answer in 10 s is wedged, and a script should learn so. */
+	struct timeval tv = { .tv_sec = 10 };
 	struct ocs_reply r;
 	FILE *in;
 	int fd, rc;
 
 	if ((rc = ctl_connect(path, &fd)))
 		return rc;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);

@@ -189,6 +189,10 @@ while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 3 ] && [ "$failures" = 0 ]; do
 		# its up: the first "up ... 2" after this down
 		tup=$(awk -v t="$t" '$1 == "up" && $3 == 2 && $4 + 0 >= t + 0 {print $4; exit}' "$tmpdir/ev")
 		n=$((n + 1))
+		if [ -z "$tup" ]; then
+			fail "reconfiguration $n: port 2's new circuit never came up"
+			continue
+		fi
 		stall=$(awk -v a="$t" -v b="$tup" 'BEGIN {printf "%.3f\n", (b - a) * 1000}')
 		gap2=$(silent_after "$tmpdir/tor2.ts" "$t")
 		free1=$(max_free "$tmpdir/tor1.ts" "$(awk -v t="$t" 'BEGIN {printf "%.6f", t - 0.001}')" \
@@ -219,7 +223,7 @@ fi
 ocs set 0-1 2-3 >/dev/null
 sleep 0.05
 capture tor0 tor0
-nsx r0h0 "$XFER" recv 7000 40000000 >"$tmpdir/recv.out" 2>&1 &
+nsx r0h0 timeout 60 "$XFER" recv 7000 40000000 >"$tmpdir/recv.out" 2>&1 &
 rp=$!
 nsx r0h0 "$XFER" udprecv 9001 2000 15000 >/dev/null &
 pids="$pids $rp $!"
@@ -310,7 +314,7 @@ expect_status 0 ocs raw delta "${DELTA_MS}ms"
 
 # ---- 5: the control socket: bad input gets errors, the daemon lives on ----
 printf 'frobnicate\nset 0-1 0-2\nset 0-9\nset 2-2\nshow extra\ndelta 5\nsh\000ow\n\n  \nset 1>2 3>2\nquit\nshow\n' |
-	"$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
+	timeout 10 "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
 for want in "err unknown command 'frobnicate'" \
 	"err '0-1' and '0-2' both leave port 0: not a matching" \
 	"err '0-9': port 9 does not exist (ports 0..4)" \
@@ -322,16 +326,16 @@ for want in "err unknown command 'frobnicate'" \
 done
 [ "$(wc -l <"$tmpdir/ctl.out")" = 9 ] || fail "control: expected 9 replies (blank lines get none, nothing after quit): $(cat "$tmpdir/ctl.out")"
 # random bytes: only error replies; an overlong line: one error, then on
-head -c 20000 /dev/urandom | "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
+head -c 20000 /dev/urandom | timeout 10 "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
 grep -v '^err ' "$tmpdir/ctl.out" | grep -q . && fail "random bytes got a non-error reply: $(grep -v '^err ' "$tmpdir/ctl.out" | head -3)"
 {
 	head -c 10000 /dev/zero | tr '\0' a
 	printf '\nshow\n'
-} | "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
+} | timeout 10 "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
 contains "$(cat "$tmpdir/ctl.out")" "err line too long"
 contains "$(cat "$tmpdir/ctl.out")" "ok ports=5"
 # a partial line then disconnection changes nothing
-printf 'set 0-1' | "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
+printf 'set 0-1' | timeout 10 "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
 [ -s "$tmpdir/ctl.out" ] && fail "a partial line got a reply: $(cat "$tmpdir/ctl.out")"
 expect_status 0 ocs show && contains "$out" "3>4"
 # more clients than the daemon takes: the extra ones are refused, politely
@@ -339,7 +343,7 @@ i=0
 many=""
 : >"$tmpdir/many"
 while [ "$i" -lt 70 ]; do
-	(sleep 2 | "$XFER" ctl "$SOCK" >>"$tmpdir/many") &
+	(sleep 2 | timeout 10 "$XFER" ctl "$SOCK" >>"$tmpdir/many") &
 	many="$many $!"
 	i=$((i + 1))
 done
