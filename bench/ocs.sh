@@ -10,7 +10,7 @@
 #      event times and from a capture of the frames, while another circuit
 #      carries TCP at bw_o;
 #   4. CPU of the crossbar at rack8's full OCS load (8 ports at 400 Mbit/s).
-# Run as root from a built tree: sudo bench/ocs.sh  (about 3 minutes).
+# Run as root from a built tree: sudo bench/ocs.sh  (about 4 minutes).
 # HYDE, HYDE_SRCDIR, HYDE_BUILDDIR may point elsewhere.
 set -u
 HYDE_SRCDIR=${HYDE_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -54,6 +54,16 @@ nsx() {
 	_n=$1
 	shift
 	ip netns exec "$P-$_n" "$@"
+}
+# spawn NODE CMD...: CMD in NODE's namespace in the background, its PID in
+# $spawned and $pids ('&' on ip itself, which execs CMD: a backgrounded
+# function call would be a subshell, and killing it would leave CMD).
+spawn() {
+	_n=$1
+	shift
+	ip netns exec "$P-$_n" "$@" &
+	spawned=$!
+	pids="$pids $spawned"
 }
 ocs() { "$HYDE" ocs "$@" --socket "$SOCK"; }
 serve() { # PORTS ARGS...
@@ -109,14 +119,12 @@ ip link add eth0 netns "$P-kb" type veth peer name b netns "$P-kr"
 nsx kr sysctl -qw net.ipv4.ip_forward=1
 for l in "ka eth0 10.99.1.1/24" "kb eth0 10.99.2.1/24" "kr a 10.99.1.254/24" "kr b 10.99.2.254/24"; do
 	set -- $l
-	ip -n "$P-$1" addr add "$3" dev "$2" && ip -n "$P-$1" link set "$2" up
+	ip -n "$P-$1" addr add "$3" dev "$2" && ip -n "$P-$1" link set dev "$2" up
 done
 ip -n "$P-ka" route add default via 10.99.1.254
 ip -n "$P-kb" route add default via 10.99.2.254
-nsx r1h0 iperf3 -s >/dev/null 2>&1 &
-pids="$pids $!"
-nsx kb iperf3 -s >/dev/null 2>&1 &
-pids="$pids $!"
+spawn r1h0 iperf3 -s >/dev/null 2>&1
+spawn kb iperf3 -s >/dev/null 2>&1
 sleep 0.5
 xs="" bs="" rs="" ns="" cpus=""
 for rep in 1 2 3; do
@@ -160,8 +168,8 @@ echo "2. Rate exactness: TCP goodput / (bw_o x 1448/1514), iperf3 1 stream, 5 s"
 printf '   %-9s %-40s %-40s\n' bw_o "crossbar pacing (ToR HTB in front)" "port HTB, --no-pacing (ToR HTB in front)"
 for mbit in 400 2000; do
 	fixture 2 "$mbit" 0
-	nsx r1h0 iperf3 -s >/dev/null 2>&1 &
-	srv=$!
+	spawn r1h0 iperf3 -s >/dev/null 2>&1
+	srv=$spawned
 	sleep 0.3
 	want=$(awk -v m="$mbit" 'BEGIN {print m * 1448 / 1514}')
 	line=""
@@ -175,6 +183,7 @@ for mbit in 400 2000; do
 	done
 	kill "$srv"
 	wait "$srv" 2>/dev/null
+	:
 	set -- $line
 	printf '   %-9s %-40s %-40s\n' "${mbit}Mbit" "$1 $2 $3" "$4 $5 $6"
 done
@@ -183,21 +192,13 @@ echo
 # ---- 3. delta accuracy --------------------------------------------------------
 # Port 1's input switches between r0 and r2 (0>1 2>3 <-> 2>1 0>3); UDP from
 # r0 and r2 to r1 (50 Mbit/s each) keeps both VOQs busy, so the first frame
-# out of port 1 after a down shows when the port came back. Circuit 4-5
-# carries iperf3 at bw_o all along.
+# out of port 1 after a down shows when the port came back. Load "TCP":
+# circuit 4-5 carries iperf3 at bw_o meanwhile.
 fixture 6 400 1000
-nsx r1h0 "$XFER" udprecv 9000 5000 600000 >/dev/null &
-pids="$pids $!"
-nsx r5h0 iperf3 -s >/dev/null 2>&1 &
-pids="$pids $!"
-echo "3. delta accuracy: stall - delta over 1000 reconfigurations, in us (crossbar's"
-echo "   event times; capture: first frame out of the port after the down, as"
-echo "   stamped on the ToR), while circuit 4-5 carries TCP at bw_o"
-printf '   %-7s %-12s %-7s | %9s %9s %9s | %9s %9s %9s %6s\n' delta sched "load" \
-	"p50" "p99" max "cap p50" "cap p99" "cap max" "<delta"
-for run in "10ms 1000 rt" "1ms 1000 rt" "100us 1000 rt" "1ms 1000 other" "100us 1000 other"; do
-	set -- $run
-	delta=$1 count=$2 sched=$3
+spawn r1h0 "$XFER" udprecv 9000 5000 600000 >/dev/null
+spawn r5h0 iperf3 -s >/dev/null 2>&1
+delta_run() { # DELTA rt|other udp|tcp
+	delta=$1 sched=$2 load=$3 count=1000
 	if [ "$sched" = rt ]; then
 		serve 6 --rate 400Mbit --delta "$delta"
 	else
@@ -205,26 +206,25 @@ for run in "10ms 1000 rt" "1ms 1000 rt" "100us 1000 rt" "1ms 1000 other" "100us 
 	fi
 	ocs set '0>1' '2>3' 4-5 >/dev/null
 	sleep 0.05
-	nsx r4h0 timeout 120 iperf3 -c 10.16.5.1 -t 60 >/dev/null 2>&1 &
-	ip=$!
+	bg=""
+	if [ "$load" = tcp ]; then
+		spawn r4h0 timeout 120 iperf3 -c 10.16.5.1 -t 60 >/dev/null 2>&1
+		bg=$spawned
+	fi
 	secs=$(awk -v c="$count" -v d="$delta" 'BEGIN {u = d ~ /us$/ ? 1e-6 : 1e-3; sub(/[mu]s$/, "", d); printf "%d", c * (d * u + 0.003) + 4}')
-	rate=50
-	senders=""
 	for src in r0h0 r2h0; do
-		nsx "$src" "$XFER" udp 10.16.1.1 9000 $((secs * rate * 1000 / 8)) 1000 "$rate" >/dev/null &
-		senders="$senders $!"
+		spawn "$src" "$XFER" udp 10.16.1.1 9000 $((secs * 6000)) 1000 50 >/dev/null
+		bg="$bg $spawned"
 	done
-	pids="$pids $senders"
-	nsx tor1 tcpdump -i ocs -Q in -s 96 -U -w "$tmp/cap.pcap" 2>"$tmp/cap.err" &
-	cap=$!
+	rm -f "$tmp/cap.pcap" "$tmp/cap.err"
+	spawn tor1 tcpdump -i ocs -Q in -s 96 -U -w "$tmp/cap.pcap" 2>"$tmp/cap.err"
+	cap=$spawned
 	until grep -q "listening on" "$tmp/cap.err" 2>/dev/null; do sleep 0.05; done
 	sleep 1 # TCP on 4-5 at full rate
 	off=$(ocs raw time | awk '/^ok/ {split($2, m, "="); split($3, r, "="); printf "%.9f\n", (r[2] - m[2]) / 1e9}')
 	"$FLIP" "$SOCK" "$delta" "$count" 2000 "0>1 2>3 4-5" "2>1 0>3 4-5" >"$tmp/flip" ||
 		echo "   ocs_flip failed" >&2
-	kill "$cap"
-	wait "$cap" 2>/dev/null
-	for p in $ip $senders; do
+	for p in $cap $bg; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
@@ -238,11 +238,21 @@ for run in "10ms 1000 rt" "1ms 1000 rt" "100us 1000 rt" "1ms 1000 other" "100us 
 		 if (pending) {printf "%.1f\n", ($1 - t[k]) * 1e6 - d / 1000; pending = 0}}' \
 		"$tmp/flip" "$tmp/ts" >"$tmp/caperr"
 	below=$(awk '$1 < 0' "$tmp/caperr" | wc -l)
-	printf '   %-7s %-12s %-7s | %9.1f %9.1f %9.1f | %9.1f %9.1f %9.1f %6s\n' "$delta" \
-		"$([ "$sched" = rt ] && echo SCHED_FIFO || echo SCHED_OTHER)" "TCP" \
+	printf '   %-6s %-11s %-4s | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f %8s\n' "$delta" \
+		"$([ "$sched" = rt ] && echo SCHED_FIFO || echo SCHED_OTHER)" "$load" \
 		"$(pct "$tmp/err" 50)" "$(pct "$tmp/err" 99)" "$(pct "$tmp/err" 100)" \
 		"$(pct "$tmp/caperr" 50)" "$(pct "$tmp/caperr" 99)" "$(pct "$tmp/caperr" 100)" \
 		"$below/$(wc -l <"$tmp/caperr")"
+}
+echo "3. delta accuracy: stall - delta over 1000 reconfigurations, in us; from the crossbar's"
+echo "   event times, and from a capture (first frame out of the port after the down, as"
+echo "   stamped on the ToR; '<0': frames stamped inside the stall). Load: 2 x 50 Mbit/s UDP"
+echo "   through the switching port; 'tcp': and TCP at bw_o on an unchanged circuit."
+printf '   %-6s %-11s %-4s | %8s %8s %8s | %8s %8s %8s %8s\n' delta sched load \
+	p50 p99 max "cap p50" "cap p99" "cap max" "<0"
+for run in "10ms rt udp" "1ms rt udp" "100us rt udp" "10ms rt tcp" "1ms rt tcp" "100us rt tcp" \
+	"1ms other udp" "1ms other tcp"; do
+	delta_run $run
 done
 echo
 
@@ -252,8 +262,7 @@ serve 8 --rate 400Mbit --delta 10ms
 ocs set 0-1 2-3 4-5 6-7 >/dev/null
 k=0
 while [ "$k" -lt 8 ]; do
-	nsx "r${k}h0" iperf3 -s >/dev/null 2>&1 &
-	pids="$pids $!"
+	spawn "r${k}h0" iperf3 -s >/dev/null 2>&1
 	k=$((k + 1))
 done
 sleep 0.5
@@ -261,8 +270,8 @@ k=0
 clients=""
 while [ "$k" -lt 8 ]; do
 	peer=$((k ^ 1))
-	nsx "r${k}h0" timeout 40 iperf3 -c "10.16.$peer.1" -t 8 -O 2 -f m >"$tmp/ipf$k" 2>&1 &
-	clients="$clients $!"
+	spawn "r${k}h0" timeout 40 iperf3 -c "10.16.$peer.1" -t 8 -O 2 -f m >"$tmp/ipf$k" 2>&1
+	clients="$clients $spawned"
 	k=$((k + 1))
 done
 sleep 3

@@ -46,6 +46,17 @@ nsx() {
 	shift
 	ip netns exec "$P-$_n" "$@"
 }
+# spawn NODE CMD...: CMD in NODE's namespace in the background, its PID in
+# $spawned and $pids. The '&' must apply to ip itself (which execs CMD),
+# not to a function call: that would background a subshell, and killing
+# the subshell leaves CMD running.
+spawn() {
+	_n=$1
+	shift
+	ip netns exec "$P-$_n" "$@" &
+	spawned=$!
+	pids="$pids $spawned"
+}
 ocs() {
 	"$HYDE" ocs "$@" --socket "$SOCK"
 }
@@ -81,9 +92,8 @@ stop_daemon() {
 }
 # capture NODE NAME: frames the OCS sends to NODE's ocs port, in NAME.pcap
 capture() {
-	nsx "$1" tcpdump -i ocs -Q in -s 96 -U -w "$tmpdir/$2.pcap" 2>"$tmpdir/$2.err" &
-	pids="$pids $!"
-	eval "cap_$2=$!"
+	spawn "$1" tcpdump -i ocs -Q in -s 96 -U -w "$tmpdir/$2.pcap" 2>"$tmpdir/$2.err"
+	eval "cap_$2=$spawned"
 	wait_for "$tmpdir/$2.err" "listening on" || fail "tcpdump in $1 did not start"
 }
 end_capture() {
@@ -150,18 +160,15 @@ while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 3 ] && [ "$failures" = 0 ]; do
 	rm -f "$tmpdir"/tor1.* "$tmpdir"/tor2.*
 	capture tor1 tor1
 	capture tor2 tor2
-	nsx r2h0 "$XFER" udprecv 9000 2000 15000 >/dev/null &
-	pids="$pids $!"
-	nsx r1h0 iperf3 -s -1 >/dev/null 2>&1 &
-	pids="$pids $!"
+	spawn r2h0 "$XFER" udprecv 9000 2000 15000 >/dev/null
+	spawn r1h0 iperf3 -s -1 >/dev/null 2>&1
 	sleep 0.3
-	nsx r3h0 "$XFER" udp 10.16.2.1 9000 12000 1000 20 >/dev/null &
-	u3=$!
-	nsx r4h0 "$XFER" udp 10.16.2.1 9000 12000 1000 20 >/dev/null &
-	u4=$!
-	pids="$pids $u3 $u4"
-	nsx r0h0 timeout 30 iperf3 -c 10.16.1.1 -t 5 -O 1 -f k >"$tmpdir/iperf.out" 2>&1 &
-	ip=$!
+	spawn r3h0 "$XFER" udp 10.16.2.1 9000 12000 1000 20 >/dev/null
+	u3=$spawned
+	spawn r4h0 "$XFER" udp 10.16.2.1 9000 12000 1000 20 >/dev/null
+	u4=$spawned
+	spawn r0h0 timeout 30 iperf3 -c 10.16.1.1 -t 5 -O 1 -f k >"$tmpdir/iperf.out" 2>&1
+	ip=$spawned
 	off=$(clock_offset)
 	nev=$(ocs events | grep -c '^event')
 	for conf in "0-1 2-4" "0-1 2-3" "0-1 2-4"; do
@@ -223,15 +230,13 @@ fi
 ocs set 0-1 2-3 >/dev/null
 sleep 0.05
 capture tor0 tor0
-nsx r0h0 timeout 60 "$XFER" recv 7000 40000000 >"$tmpdir/recv.out" 2>&1 &
-rp=$!
-nsx r0h0 "$XFER" udprecv 9001 2000 15000 >/dev/null &
-pids="$pids $rp $!"
+spawn r0h0 timeout 60 "$XFER" recv 7000 40000000 >"$tmpdir/recv.out" 2>&1
+rp=$spawned
+spawn r0h0 "$XFER" udprecv 9001 2000 15000 >/dev/null
 wait_for "$tmpdir/recv.out" listening || fail "receiver did not start"
-nsx r2h0 "$XFER" udp 10.16.0.1 9001 6000 1000 20 >/dev/null &
-pids="$pids $!"
-nsx r1h0 timeout 60 "$XFER" send 10.16.0.1 7000 40000000 >"$tmpdir/send.out" 2>&1 &
-sp=$!
+spawn r2h0 "$XFER" udp 10.16.0.1 9001 6000 1000 20 >/dev/null
+spawn r1h0 timeout 60 "$XFER" send 10.16.0.1 7000 40000000 >"$tmpdir/send.out" 2>&1
+sp=$spawned
 off=$(clock_offset)
 nev=$(ocs events | grep -c '^event')
 sleep 0.2
@@ -263,8 +268,8 @@ lt "$med" "$((DELTA_MS + 2))" || fail "r0's circuit: median stall ${med}ms, more
 stop_daemon
 serve --voq 100KB
 capture tor4 tor4
-nsx r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out" &
-up4=$!
+spawn r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out"
+up4=$spawned
 pids="$pids $up4"
 wait_for "$tmpdir/udp4.out" listening
 nsx r3h0 "$XFER" udp 10.16.4.1 9004 200 1000 20 >/dev/null || fail "udp send"
@@ -294,8 +299,8 @@ end_capture tor4
 expect_status 0 ocs raw delta 500ms
 expect_status 0 ocs set none
 capture tor4 tor4
-nsx r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out" &
-up4=$!
+spawn r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out"
+up4=$spawned
 pids="$pids $up4"
 wait_for "$tmpdir/udp4.out" listening
 off=$(clock_offset)
@@ -343,7 +348,7 @@ i=0
 many=""
 : >"$tmpdir/many"
 while [ "$i" -lt 70 ]; do
-	(sleep 2 | timeout 10 "$XFER" ctl "$SOCK" >>"$tmpdir/many") &
+	sleep 2 | timeout 10 "$XFER" ctl "$SOCK" >>"$tmpdir/many" &
 	many="$many $!"
 	i=$((i + 1))
 done
