@@ -5,14 +5,22 @@
  * new circuits to come up and DWELL_US more, and prints one line per
  * reconfiguration: "T_DOWN T_UP" in the crossbar's CLOCK_MONOTONIC ns (the
  * set's time and the up events' time). The first switch is not reported
- * (it starts from whatever was configured). */
+ * (it starts from whatever was configured).
+ *   ocs_flip timer DELTA_NS COUNT [other]
+ * is the reference: the crossbar's way of waiting (SCHED_FIFO at the
+ * crossbar's priority, timer slack 1 ns, sleep to DELTA - 50 us, then
+ * spin) done bare, COUNT times, 2 ms apart; one line per wait: its error
+ * in ns ("other": stay SCHED_OTHER, as the crossbar with --no-rt). What
+ * it shows, the machine does to any timer. */
 #include "config.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -76,13 +84,48 @@ static void wait_ups(unsigned want, unsigned *ups, int64_t *t_up)
 	}
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int timer_ref(int64_t delta, long count, int rt)
+{
+	struct sched_param sp = { .sched_priority = 10 }; /* OCS_RT_PRIORITY */
+	long k;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (rt && sched_setscheduler(0, SCHED_FIFO, &sp))
+		fprintf(stderr, "ocs_flip timer: SCHED_FIFO: %s\n", strerror(errno));
+	for (k = 0; k < count; k++) {
+		int64_t target = mono_ns() + delta, wake = target - 50000, now;
+		struct timespec ts = { .tv_sec = wake / 1000000000LL,
+				       .tv_nsec = wake % 1000000000LL };
+		struct timespec dwell = { .tv_nsec = 2000000 };
+
+		if (delta > 50000)
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		while ((now = mono_ns()) < target)
+			;
+		printf("%" PRId64 "\n", now - target);
+		nanosleep(&dwell, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	long count, dwell_us, k;
 
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "timer"))
+		return timer_ref(atoll(argv[2]), atol(argv[3]), argc == 4);
 	if (argc != 7) {
-		fprintf(stderr, "usage: ocs_flip SOCKET DELTA COUNT DWELL_US CONF_A CONF_B\n");
+		fprintf(stderr, "usage: ocs_flip SOCKET DELTA COUNT DWELL_US CONF_A CONF_B\n"
+				"       ocs_flip timer DELTA_NS COUNT [other]\n");
 		return 2;
 	}
 	count = atol(argv[3]);

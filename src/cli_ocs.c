@@ -403,7 +403,8 @@ out:
 static int ocs_serve_cmd(struct ocs_where *w, struct ocs_opts *o, bool have_rate,
 			 bool have_delta)
 {
-	char errbuf[HYDE_ERRBUF_SIZE];
+	char errbuf[HYDE_ERRBUF_SIZE], dir[PATH_MAX];
+	bool made_dir = false;
 	int r;
 
 	if (!o->ports)
@@ -415,15 +416,15 @@ static int ocs_serve_cmd(struct ocs_where *w, struct ocs_opts *o, bool have_rate
 	if ((r = where_resolve(w)))
 		return r;
 	if (w->socket == w->socket_buf) {
-		/* /run/hyde/<prefix>/: the fabric's state directory; made if
-		 * the crossbar runs before (or without) hyde topo up. */
-		char dir[PATH_MAX];
-
+		/* /run/hyde/<prefix>/: the fabric's state directory; made (and
+		 * removed at the end) if the crossbar runs without hyde topo up. */
 		snprintf(dir, sizeof(dir), "/run/hyde");
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			goto err_dir;
 		snprintf(dir, sizeof(dir), "/run/hyde/%s", w->prefix ? w->prefix : OCS_DEFAULT_PREFIX);
-		if (mkdir(dir, 0755) && errno != EEXIST)
+		if (!mkdir(dir, 0755))
+			made_dir = true;
+		else if (errno != EEXIST)
 			goto err_dir;
 	}
 	o->netns = w->netns;
@@ -432,13 +433,15 @@ static int ocs_serve_cmd(struct ocs_where *w, struct ocs_opts *o, bool have_rate
 	if (log_get_level() < LOG_LVL_INFO)
 		log_set_level(LOG_LVL_INFO);
 	r = ocs_serve(o, errbuf);
+	if (made_dir)
+		rmdir(dir); /* fails, harmlessly, if something else moved in */
 	if (r) {
 		fprintf(stderr, "hyde ocs: %s\n", errbuf);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	return 0;
 err_dir:
-	fprintf(stderr, "hyde ocs: /run/hyde: %s\n", strerror(errno));
+	fprintf(stderr, "hyde ocs: %s: %s\n", dir, strerror(errno));
 	return EXIT_RUN_FAILED;
 }
 
