@@ -79,10 +79,12 @@
 #define BIG_FRAME (256u * 1024u)
 
 #define SPIN_NS (50 * NSEC_PER_USEC)
-/* How far a port's virtual clock may lag real time: covers a late wakeup
- * without losing rate, and bounds the burst after an idle spell to 4 ms at
- * bw_o, the burst the fabric gives HTB for the same reason (MACHINE.md). */
-#define PACE_LAG_NS (4 * NSEC_PER_MSEC)
+/* How far a port's virtual clock may lag real time while frames wait: a
+ * crossbar descheduled that long (the hypervisor takes the CPU now and
+ * then here) catches up on return, so the rate stays bw_o on average.
+ * After an idle spell there is no credit (frame_in restarts the clock):
+ * no burst above bw_o from an idle port. */
+#define PACE_CATCHUP_NS (20 * NSEC_PER_MSEC)
 /* A frame may leave this much before its time, so that MTU frames go in
  * small batches, not one wakeup each (29 us apart at 400 Mbit/s). */
 #define PACE_AHEAD_NS (50 * NSEC_PER_USEC)
@@ -372,7 +374,7 @@ static int port_send(struct ocs_daemon *d, unsigned j, const void *vnet,
 	p->st.tx_frames++;
 	p->st.tx_bytes += len;
 	if (d->pacing) {
-		int64_t start = p->tx_time > now - PACE_LAG_NS ? p->tx_time : now - PACE_LAG_NS;
+		int64_t start = p->tx_time > now - PACE_CATCHUP_NS ? p->tx_time : now - PACE_CATCHUP_NS;
 
 		p->tx_time = start + (int64_t)(((uint64_t)wire * 8 * NSEC_PER_SEC +
 						d->o->rate / 2) / d->o->rate);
@@ -452,6 +454,11 @@ static void frame_in(struct ocs_daemon *d, unsigned i, const unsigned char *vnet
 	}
 	wire = (uint32_t)ocs_wire_bytes(vnet, mac, len);
 	now = now_ns();
+	if (p->out == j && !voq_of(d, i, (unsigned)j)->head) {
+		/* The output was idle: its clock restarts now, no credit. */
+		if (d->port[j].tx_time < now)
+			d->port[j].tx_time = now;
+	}
 	if (p->out == j && !voq_of(d, i, (unsigned)j)->head &&
 	    port_can_send(d, (unsigned)j, now)) {
 		int r = port_send(d, (unsigned)j, vnet, mac, len, wire, now);
