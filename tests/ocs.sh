@@ -149,11 +149,11 @@ serve --log "$tmpdir/events.log"
 want_kbit=$((400000 * 1448 / 1514)) # bw_o x 1448/1514, wire-exact TCP goodput
 lo_kbit=$((want_kbit * 97 / 100))
 hi_kbit=$((want_kbit * 103 / 100))
-# A low rate or a busy-neighbour pause is retried (at most 3 attempts); a
+# A low rate or a busy-neighbour pause is retried (at most 5 attempts); a
 # rate above bw_o or a frame inside a stall fails at once.
 soft_ok=0
 attempt=0
-while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 3 ] && [ "$failures" = 0 ]; do
+while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 5 ] && [ "$failures" = 0 ]; do
 	attempt=$((attempt + 1))
 	expect_status 0 ocs set 0-1 2-3 && contains "$out" "stalled ports"
 	sleep 0.05
