@@ -14,6 +14,7 @@ Suite *cluster_suite(void);
 Suite *sim_suite(void);
 Suite *analyze_suite(void);
 Suite *fabric_suite(void);
+Suite *ocs_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);
