@@ -33,6 +33,10 @@
 #include <netlink/route/link/veth.h>
 #include <netlink/route/neighbour.h>
 #include <netlink/route/qdisc.h>
+#include <linux/if_ether.h>
+#include <netlink/route/classifier.h>
+#include <netlink/route/cls/u32.h>
+#include <netlink/route/qdisc/fifo.h>
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/route.h>
 #include <netlink/route/rule.h>
@@ -68,6 +72,15 @@ int fabric_prefix_check(const char *prefix, char *errbuf)
 			return -EINVAL;
 		}
 	return 0;
+}
+
+uint32_t fabric_queue_limit(uint64_t rate)
+{
+	/* 5 ms at the link's rate, at least 256 KiB (four GSO frames: a
+	 * sender with one frame in flight must not drop) */
+	uint64_t q = rate / 8 / 200;
+
+	return q < 256 * 1024 ? 256 * 1024 : q > (64u << 20) ? (64u << 20) : (uint32_t)q;
 }
 
 void fabric_htb_params(uint64_t rate, uint32_t *burst, uint32_t *quantum)
@@ -843,7 +856,7 @@ static int send_route(struct nlb *b, uint32_t table, uint32_t dst,
 	rtnl_route_set_table(rt, table);
 	rtnl_route_set_type(rt, RTN_UNICAST);
 	rtnl_route_set_protocol(rt, RTPROT_STATIC);
-	rtnl_route_set_scope(rt, RT_SCOPE_UNIVERSE);
+	rtnl_route_set_scope(rt, gw ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK);
 	r = rtnl_route_set_dst(rt, a);
 	nl_addr_put(a);
 	if (src) {
@@ -910,38 +923,24 @@ static int send_rule(struct nlb *b)
 			FABRIC_TABLE_REVERSE);
 }
 
-/* Root HTB qdisc 1: whose default is its only class 1:1 at rate; the
- * class's leaf is the kernel's default (pfifo of txqueuelen packets). */
-static int send_htb(struct nlb *b, int ifindex, const char *ifname,
-		    uint64_t rate)
+static void send_htb_class(struct nlb *b, int ifindex, const char *ifname,
+			   uint32_t parent, uint32_t handle, uint64_t rate,
+			   uint64_t ceil, uint32_t prio)
 {
-	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
 	struct rtnl_class *c = rtnl_class_alloc();
 	struct nl_msg *msg = NULL;
 	uint32_t burst, quantum;
 	int r;
 
-	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
-	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
-	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
-	r = rtnl_tc_set_kind(TC_CAST(q), "htb");
-	if (!r)
-		r = rtnl_htb_set_defcls(q, 1);
-	if (!r)
-		r = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, &msg);
-	rtnl_qdisc_put(q);
-	nlb_send(b, r, msg, "htb qdisc on %s", ifname);
-
-	fabric_htb_params(rate, &burst, &quantum);
-	msg = NULL;
+	fabric_htb_params(ceil, &burst, &quantum);
 	rtnl_tc_set_ifindex(TC_CAST(c), ifindex);
-	rtnl_tc_set_parent(TC_CAST(c), TC_HANDLE(1, 0));
-	rtnl_tc_set_handle(TC_CAST(c), TC_HANDLE(1, 1));
+	rtnl_tc_set_parent(TC_CAST(c), parent);
+	rtnl_tc_set_handle(TC_CAST(c), handle);
 	r = rtnl_tc_set_kind(TC_CAST(c), "htb");
 	if (!r)
 		r = rtnl_htb_set_rate64(c, rate / 8);
 	if (!r)
-		r = rtnl_htb_set_ceil64(c, rate / 8);
+		r = rtnl_htb_set_ceil64(c, ceil / 8);
 	if (!r)
 		r = rtnl_htb_set_rbuffer(c, burst);
 	if (!r)
@@ -949,10 +948,82 @@ static int send_htb(struct nlb *b, int ifindex, const char *ifname,
 	if (!r)
 		r = rtnl_htb_set_quantum(c, quantum);
 	if (!r)
+		r = rtnl_htb_set_prio(c, prio);
+	if (!r)
 		r = rtnl_class_build_add_request(c, NLM_F_CREATE | NLM_F_EXCL, &msg);
 	rtnl_class_put(c);
-	return nlb_send(b, r, msg, "htb class 1:1 rate %" PRIu64 "bit on %s",
-			rate, ifname);
+	nlb_send(b, r, msg, "htb class %x:%x rate %" PRIu64 "bit on %s", handle >> 16,
+		 handle & 0xffff, rate, ifname);
+}
+
+/* Each link end: root HTB 1: with class 1:1 at the link's rate, split in
+ * two children that share it: 1:10 (priority 0) for small packets (an IP
+ * total length under 128 bytes: SYNs, pure ACKs, fetch requests) and 1:20
+ * (priority 1, the default) for the rest, whose leaf is a byte FIFO sized
+ * as a switch port's buffer (fabric_queue_limit). Why: a host both serves
+ * map outputs and fetches them; with one FIFO, its SYNs and ACKs waited
+ * behind its own bulk data for tens of ms (measured: a fetch's SYN left
+ * the host 3-22 ms after connect()), which is neither what a datacenter
+ * NIC/ToR with control-packet priority does nor measurable at the ToR
+ * port. The kernel's default leaf (1000 packets of up to 64 KB with GSO)
+ * would also hold seconds at these rates. Rates: 1:10 guarantees 5% and
+ * 1:20 95%, both may borrow up to the link's rate, so the sum is exact. */
+static int send_htb(struct nlb *b, int ifindex, const char *ifname,
+		    uint64_t rate)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	struct rtnl_cls *cls;
+	struct nl_msg *msg = NULL;
+	int r;
+
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	r = rtnl_tc_set_kind(TC_CAST(q), "htb");
+	if (!r)
+		r = rtnl_htb_set_defcls(q, 0x20);
+	if (!r)
+		r = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, &msg);
+	rtnl_qdisc_put(q);
+	nlb_send(b, r, msg, "htb qdisc on %s", ifname);
+
+	send_htb_class(b, ifindex, ifname, TC_HANDLE(1, 0), TC_HANDLE(1, 1), rate, rate, 0);
+	send_htb_class(b, ifindex, ifname, TC_HANDLE(1, 1), TC_HANDLE(1, 0x10),
+		       rate / 20, rate, 0);
+	send_htb_class(b, ifindex, ifname, TC_HANDLE(1, 1), TC_HANDLE(1, 0x20),
+		       rate - rate / 20, rate, 1);
+
+	q = rtnl_qdisc_alloc();
+	msg = NULL;
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_HANDLE(1, 0x20));
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(0x20, 0));
+	r = rtnl_tc_set_kind(TC_CAST(q), "bfifo");
+	if (!r)
+		r = rtnl_qdisc_fifo_set_limit(q, (int)fabric_queue_limit(rate));
+	if (!r)
+		r = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE, &msg);
+	rtnl_qdisc_put(q);
+	nlb_send(b, r, msg, "bfifo leaf on %s", ifname);
+
+	/* u32: IPv4 total length & 0xff80 == 0, i.e. under 128 bytes */
+	cls = rtnl_cls_alloc();
+	msg = NULL;
+	rtnl_tc_set_ifindex(TC_CAST(cls), ifindex);
+	rtnl_tc_set_parent(TC_CAST(cls), TC_HANDLE(1, 0));
+	rtnl_cls_set_protocol(cls, ETH_P_IP);
+	rtnl_cls_set_prio(cls, 1);
+	r = rtnl_tc_set_kind(TC_CAST(cls), "u32");
+	if (!r)
+		r = rtnl_u32_add_key_uint16(cls, 0, 0xff80, 2, 0);
+	if (!r)
+		r = rtnl_u32_set_classid(cls, TC_HANDLE(1, 0x10));
+	if (!r)
+		r = rtnl_u32_set_cls_terminal(cls);
+	if (!r)
+		r = rtnl_cls_build_add_request(cls, NLM_F_CREATE | NLM_F_EXCL, &msg);
+	rtnl_cls_put(cls);
+	return nlb_send(b, r, msg, "u32 filter on %s", ifname);
 }
 
 /* Phase 2, in each ToR: its bridge and every veth it ends. */
@@ -1036,7 +1107,11 @@ static void build_tor(struct build *bd, const struct fabric_node *n,
 			   "ocs", true, 0);
 	}
 	/* TOS 0x04 (a shuffle's requests and ACKs) to an OCS address goes
-	 * over the EPS: only the data needs the circuit. */
+	 * over the EPS: only the data needs the circuit. The rack's own OCS
+	 * subnet stays on the bridge in that table too, or a packet that
+	 * came back from the core would be sent to it again (a loop). */
+	send_route(b, FABRIC_TABLE_REVERSE, topo_rack_subnet(t, &t->ocs_net, k), plen, 0,
+		   FABRIC_IDX_BR0, "br0", false, 0);
 	send_route(b, FABRIC_TABLE_REVERSE, t->ocs_net.addr, t->ocs_net.plen,
 		   core, FABRIC_IDX_UP, "up", false, 0);
 	send_rule(b);

@@ -133,6 +133,8 @@ int fabric_prefix_check(const char *prefix, char *errbuf);
  * wire-exact from 10 Mbit/s to 5 Gbit/s on this machine even when it is
  * loaded (rate x 4 ms was not, at 400 Mbit/s and 1 Gbit/s). */
 void fabric_htb_params(uint64_t rate, uint32_t *burst, uint32_t *quantum);
+/* Bytes the leaf FIFO under HTB holds at rate: a switch port's buffer. */
+uint32_t fabric_queue_limit(uint64_t rate);
 
 /* Addresses (host byte order) from the topology's address plan. */
 uint32_t fabric_uplink_addr(const struct topo *t, unsigned rack, bool core_side);

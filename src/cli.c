@@ -15,8 +15,7 @@
 static int cmd_unbuilt(int argc, char **argv);
 
 static const struct hyde_cmd commands[] = {
-	{ "run", cmd_unbuilt, "run a workload with one scheduler on the emulated fabric",
-	  "the emulated fabric, the OCS crossbar and the controller" },
+	{ "run", cmd_run, "run a workload with one scheduler on the emulated fabric", NULL },
 	{ "compare", cmd_unbuilt, "run several schedulers on the same inputs and compare them",
 	  "the controller, the simulator and the schedulers" },
 	{ "sim", cmd_sim, "run a workload in the flow-level simulator", NULL },
@@ -28,6 +27,9 @@ static const struct hyde_cmd commands[] = {
 	{ "gen", cmd_gen, "generate a workload (FB-like mix or job DAGs) from a seed", NULL },
 	{ "import", cmd_import, "convert a SWIM or Coflow-Benchmark trace into a workload file", NULL },
 	{ "version", cmd_version, "print the version and which parts are built", NULL },
+	{ "task", cmd_task, "(internal) a map or reduce task process of a run", NULL },
+	{ "shuffled", cmd_shuffled, "(internal) a host's shuffle service in a run", NULL },
+	{ "capture", cmd_capture, "(internal) the packet capture of a ToR in a run", NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -31,6 +31,12 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend);
 int cmd_topo(int argc, char **argv);  /* cli_topo.c */
 int cmd_clean(int argc, char **argv); /* cli_topo.c */
 int cmd_ocs(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+struct analyze_result;
+void cli_analyze_print(const char *dir, const struct analyze_result *r);
+int cmd_task(int argc, char **argv);	 /* cli_task.c */
+int cmd_shuffled(int argc, char **argv); /* cli_task.c */
+int cmd_capture(int argc, char **argv);	 /* cli_task.c */
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

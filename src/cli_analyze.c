@@ -53,7 +53,7 @@ static void print_dist(const char *name, const struct analyze_dist *d,
 	       ms(d->max, c, sizeof(c)), d->n, what);
 }
 
-static void report(const char *dir, const struct analyze_result *r)
+void cli_analyze_print(const char *dir, const struct analyze_result *r)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
@@ -136,6 +136,6 @@ int cmd_analyze(int argc, char **argv)
 		return r == -EINVAL ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	if (!quiet)
-		report(argv[optind], &res);
+		cli_analyze_print(argv[optind], &res);
 	return 0;
 }

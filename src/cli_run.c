@@ -7,11 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "analyze/analyze.h"
 #include "ctl/ctl.h"
+#include "emul/emul.h"
 
 static void run_usage(FILE *fp, const char *cmd)
 {
@@ -37,6 +41,8 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
 		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
 		"      --progress        a progress line on stderr\n"
+		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
+		"      --no-analyze      (run) do not analyse the captures at the end\n"
 		"  -q, --quiet           no summary\n\n"
 		"Exit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
 }
@@ -82,6 +88,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "copies", required_argument, NULL, 2 },
 		{ "heartbeat", required_argument, NULL, 3 },
 		{ "progress", no_argument, NULL, 4 },
+		{ "prefix", required_argument, NULL, 5 },
+		{ "no-analyze", no_argument, NULL, 6 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -94,6 +102,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	uint64_t v;
 	int64_t wall;
 	int opt, r;
+	bool emul = backend == &backend_emul, no_analyze = false;
+	char outbuf[256];
 
 	ctl_opts_default(&o);
 	o.backend = backend;
@@ -143,6 +153,12 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		case 4:
 			o.progress = true;
 			break;
+		case 5:
+			o.prefix = optarg;
+			break;
+		case 6:
+			no_analyze = true;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -164,6 +180,21 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
 		goto out;
 	}
+	if (emul && !o.outdir) {
+		/* an emulation always leaves its captures somewhere */
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		snprintf(outbuf, sizeof(outbuf), "runs/%s-%04d%02d%02d-%02d%02d%02d", o.sched_name,
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		o.outdir = outbuf;
+	}
+	if (emul && geteuid() != 0) {
+		fprintf(stderr, "hyde %s: the emulation needs root (network namespaces): run it as root or with sudo\n", cmd);
+		r = EXIT_USAGE;
+		goto out;
+	}
 	if (ctl_new(&o, &c, errbuf)) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		r = EXIT_USAGE;
@@ -179,10 +210,30 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		fprintf(stderr, "hyde %s: the run failed: %s\n", cmd, errbuf);
 		r = EXIT_RUN_FAILED;
 	}
+	/* the backend's teardown stops the captures (they flush): only then
+	 * can the analyzer read them */
+	ctl_free(c);
+	c = NULL;
+	if (!r && emul && !no_analyze) {
+		struct analyze_opts ao = { 0 };
+		struct analyze_result ar;
+
+		if (analyze_run(o.outdir, &ao, &ar, errbuf)) {
+			fprintf(stderr, "hyde %s: analysis of %s failed: %s\n", cmd, o.outdir, errbuf);
+			r = EXIT_RUN_FAILED;
+		} else if (!o.quiet) {
+			cli_analyze_print(o.outdir, &ar);
+		}
+	}
 out:
 	ctl_free(c);
 	free(o.sched_kv);
 	return r;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return cli_run_common(argc, argv, &backend_emul);
 }
 
 int cmd_sim(int argc, char **argv)

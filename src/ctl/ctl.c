@@ -54,6 +54,11 @@ const char *ctl_outdir(const struct ctl *c)
 	return c->outdir;
 }
 
+const struct ctl_opts *ctl_options(const struct ctl *c)
+{
+	return &c->opts;
+}
+
 /* Times in logs and files: from the loop's start in the simulator, the
  * wall clock (epoch ns, as pcap) in the emulator. */
 void ctl_event(struct ctl *c, const char *fmt, ...)

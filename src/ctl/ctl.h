@@ -59,6 +59,7 @@ struct ctl_opts {
 	unsigned parallel_copies; /* Hadoop: 5 */
 	int64_t heartbeat;	  /* scheduler tick period */
 	bool progress;		  /* a progress line on stderr */
+	const char *prefix;	  /* emulation: namespace prefix of the fabric */
 	bool quiet;
 };
 
@@ -106,6 +107,7 @@ void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf,
 /* One line in events.log (if the run has a directory). */
 void ctl_event(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *ctl_outdir(const struct ctl *c);
+const struct ctl_opts *ctl_options(const struct ctl *c);
 
 /* ---- for schedulers (read-only view) ---- */
 /* Bytes/s in use on rack k's uplink (out of the rack) and downlink, from
