@@ -286,7 +286,7 @@ int main(int argc, char **argv)
 	ff = open_in(argv[1], "app/fetches.csv");
 	jf = open_in(argv[1], "app/jobs.csv");
 	cf = open_in(argv[1], "app/coflows.csv");
-	fprintf(mf, "conn,flow,coflow,job,map,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes\n");
+	fprintf(mf, "conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes\n");
 	fprintf(ff, "flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified\n");
 	fprintf(jf, "job,user,arrival_ns,ready_ns,start_ns,maps_done_ns,end_ns,maps,reduces,shuffle_bytes\n");
 	fprintf(cf, "coflow,job,flows,bytes,ocs_bytes,lower_bound_ns,start_ns,end_ns\n");

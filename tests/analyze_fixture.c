@@ -186,7 +186,7 @@ static const char coflows_text[] =
 	"2,c,4,162000,0,-1,1700000000029980000,1700000000035000000\n";
 
 static const char manifest_head[] =
-	"conn,flow,coflow,job,map,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes\n";
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes\n";
 static const char manifest_body[] =
 	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000\n"
 	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000\n"

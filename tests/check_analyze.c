@@ -245,7 +245,7 @@ static const struct {
 	{ FX_LINKTYPE, "tor1-up.pcap: link type 12 (RAW): expected Ethernet (EN10MB)" },
 	{ FX_MANIFEST_TOPO, "manifest.csv:6: cli_node: expected a host of the run's topology (r<rack>h<host>), got 'r7h1'" },
 	{ FX_MANIFEST_RUN, "manifest.csv: none of its 8 connection(s) appears in the captures, which hold 7 TCP connection(s) it does not list (first: 10.0.0.1:40001 -> 10.0.1.1:13562 in tor0-h0.pcap)" },
-	{ FX_MANIFEST_HDR, "manifest.csv:1: expected the header 'conn,flow,coflow,job,map,reduce,cli_node" },
+	{ FX_MANIFEST_HDR, "manifest.csv:1: expected the header 'conn,flow,coflow,job,maps,reduce,cli_node" },
 	{ FX_FETCH_CONN, "app/fetches.csv:4: conn: expected 'c3' (its connection in manifest.csv), got 'c4'" },
 };
 

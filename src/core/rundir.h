@@ -19,9 +19,10 @@
  *   flows.csv, coflows.csv, jobs.csv, summary.json, *.png   the analysis
  *                    (hyde analyze for emulation; hyde sim writes the same)
  *
- * A flow is one shuffle partition: map m of job j to reduce r. In emulation
- * it is one TCP connection: the reduce (client) connects to the shuffle
- * service of the map's host (server), sends a request, and the server
+ * A flow is one fetch: reduce r of job j pulls the partitions of one or
+ * more of j's maps that ran on one host (as Hadoop's fetcher does). In
+ * emulation it is one TCP connection: the reduce (client) connects to the
+ * shuffle service of that host (server), sends a request, and the server
  * sends exactly `bytes` bytes of partition data; data flows srv -> cli.
  */
 #ifndef HYDE_RUNDIR_H
@@ -33,13 +34,14 @@
 #define RUNDIR_PCAP_DIR "pcap"
 
 /* conn: connection id; flow, coflow, job: ids (job is the workload's id
- * string, coflow the job's index, flow a number unique in the run); map,
- * reduce: task indices; *_node: host names (r0h1); *_ip dotted quads;
+ * string, coflow the job's index, flow a number unique in the run); maps:
+ * how many map outputs the fetch carries; reduce: the reduce's index;
+ * *_node: host names (r0h1); *_ip dotted quads;
  * path: eps, ocs, rack or host (the path chosen when the flow started);
  * bytes: partition bytes the server sends. */
 #define RUNDIR_MANIFEST "manifest.csv"
 #define RUNDIR_MANIFEST_HEADER \
-	"conn,flow,coflow,job,map,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes"
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes"
 
 /* The controller's record of each job. *_ns: -1 when it never happened. */
 #define RUNDIR_APP_JOBS "app/jobs.csv"
