@@ -646,7 +646,11 @@ static void schedule_pass(struct evloop *l, struct evtimer *tm)
 	if (c->failed || c->c->total_free == 0)
 		return;
 	/* as heartbeats from the nodes: start from a rotating host so no
-	 * host is always first */
+	 * host is always first; it rotates with the tasks started, not with
+	 * the passes, so that the decisions depend on what happened and not
+	 * on how events were batched (the emulator's clock splits instants
+	 * the simulator's merges) */
+	c->host_rr = (unsigned)(c->tasks_started % n);
 	for (k = 0; k < n && c->c->total_free && !c->failed; k++) {
 		unsigned h = (c->host_rr + k) % n;
 
@@ -661,10 +665,10 @@ static void schedule_pass(struct evloop *l, struct evtimer *tm)
 					 c->wl->jobs[t->job].id, h / c->t->hosts, h % c->t->hosts);
 				return;
 			}
+			c->tasks_started++;
 			task_started(c, t, h);
 		}
 	}
-	c->host_rr = (c->host_rr + 1) % n;
 }
 
 static void check_all_done(struct ctl *c)

@@ -71,6 +71,7 @@ struct ctl {
 	size_t next_arrival;
 	struct evtimer arrival_timer, sched_timer, heartbeat_timer, progress_timer;
 	unsigned host_rr;
+	uint64_t tasks_started;
 	size_t jobs_done, jobs_failed;
 	int64_t t0; /* loop time at start */
 	int64_t first_arrival, last_end;
