@@ -35,6 +35,7 @@
 #include "ctl/ctl.h"
 #include "emul/emul.h"
 #include "emul/fabric.h"
+#include "emul/shuffle.h"
 
 enum proc_kind { P_MAP, P_REDUCE, P_SHUFFLE, P_CAPTURE, P_OCS };
 
@@ -395,32 +396,12 @@ static void ctl_accept(struct evloop *l, struct evfd *w, uint32_t events)
 
 /* ---- the crossbar ---- */
 
-static int unix_connect(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	return fd;
-}
-
 static int wait_socket(const char *path, int ms)
 {
 	int i, fd = -ENOENT;
 
 	for (i = 0; i < ms / 10; i++) {
-		fd = unix_connect(path);
+		fd = emul_unix_connect(path);
 		if (fd >= 0)
 			return fd;
 		usleep(10000);
@@ -623,7 +604,7 @@ static int start_services(struct emul *e, char *errbuf)
 		if ((r = proc_spawn(e, "ocs", argv, -1, P_OCS, NULL, "the OCS crossbar", errbuf)))
 			return r;
 		e->ocs_fd = wait_socket(sock, 10000);
-		e->ocs_watch = e->ocs_fd >= 0 ? unix_connect(sock) : -1;
+		e->ocs_watch = e->ocs_fd >= 0 ? emul_unix_connect(sock) : -1;
 		if (e->ocs_fd < 0 || e->ocs_watch < 0) {
 			errbuf_set(errbuf, "the OCS crossbar did not start");
 			return -EIO;

@@ -106,7 +106,7 @@ static int set_nonblock(int fd)
 	return fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ? -errno : 0;
 }
 
-static int unix_connect(const char *path)
+int emul_unix_connect(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd;
@@ -474,7 +474,7 @@ int shuffle_map_task(const char *reg_path, uint32_t job, uint32_t map,
 	int fd;
 
 	do_work(ns, cpu);
-	fd = unix_connect(reg_path);
+	fd = emul_unix_connect(reg_path);
 	if (fd < 0) {
 		errbuf_set(errbuf, "map %u of job %u: shuffle service %s: %s", map, job,
 			   reg_path, strerror(-fd));
@@ -753,7 +753,7 @@ int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,
 	int n, i;
 
 	signal(SIGPIPE, SIG_IGN);
-	r.ctl = unix_connect(ctl_path);
+	r.ctl = emul_unix_connect(ctl_path);
 	if (r.ctl < 0) {
 		errbuf_set(errbuf, "reduce %u of job %u: controller %s: %s", reduce, job, ctl_path,
 			   strerror(-r.ctl));

@@ -39,6 +39,8 @@ void shuffle_fill(uint64_t key, uint64_t off, uint8_t *buf, size_t len);
 size_t shuffle_check(uint64_t key, uint64_t off, const uint8_t *buf, size_t len);
 
 int64_t shuffle_realtime_ns(void);
+/* A connected UNIX stream socket to path, or a negative errno. */
+int emul_unix_connect(const char *path);
 
 /* The processes (each the body of a hidden `hyde` subcommand). */
 int shuffle_serve(const char *reg_path, uint16_t port, uint64_t seed, char *errbuf);
