@@ -12,12 +12,10 @@
 #include "core/log.h"
 #include "core/util.h"
 
-static int cmd_unbuilt(int argc, char **argv);
 
 static const struct hyde_cmd commands[] = {
 	{ "run", cmd_run, "run a workload with one scheduler on the emulated fabric", NULL },
-	{ "compare", cmd_unbuilt, "run several schedulers on the same inputs and compare them",
-	  "the controller, the simulator and the schedulers" },
+	{ "compare", cmd_compare, "run several schedulers on the same inputs and compare them", NULL },
 	{ "sim", cmd_sim, "run a workload in the flow-level simulator", NULL },
 	{ "analyze", cmd_analyze, "compute FCT, CCT, JCT and path bytes from a run's pcaps", NULL },
 	{ "topo", cmd_topo, "bring an emulated fabric up or down, show it, exec in a node", NULL },
@@ -58,22 +56,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (see 'hyde %s --help')\n", cmd);
-	return EXIT_USAGE;
-}
-
-static int cmd_unbuilt(int argc, char **argv)
-{
-	const struct hyde_cmd *c;
-
-	for (c = commands; c->name; c++)
-		if (!strcmp(c->name, argv[0]))
-			break;
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: hyde %s ...\n\n%s.\n\nNot built yet: this part of hyde needs %s.\n",
-		       c->name, c->summary, c->missing);
-		return 0;
-	}
-	fprintf(stderr, "hyde %s: not built yet: needs %s\n", c->name, c->missing);
 	return EXIT_USAGE;
 }
 

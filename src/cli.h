@@ -32,6 +32,7 @@ int cmd_topo(int argc, char **argv);  /* cli_topo.c */
 int cmd_clean(int argc, char **argv); /* cli_topo.c */
 int cmd_ocs(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv); /* cli_compare.c */
 struct analyze_result;
 void cli_analyze_print(const char *dir, const struct analyze_result *r);
 int cmd_task(int argc, char **argv);	 /* cli_task.c */

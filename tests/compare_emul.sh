@@ -1,0 +1,37 @@
+#!/bin/sh
+# hyde compare in emulation (root), as the README's main job runs it: on
+# tiny.topo with the small workload, fair and coscheduler both finish every
+# job, every shuffle byte is verified by its reducer, and the fabric is gone
+# afterwards.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+require_root
+command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
+
+P=hydetcmp
+SCHEDS=${HYDE_COMPARE_SCHEDS:-fair,coscheduler}
+cleanup() {
+	"$HYDE" clean --prefix $P >/dev/null 2>&1
+	rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+"$HYDE" clean --prefix $P >/dev/null 2>&1
+
+O="$tmpdir/cmp"
+expect_status 0 "$HYDE" compare -t "$HYDE_SRCDIR/topologies/tiny.topo" \
+	-w "$HYDE_SRCDIR/workloads/small.wl" -s "$SCHEDS" -o "$O" --prefix $P
+contains "$out" "emulation"
+contains "$out" "relative to"
+for s in $(echo "$SCHEDS" | tr , ' '); do
+	d="$O/$(echo "$s" | tr : -)"
+	[ -f "$d/manifest.csv" ] || { fail "$s: no run directory"; continue; }
+	# every fetch verified; the bytes add up to the workload's shuffle
+	awk -F, 'NR > 1 { b += $7; if ($8 != 1) bad++ } END { exit !(b == 20100000 && !bad) }' \
+		"$d/app/fetches.csv" || fail "$s: fetches: $(cat "$d/app/fetches.csv")"
+	# both jobs measured from the captures
+	n=$(awk -F, 'NR > 1 && $5 >= 0' "$d/jobs.csv" | wc -l)
+	[ "$n" = 2 ] || fail "$s: $n of 2 jobs finished in jobs.csv"
+	grep -q "^$s,.*,emul,1,2,2," "$O/compare.csv" || fail "$s: compare.csv: $(cat "$O/compare.csv")"
+done
+n=$(ip netns list | grep -c "^$P-")
+[ "$n" = 0 ] || fail "$n namespace(s) $P-* left"
+finish
