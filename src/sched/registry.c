@@ -7,8 +7,10 @@
 #include "sched/sched.h"
 
 extern const struct hyde_sched_ops sched_fair;
+extern const struct hyde_sched_ops sched_delay;
 
 const struct hyde_sched_ops *const sched_table[] = {
 	&sched_fair,
+	&sched_delay,
 	NULL,
 };
