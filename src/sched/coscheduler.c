@@ -7,7 +7,8 @@
  *   reaches T_e gets R_map = sqrt(Input x SIR / T_e) (eq. 3-6); replica k
  *   of its blocks goes evenly over the k-th of three disjoint sets of
  *   R_map random racks, and its maps run on at most R_map of those racks.
- *   SIR starts at the option sir (1.0) and follows the job's finished maps.
+ *   SIR starts at the option sir (1.0) and follows the job's finished maps
+ *   (it decides whether the job is shuffle-heavy when PSRT runs).
  * - PSRT (§IV-D): once the maps are done, from the map output per rack,
  *   every R_red in [1, floor(SM_1 / T_e)] with its placement D and CCT.
  * - SBS (§IV-E): ExploreSchedule (Alg. 1) on each, with the release
@@ -25,9 +26,16 @@
  * - A job without a guideline (MTS off, or not shuffle-heavy) is
  *   "non-shuffle-heavy" for Alg. 2: with every mechanism off, OCAS is Fair
  *   (§V-C: "OCAS is actually Fair when there is no guideline").
- * - The reduces of a job with a best schedule run only on its racks (a
- *   reduce elsewhere would undo the schedule); "any available reduce"
- *   (line 8) is a reduce of a shuffle-heavy job without one.
+ * - The tasks of a job with a guideline follow it: its maps run only on
+ *   racks holding its input, at most R_map of them, and the reduces of a
+ *   job with a best schedule only on its racks (a task elsewhere would
+ *   undo the aggregation the guideline is for; left to lines 8-9, a
+ *   shuffle-heavy job's maps spill onto every rack whenever its user is
+ *   first in fair order). The R_map racks are one per column of the rack
+ *   sets, so that together they hold a replica of every block. So "any available reduce" (line 8) is a reduce
+ *   of a shuffle-heavy job without a best schedule, and "any available
+ *   map" (line 9) exists only with spill=yes, which lets a guided job's
+ *   maps run anywhere as the last choice.
  * - §IV-F: the first user in fair order that has a task for the
  *   container gets it, its best level of Alg. 2 first (jobs of the user in
  *   fair order within a level). With levels_first=yes a level is tried for
@@ -43,7 +51,7 @@
  *
  * Options (the §V-C ablations: OCAS alone is mts=no psrt=no; MTS + OCAS is
  * psrt=no; all is the default): mts, psrt, sbs (only with psrt), sir,
- * barrier (§IV-A), levels_first. A map placed off its guideline does not
+ * barrier (§IV-A), spill, levels_first. A map placed off its guideline does not
  * count towards the R_map racks of its job. */
 #include "config.h"
 
@@ -57,7 +65,7 @@
 #include "sched/sched.h"
 
 struct cs_opts {
-	bool mts, psrt, sbs, barrier, levels_first;
+	bool mts, psrt, sbs, barrier, levels_first, spill;
 	double sir;
 };
 
@@ -65,10 +73,12 @@ struct cs_job {
 	double sir;		/* shuffle / input estimate */
 	double in_done, out_done; /* of its finished maps, for sir */
 	bool heavy;		/* estimated shuffle >= T_e */
-	unsigned r_map;		/* 0: no map guideline */
-	unsigned r_data;	/* racks per replica set */
-	bool *map_rack;		/* racks its maps ran on */
-	unsigned n_map_racks;
+	unsigned r_map;		/* R_map = R_data; 0: no map guideline */
+	/* Block b's replicas are on column b % R_data of every rack set;
+	 * the maps of a column run on one of its racks, the first that
+	 * starts one, so R_map racks hold every map. */
+	int32_t *col_of_rack;	/* per rack: its column in the sets, or -1 */
+	int32_t *col_rack;	/* per column: the rack its maps run on, or -1 */
 	unsigned *red_left;	/* best schedule: reduces still to place per rack */
 	unsigned *red_d;	/* best schedule: d per rack */
 	bool admitted, opened;
@@ -101,6 +111,8 @@ static const struct opt_desc cs_opts[] = {
 	  "shuffle/input ratio assumed at arrival (§IV-C)" },
 	{ "barrier", O_BOOL, offsetof(struct cs_opts, barrier), 0, 0,
 	  "reduces after all maps, shuffle after all reduces placed (§IV-A)" },
+	{ "spill", O_BOOL, offsetof(struct cs_opts, spill), 0, 0,
+	  "maps of a guided job may run off its guideline (Alg. 2 line 9)" },
 	{ "levels_first", O_BOOL, offsetof(struct cs_opts, levels_first), 0, 0,
 	  "Alg. 2: each level over all users first (no: first user, then levels)" },
 };
@@ -111,6 +123,7 @@ static void cs_defaults(void *priv)
 
 	p->o.mts = p->o.psrt = p->o.sbs = p->o.barrier = true;
 	p->o.levels_first = false; /* §IV-F: the first user, then Alg. 2 */
+	p->o.spill = false;
 	p->o.sir = 1.0; /* §IV-C, as in [6] */
 }
 
@@ -144,7 +157,8 @@ static void cs_destroy(struct sched *s)
 	size_t i;
 
 	for (i = 0; i < s->c->n_jobs; i++) {
-		free(p->jobs[i].map_rack);
+		free(p->jobs[i].col_of_rack);
+		free(p->jobs[i].col_rack);
 		free(p->jobs[i].red_left);
 		free(p->jobs[i].red_d);
 	}
@@ -178,14 +192,8 @@ static bool ocs_usable(const struct sched *s)
 static void estimate(struct sched *s, struct job *j)
 {
 	struct cs_job *cj = &((struct cs_priv *)s->priv)->jobs[j->idx];
-	unsigned r;
 
 	cj->heavy = ocs_usable(s) && (double)j->wl->input * cj->sir >= (double)s->t->t_e;
-	if (!cj->r_data)
-		return;
-	/* the guideline follows SIR, within the racks holding the input */
-	r = pol_r_map((double)j->wl->input, cj->sir, (double)s->t->t_e);
-	cj->r_map = r < 1 ? 1 : r > cj->r_data ? cj->r_data : r;
 }
 
 static void cs_job_arrived(struct sched *s, struct job *j)
@@ -225,9 +233,17 @@ static void cs_job_arrived(struct sched *s, struct job *j)
 	cluster_place_blocks_racks(s->c, j, (const uint32_t *const *)sets, r, &s->rng);
 	for (k = 0; k < copies; k++)
 		free(sets[k]);
+	cj->r_map = r;
+	cj->col_of_rack = xcalloc(racks, sizeof(int32_t));
+	cj->col_rack = xcalloc(r, sizeof(int32_t));
+	for (i = 0; i < racks; i++)
+		cj->col_of_rack[i] = -1;
+	for (i = 0; i < r; i++)
+		cj->col_rack[i] = -1;
+	for (k = 0; k < copies; k++)
+		for (i = 0; i < r; i++)
+			cj->col_of_rack[perm[(k * r + i) % racks]] = (int32_t)i;
 	free(perm);
-	cj->r_data = cj->r_map = r;
-	cj->map_rack = xcalloc(racks, sizeof(bool));
 }
 
 static void cs_task_finished(struct sched *s, struct task *t)
@@ -423,10 +439,13 @@ static enum pol_ocas_level job_level(struct sched *s, struct job *j, unsigned ho
 	}
 	if (!sched_job_has_pending(j, TASK_MAP))
 		return best;
-	if (guided_maps && (cj->map_rack[rack] || cj->n_map_racks < cj->r_map) &&
+	if (guided_maps && cj->col_of_rack[rack] >= 0 &&
+	    (cj->col_rack[cj->col_of_rack[rack]] < 0 ||
+	     cj->col_rack[cj->col_of_rack[rack]] == (int32_t)rack) &&
 	    (t = sched_pending_map(s, j, host, LOC_RACK, &lvl))) {
 		l = OCAS_HEAVY_MAP_GUIDED;
-	} else if ((t = sched_pending_map(s, j, host, LOC_ANY, &lvl))) {
+	} else if ((!guided_maps || p->o.spill) &&
+		   (t = sched_pending_map(s, j, host, LOC_ANY, &lvl))) {
 		l = pol_ocas_level(true, guided_maps, false);
 	} else {
 		return best;
@@ -471,10 +490,8 @@ static struct task *cs_pick(struct sched *s, unsigned host)
 	j = &s->c->jobs[t->job];
 	cj = &p->jobs[t->job];
 	if (t->kind == TASK_MAP) {
-		if (p->cand[k].level == OCAS_HEAVY_MAP_GUIDED && !cj->map_rack[rack]) {
-			cj->map_rack[rack] = true;
-			cj->n_map_racks++;
-		}
+		if (p->cand[k].level == OCAS_HEAVY_MAP_GUIDED)
+			cj->col_rack[cj->col_of_rack[rack]] = (int32_t)rack;
 		return t;
 	}
 	if (p->o.barrier && !cj->admitted) {
