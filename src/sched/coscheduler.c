@@ -32,10 +32,11 @@
  *   undo the aggregation the guideline is for; left to lines 8-9, a
  *   shuffle-heavy job's maps spill onto every rack whenever its user is
  *   first in fair order). The R_map racks are one per column of the rack
- *   sets, so that together they hold a replica of every block. So "any available reduce" (line 8) is a reduce
- *   of a shuffle-heavy job without a best schedule, and "any available
- *   map" (line 9) exists only with spill=yes, which lets a guided job's
- *   maps run anywhere as the last choice.
+ *   sets, so that together they hold a replica of every block. So "any
+ *   available reduce" (line 8) is a reduce of a shuffle-heavy job without
+ *   a best schedule, and "any available map" (line 9) exists only with
+ *   spill=yes, which lets a guided job's maps run anywhere as the last
+ *   choice.
  * - §IV-F: the first user in fair order that has a task for the
  *   container gets it, its best level of Alg. 2 first (jobs of the user in
  *   fair order within a level). With levels_first=yes a level is tried for
@@ -51,8 +52,7 @@
  *
  * Options (the §V-C ablations: OCAS alone is mts=no psrt=no; MTS + OCAS is
  * psrt=no; all is the default): mts, psrt, sbs (only with psrt), sir,
- * barrier (§IV-A), spill, levels_first. A map placed off its guideline does not
- * count towards the R_map racks of its job. */
+ * barrier (§IV-A), spill, levels_first. */
 #include "config.h"
 
 #include <math.h>
