@@ -30,6 +30,7 @@ int main(void)
 	srunner_add_suite(sr, coflow_suite());
 	srunner_add_suite(sr, cluster_suite());
 	srunner_add_suite(sr, sim_suite());
+	srunner_add_suite(sr, sched_suite());
 	srunner_add_suite(sr, analyze_suite());
 	srunner_add_suite(sr, fabric_suite());
 	srunner_add_suite(sr, ocs_suite());

@@ -12,6 +12,7 @@ Suite *evq_suite(void);
 Suite *coflow_suite(void);
 Suite *cluster_suite(void);
 Suite *sim_suite(void);
+Suite *sched_suite(void);
 Suite *analyze_suite(void);
 Suite *fabric_suite(void);
 Suite *ocs_suite(void);

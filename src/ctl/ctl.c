@@ -147,6 +147,33 @@ const uint64_t *ctl_job_map_output_by_rack(const struct ctl *c, uint32_t job)
 	return buf;
 }
 
+int ctl_task_progress(struct ctl *c, const struct task *t, int64_t *elapsed,
+		      double *p)
+{
+	const struct wl_job *w = &c->wl->jobs[t->job];
+	int64_t now = ctl_now(c);
+	double done;
+
+	if (t->state != TASK_RUNNING)
+		return -EINVAL;
+	*elapsed = now - t->start;
+	if (t->kind == TASK_MAP) {
+		done = w->map_time > 0 ? (double)*elapsed / (double)w->map_time : 1;
+	} else {
+		const struct rstate *rs = &c->js[t->job].red[t->idx];
+		uint64_t want = wl_reduce_bytes(w, t->idx);
+
+		done = 0.5 * (want ? (double)rs->bytes_done / (double)want : 1);
+		if (rs->computing)
+			done = 0.5 + 0.5 * (w->reduce_time > 0
+						    ? (double)(now - rs->compute_start) /
+							      (double)w->reduce_time
+						    : 1);
+	}
+	*p = done < 0 ? 0 : done > 1 ? 1 : done;
+	return 0;
+}
+
 /* ---- set-up ---- */
 
 static int mkdir_p(const char *path)
@@ -382,6 +409,7 @@ static void reduce_maybe_compute(struct ctl *c, struct task *t)
 	    rs->flows_left)
 		return;
 	rs->computing = true;
+	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
 	rs->open = NULL;
 	ctl_event(c, "reduce_compute %s %u", job->wl->id, t->idx);
@@ -750,6 +778,7 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	f->end = ctl_now(c);
 	rs->active--;
 	rs->flows_left--;
+	rs->bytes_done += f->bytes;
 	c->host_out[f->src_host]--;
 	c->host_in[f->dst_host]--;
 	j->flows_done++;

@@ -120,5 +120,11 @@ unsigned ctl_host_flows_in(const struct ctl *c, unsigned host);
 /* Shuffle bytes of a job already produced by finished maps on each rack
  * (racks x 1), for reduce placement. The caller owns nothing. */
 const uint64_t *ctl_job_map_output_by_rack(const struct ctl *c, uint32_t job);
+/* Progress of a running task as Hadoop's status reports give it: the time
+ * since it started and the fraction P done (a map: its work; a reduce:
+ * half for the bytes fetched, half for its work, as copy and reduce
+ * phases). -EINVAL if the task is not running. */
+int ctl_task_progress(struct ctl *c, const struct task *t, int64_t *elapsed,
+		      double *p);
 
 #endif

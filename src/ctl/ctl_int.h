@@ -21,6 +21,8 @@ struct rstate {
 	struct flow **open;	     /* waiting flows per source host, for batching */
 	uint32_t maps_seen;	     /* map outputs handed to this reduce */
 	uint32_t flows_left;	     /* flows created and not done */
+	uint64_t bytes_done;	     /* of its fetches done, for its progress */
+	int64_t compute_start;	     /* when its work began */
 	bool computing;
 };
 

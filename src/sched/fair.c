@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/util.h"
 #include "sched/sched.h"
@@ -16,33 +15,7 @@
 struct fair_priv {
 	uint32_t *order; /* jobs to consider, sorted per pick */
 	unsigned *user_running;
-	size_t n_users;
-	struct sched *s;
 };
-
-static struct sched *sort_sched;
-
-/* Fair order: user's running tasks, then the job's, then arrival, then
- * index (a total order: runs are deterministic). */
-static int cmp_fair(const void *a, const void *b)
-{
-	const struct sched *s = sort_sched;
-	const struct fair_priv *p = s->priv;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct job *jx = &s->c->jobs[x], *jy = &s->c->jobs[y];
-	unsigned ux = p->user_running[s->c->wl->user_of[x]];
-	unsigned uy = p->user_running[s->c->wl->user_of[y]];
-	unsigned rx = jx->maps_running + jx->reduces_running;
-	unsigned ry = jy->maps_running + jy->reduces_running;
-
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	if (jx->ready_at != jy->ready_at)
-		return jx->ready_at < jy->ready_at ? -1 : 1;
-	return (x > y) - (x < y);
-}
 
 static int fair_init(struct sched *s, char *errbuf)
 {
@@ -50,8 +23,7 @@ static int fair_init(struct sched *s, char *errbuf)
 
 	(void)errbuf;
 	p->order = xcalloc(s->c->n_jobs + 1, sizeof(uint32_t));
-	p->n_users = s->c->wl->n_users;
-	p->user_running = xcalloc(p->n_users + 1, sizeof(unsigned));
+	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
 	return 0;
 }
 
@@ -66,20 +38,8 @@ static void fair_destroy(struct sched *s)
 static struct task *fair_pick(struct sched *s, unsigned host)
 {
 	struct fair_priv *p = s->priv;
-	size_t n = 0, i;
+	size_t n = sched_fair_order(s, p->order, p->user_running), i;
 
-	memset(p->user_running, 0, p->n_users * sizeof(unsigned));
-	for (i = 0; i < s->c->n_jobs; i++) {
-		const struct job *j = &s->c->jobs[i];
-
-		p->user_running[s->c->wl->user_of[i]] += j->maps_running + j->reduces_running;
-		if (j->state == JOB_READY &&
-		    (sched_job_has_pending(j, TASK_MAP) || sched_job_has_pending(j, TASK_REDUCE)))
-			p->order[n++] = (uint32_t)i;
-	}
-	sort_sched = s;
-	qsort(p->order, n, sizeof(uint32_t), cmp_fair);
-	sort_sched = NULL;
 	for (i = 0; i < n; i++) {
 		struct job *j = &s->c->jobs[p->order[i]];
 		enum sched_locality lvl;

@@ -291,3 +291,48 @@ unsigned sched_user_running(struct sched *s, uint32_t user)
 			n += s->c->jobs[i].maps_running + s->c->jobs[i].reduces_running;
 	return n;
 }
+
+static struct sched *sort_sched;
+static const unsigned *sort_user_running;
+
+/* Fair order: user's running tasks, then the job's, then arrival, then
+ * index (a total order: runs are deterministic). */
+static int cmp_fair(const void *a, const void *b)
+{
+	const struct sched *s = sort_sched;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct job *jx = &s->c->jobs[x], *jy = &s->c->jobs[y];
+	unsigned ux = sort_user_running[s->c->wl->user_of[x]];
+	unsigned uy = sort_user_running[s->c->wl->user_of[y]];
+	unsigned rx = jx->maps_running + jx->reduces_running;
+	unsigned ry = jy->maps_running + jy->reduces_running;
+
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (jx->ready_at != jy->ready_at)
+		return jx->ready_at < jy->ready_at ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+size_t sched_fair_order(struct sched *s, uint32_t *order, unsigned *user_running)
+{
+	size_t n = 0, i;
+
+	memset(user_running, 0, s->c->wl->n_users * sizeof(unsigned));
+	for (i = 0; i < s->c->n_jobs; i++) {
+		const struct job *j = &s->c->jobs[i];
+
+		user_running[s->c->wl->user_of[i]] += j->maps_running + j->reduces_running;
+		if (j->state == JOB_READY &&
+		    (sched_job_has_pending(j, TASK_MAP) || sched_job_has_pending(j, TASK_REDUCE)))
+			order[n++] = (uint32_t)i;
+	}
+	sort_sched = s;
+	sort_user_running = user_running;
+	qsort(order, n, sizeof(uint32_t), cmp_fair);
+	sort_sched = NULL;
+	sort_user_running = NULL;
+	return n;
+}

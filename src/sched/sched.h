@@ -100,5 +100,10 @@ bool sched_job_has_pending(const struct job *j, enum task_kind kind);
 bool sched_reduces_may_start(struct sched *s, const struct job *j);
 /* Running tasks per user, for fair ordering. */
 unsigned sched_user_running(struct sched *s, uint32_t user);
+/* The Fair Scheduler's order (fair.c): the READY jobs with a pending task,
+ * by their user's running tasks, then their own, then readiness, then
+ * index. order[] has room for every job, user_running[] for every user
+ * (filled here). Returns how many jobs. */
+size_t sched_fair_order(struct sched *s, uint32_t *order, unsigned *user_running);
 
 #endif

@@ -1,0 +1,525 @@
+/* coscheduler: Co-scheduler (Li & Shen, papers/000, §IV), every part:
+ *
+ * - §IV-A: a job's reduces are scheduled only after all its maps are
+ *   done, and its shuffle starts only once every reduce has a container
+ *   (reduce_start = SCHED_AFTER_MAPS; the controller holds the shuffle).
+ * - MTS (§IV-C): at arrival, a job whose estimated shuffle Input x SIR
+ *   reaches T_e gets R_map = sqrt(Input x SIR / T_e) (eq. 3-6); replica k
+ *   of its blocks goes evenly over the k-th of three disjoint sets of
+ *   R_map random racks, and its maps run on at most R_map of those racks.
+ *   SIR starts at the option sir (1.0) and follows the job's finished maps
+ *   (it decides whether the job is shuffle-heavy when PSRT runs).
+ * - PSRT (§IV-D): once the maps are done, from the map output per rack,
+ *   every R_red in [1, floor(SM_1 / T_e)] with its placement D and CCT.
+ * - SBS (§IV-E): ExploreSchedule (Alg. 1) on each, with the release
+ *   times of the racks' containers from eq. (8) on the running tasks'
+ *   progress; the schedule with the smallest CCT + t_max wins, and its
+ *   racks get d_i reduces each.
+ * - OCAS (§IV-F, Alg. 2): a free container goes, in the fair order of
+ *   users, to the first task of: a shuffle-heavy job's reduce whose best
+ *   schedule has this rack; a shuffle-heavy job's map with input here
+ *   within its R_map racks; a non-shuffle-heavy reduce; a non-shuffle-heavy
+ *   map; any reduce; any map.
+ * Circuits: Sunflow, the controller's default (-C sunflow).
+ *
+ * Where the paper leaves a choice, this file says which one it takes:
+ * - A job without a guideline (MTS off, or not shuffle-heavy) is
+ *   "non-shuffle-heavy" for Alg. 2: with every mechanism off, OCAS is Fair
+ *   (§V-C: "OCAS is actually Fair when there is no guideline").
+ * - The tasks of a job with a guideline follow it: its maps run only on
+ *   racks holding its input, at most R_map of them, and the reduces of a
+ *   job with a best schedule only on its racks (a task elsewhere would
+ *   undo the aggregation the guideline is for; left to lines 8-9, a
+ *   shuffle-heavy job's maps spill onto every rack whenever its user is
+ *   first in fair order). The R_map racks are one per column of the rack
+ *   sets, so that together they hold a replica of every block. So "any
+ *   available reduce" (line 8) is a reduce of a shuffle-heavy job without
+ *   a best schedule, and "any available map" (line 9) exists only with
+ *   spill=yes, which lets a guided job's maps run anywhere as the last
+ *   choice.
+ * - §IV-F: the first user in fair order that has a task for the
+ *   container gets it, its best level of Alg. 2 first (jobs of the user in
+ *   fair order within a level). With levels_first=yes a level is tried for
+ *   every user before the next level instead (guided tasks before
+ *   fairness).
+ * - Holding reduces until all are placed can deadlock (every container
+ *   held by reduces waiting for the rest of their job). A job's reduces
+ *   start being placed only when the containers of the jobs doing so, plus
+ *   its own, fit the cluster (and, for a best schedule, each of its
+ *   racks): a job so admitted always gets the rest.
+ * - With SBS off, PSRT's smallest-CCT schedule is placed on the racks
+ *   holding most map output that can take its d_i.
+ *
+ * Options (the §V-C ablations: OCAS alone is mts=no psrt=no; MTS + OCAS is
+ * psrt=no; all is the default): mts, psrt, sbs (only with psrt), sir,
+ * barrier (§IV-A), spill, levels_first. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "ctl/ctl.h"
+#include "sched/policy.h"
+#include "sched/sched.h"
+
+struct cs_opts {
+	bool mts, psrt, sbs, barrier, levels_first, spill;
+	double sir;
+};
+
+struct cs_job {
+	double sir;		/* shuffle / input estimate */
+	double in_done, out_done; /* of its finished maps, for sir */
+	bool heavy;		/* estimated shuffle >= T_e */
+	unsigned r_map;		/* R_map = R_data; 0: no map guideline */
+	/* Block b's replicas are on column b % R_data of every rack set;
+	 * the maps of a column run on one of its racks, the first that
+	 * starts one, so R_map racks hold every map. */
+	int32_t *col_of_rack;	/* per rack: its column in the sets, or -1 */
+	int32_t *col_rack;	/* per column: the rack its maps run on, or -1 */
+	unsigned *red_left;	/* best schedule: reduces still to place per rack */
+	unsigned *red_d;	/* best schedule: d per rack */
+	bool admitted, opened;
+	uint32_t reduces_placed;
+};
+
+struct cs_priv {
+	struct cs_opts o; /* first: opts[] offsets are relative to it */
+	struct cs_job *jobs;
+	uint32_t *order;
+	unsigned *user_running, *user_rank;
+	struct pol_cand *cand;
+	struct task **cand_task;
+	unsigned *resv_rack, resv_total; /* containers of admitted jobs */
+	unsigned rack_cap, total_cap;
+	/* SBS scratch */
+	double **rel;
+	unsigned *n_rel;
+	size_t *cap_rel;
+};
+
+static const struct opt_desc cs_opts[] = {
+	{ "mts", O_BOOL, offsetof(struct cs_opts, mts), 0, 0,
+	  "MTS: input of shuffle-heavy jobs on R_map racks, maps there (§IV-C)" },
+	{ "psrt", O_BOOL, offsetof(struct cs_opts, psrt), 0, 0,
+	  "PSRT: possible schedules of reduces from the map output (§IV-D)" },
+	{ "sbs", O_BOOL, offsetof(struct cs_opts, sbs), 0, 0,
+	  "SBS: ExploreSchedule picks the racks and the schedule (§IV-E; needs psrt)" },
+	{ "sir", O_DOUBLE, offsetof(struct cs_opts, sir), 1e-9, 1e9,
+	  "shuffle/input ratio assumed at arrival (§IV-C)" },
+	{ "barrier", O_BOOL, offsetof(struct cs_opts, barrier), 0, 0,
+	  "reduces after all maps, shuffle after all reduces placed (§IV-A)" },
+	{ "spill", O_BOOL, offsetof(struct cs_opts, spill), 0, 0,
+	  "maps of a guided job may run off its guideline (Alg. 2 line 9)" },
+	{ "levels_first", O_BOOL, offsetof(struct cs_opts, levels_first), 0, 0,
+	  "Alg. 2: each level over all users first (no: first user, then levels)" },
+};
+
+static void cs_defaults(void *priv)
+{
+	struct cs_priv *p = priv;
+
+	p->o.mts = p->o.psrt = p->o.sbs = p->o.barrier = true;
+	p->o.levels_first = false; /* §IV-F: the first user, then Alg. 2 */
+	p->o.spill = false;
+	p->o.sir = 1.0; /* §IV-C, as in [6] */
+}
+
+static int cs_init(struct sched *s, char *errbuf)
+{
+	struct cs_priv *p = s->priv;
+	unsigned racks = s->t->racks;
+	size_t i, n = s->c->n_jobs;
+
+	(void)errbuf;
+	p->jobs = xcalloc(n + 1, sizeof(*p->jobs));
+	for (i = 0; i < n; i++)
+		p->jobs[i].sir = p->o.sir;
+	p->order = xcalloc(n + 1, sizeof(uint32_t));
+	p->cand = xcalloc(n + 1, sizeof(*p->cand));
+	p->cand_task = xcalloc(n + 1, sizeof(*p->cand_task));
+	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
+	p->user_rank = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
+	p->resv_rack = xcalloc(racks, sizeof(unsigned));
+	p->rack_cap = s->t->hosts * s->t->containers;
+	p->total_cap = p->rack_cap * racks;
+	p->rel = xcalloc(racks, sizeof(double *));
+	p->n_rel = xcalloc(racks, sizeof(unsigned));
+	p->cap_rel = xcalloc(racks, sizeof(size_t));
+	return 0;
+}
+
+static void cs_destroy(struct sched *s)
+{
+	struct cs_priv *p = s->priv;
+	size_t i;
+
+	for (i = 0; i < s->c->n_jobs; i++) {
+		free(p->jobs[i].col_of_rack);
+		free(p->jobs[i].col_rack);
+		free(p->jobs[i].red_left);
+		free(p->jobs[i].red_d);
+	}
+	for (i = 0; i < s->t->racks; i++)
+		free(p->rel[i]);
+	free(p->rel);
+	free(p->n_rel);
+	free(p->cap_rel);
+	free(p->jobs);
+	free(p->order);
+	free(p->cand);
+	free(p->cand_task);
+	free(p->user_running);
+	free(p->user_rank);
+	free(p->resv_rack);
+}
+
+static enum sched_reduce_start cs_reduce_start(struct sched *s)
+{
+	const struct cs_priv *p = s->priv;
+
+	return p->o.barrier ? SCHED_AFTER_MAPS : SCHED_SLOWSTART;
+}
+
+static bool ocs_usable(const struct sched *s)
+{
+	return s->t->has_ocs && s->t->t_e > 0;
+}
+
+/* §IV-C: shuffle-heavy if Input x SIR reaches T_e. */
+static void estimate(struct sched *s, struct job *j)
+{
+	struct cs_job *cj = &((struct cs_priv *)s->priv)->jobs[j->idx];
+
+	cj->heavy = ocs_usable(s) && (double)j->wl->input * cj->sir >= (double)s->t->t_e;
+}
+
+static void cs_job_arrived(struct sched *s, struct job *j)
+{
+	struct cs_priv *p = s->priv;
+	struct cs_job *cj = &p->jobs[j->idx];
+	unsigned racks = s->t->racks, copies = s->t->replicas, r, k, i;
+	uint32_t *perm, *sets[CLUSTER_MAX_REPLICAS];
+
+	estimate(s, j);
+	if (!p->o.mts || !cj->heavy || j->wl->map_racks || !j->wl->maps)
+		return;
+	if (copies > CLUSTER_MAX_REPLICAS)
+		copies = CLUSTER_MAX_REPLICAS;
+	if (copies < 1)
+		copies = 1;
+	/* eq. (6), at most as many racks as disjoint sets allow and as
+	 * there are blocks to spread */
+	r = pol_r_map((double)j->wl->input, cj->sir, (double)s->t->t_e);
+	if (r > racks / copies)
+		r = racks / copies;
+	if (r > j->wl->maps)
+		r = j->wl->maps;
+	if (r < 1)
+		r = 1;
+	perm = xcalloc(racks, sizeof(uint32_t));
+	for (i = 0; i < racks; i++)
+		perm[i] = i;
+	rng_shuffle_u32(&s->rng, perm, racks);
+	/* replica k evenly over the k-th set; the sets are disjoint when
+	 * the cluster has copies x r racks (else they wrap around) */
+	for (k = 0; k < copies; k++) {
+		sets[k] = xcalloc(r, sizeof(uint32_t));
+		for (i = 0; i < r; i++)
+			sets[k][i] = perm[(k * r + i) % racks];
+	}
+	cluster_place_blocks_racks(s->c, j, (const uint32_t *const *)sets, r, &s->rng);
+	for (k = 0; k < copies; k++)
+		free(sets[k]);
+	cj->r_map = r;
+	cj->col_of_rack = xcalloc(racks, sizeof(int32_t));
+	cj->col_rack = xcalloc(r, sizeof(int32_t));
+	for (i = 0; i < racks; i++)
+		cj->col_of_rack[i] = -1;
+	for (i = 0; i < r; i++)
+		cj->col_rack[i] = -1;
+	for (k = 0; k < copies; k++)
+		for (i = 0; i < r; i++)
+			cj->col_of_rack[perm[(k * r + i) % racks]] = (int32_t)i;
+	free(perm);
+}
+
+static void cs_task_finished(struct sched *s, struct task *t)
+{
+	struct cs_priv *p = s->priv;
+	struct job *j = &s->c->jobs[t->job];
+	struct cs_job *cj = &p->jobs[t->job];
+
+	if (t->kind != TASK_MAP)
+		return;
+	/* §IV-C: SIR follows the map phase */
+	cj->in_done += (double)j->blocks[t->idx].bytes;
+	cj->out_done += (double)j->wl->shuffle / j->wl->maps;
+	if (cj->in_done > 0) {
+		cj->sir = cj->out_done / cj->in_done;
+		estimate(s, j);
+	}
+}
+
+/* Release times of every rack's busy containers (eq. 8), ascending. */
+static void rack_releases(struct sched *s, struct pol_rack *out)
+{
+	struct cs_priv *p = s->priv;
+	unsigned racks = s->t->racks, r;
+	size_t i;
+
+	memset(p->n_rel, 0, racks * sizeof(unsigned));
+	for (i = 0; i < s->c->n_jobs; i++) {
+		struct job *j = &s->c->jobs[i];
+		uint32_t k, n = j->wl->maps + j->wl->reduces;
+
+		if (!j->maps_running && !j->reduces_running)
+			continue;
+		for (k = 0; k < n; k++) {
+			struct task *t = k < j->wl->maps ? &j->maps[k] : &j->reduces[k - j->wl->maps];
+			int64_t elapsed;
+			double prog;
+
+			if (t->state != TASK_RUNNING ||
+			    ctl_task_progress(s->ctl, t, &elapsed, &prog))
+				continue;
+			r = topo_host_rack(s->t, (unsigned)t->host);
+			xgrow((void **)&p->rel[r], &p->cap_rel[r], p->n_rel[r] + 1,
+			      sizeof(double));
+			p->rel[r][p->n_rel[r]++] = pol_t_rem((double)elapsed / 1e9, prog);
+		}
+	}
+	for (r = 0; r < racks; r++) {
+		double *v = p->rel[r];
+		unsigned a, b;
+
+		/* insertion sort: a rack holds few containers */
+		for (a = 1; a < p->n_rel[r]; a++) {
+			double x = v[a];
+
+			for (b = a; b > 0 && v[b - 1] > x; b--)
+				v[b] = v[b - 1];
+			v[b] = x;
+		}
+		out[r] = (struct pol_rack){ .free = s->c->rack_free[r],
+					    .n_busy = p->n_rel[r], .release = v };
+	}
+}
+
+static const uint64_t *by_rack_out;
+
+static int cmp_rack_output(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (by_rack_out[x] != by_rack_out[y])
+		return by_rack_out[x] > by_rack_out[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* PSRT + SBS when the maps are done: the best schedule's racks and d. */
+static void plan_reduces(struct sched *s, struct job *j)
+{
+	struct cs_priv *p = s->priv;
+	struct cs_job *cj = &p->jobs[j->idx];
+	unsigned racks = s->t->racks, r, *pref, *sel;
+	const uint64_t *out;
+	struct pol_schedule *ps;
+	struct pol_rack *view;
+	double *sm;
+	size_t n, i;
+	int best = -1;
+
+	if (!p->o.psrt || !cj->heavy || !j->wl->reduces || j->wl->reduce_racks)
+		return;
+	out = ctl_job_map_output_by_rack(s->ctl, j->idx);
+	sm = xcalloc(racks, sizeof(double));
+	for (r = 0; r < racks; r++)
+		sm[r] = (double)out[r];
+	n = pol_psrt(sm, racks, j->wl->reduces, (double)s->t->t_e,
+		     (double)s->t->ocs_rate / 8, (double)s->t->delta / 1e9, &ps);
+	free(sm);
+	if (!n)
+		return;
+	/* ties go to the racks holding most of the job's map output */
+	pref = xcalloc(racks, sizeof(unsigned));
+	for (r = 0; r < racks; r++)
+		pref[r] = r;
+	by_rack_out = out;
+	qsort(pref, racks, sizeof(unsigned), cmp_rack_output);
+	by_rack_out = NULL;
+	sel = xcalloc(racks + 1, sizeof(unsigned));
+	view = xcalloc(racks, sizeof(*view));
+	if (p->o.sbs) {
+		rack_releases(s, view);
+	} else {
+		/* no SBS: the smallest CCT, on racks that can hold d_i */
+		size_t k;
+
+		for (r = 0; r < racks; r++)
+			view[r] = (struct pol_rack){ .free = p->rack_cap };
+		for (k = 1, i = 0; k < n; k++)
+			if (ps[k].cct < ps[i].cct)
+				i = k;
+		if (!isinf(pol_explore_schedule(ps[i].d, ps[i].r_red, ps[i].cct, view,
+						racks, pref, sel)))
+			best = (int)i;
+	}
+	if (p->o.sbs)
+		best = pol_select_best(ps, n, view, racks, pref, sel, NULL);
+	if (best >= 0) {
+		cj->red_left = xcalloc(racks, sizeof(unsigned));
+		cj->red_d = xcalloc(racks, sizeof(unsigned));
+		for (i = 0; i < ps[best].r_red; i++)
+			cj->red_left[sel[i]] = cj->red_d[sel[i]] = ps[best].d[i];
+	}
+	free(view);
+	free(sel);
+	free(pref);
+	pol_schedules_free(ps, n);
+}
+
+static void cs_stage_finished(struct sched *s, struct job *j, enum task_kind stage)
+{
+	if (stage == TASK_MAP)
+		plan_reduces(s, j);
+}
+
+/* May the job's reduces start being placed without risking that reduces
+ * holding containers wait for each other forever? */
+static bool may_admit(const struct cs_priv *p, const struct sched *s,
+		      const struct cs_job *cj, const struct job *j)
+{
+	unsigned r;
+
+	if (!p->o.barrier || cj->admitted)
+		return true;
+	if (j->wl->reduces > p->total_cap)
+		return true; /* can never fit: let the controller say so */
+	if (p->resv_total + j->wl->reduces > p->total_cap)
+		return false;
+	if (cj->red_d)
+		for (r = 0; r < s->t->racks; r++)
+			if (cj->red_d[r] && p->resv_rack[r] + cj->red_d[r] > p->rack_cap)
+				return false;
+	return true;
+}
+
+static void admit(struct cs_priv *p, const struct sched *s, struct cs_job *cj,
+		  const struct job *j, int sign)
+{
+	unsigned r;
+
+	p->resv_total += (unsigned)sign * j->wl->reduces;
+	if (cj->red_d)
+		for (r = 0; r < s->t->racks; r++)
+			p->resv_rack[r] += (unsigned)sign * cj->red_d[r];
+}
+
+/* Alg. 2 for one job on one container: its best level and the task. */
+static enum pol_ocas_level job_level(struct sched *s, struct job *j, unsigned host,
+				     struct task **out)
+{
+	struct cs_priv *p = s->priv;
+	struct cs_job *cj = &p->jobs[j->idx];
+	unsigned rack = topo_host_rack(s->t, host);
+	bool guided_maps = cj->heavy && cj->r_map, scheduled = cj->heavy && cj->red_d;
+	enum pol_ocas_level best = OCAS_NONE, l;
+	enum sched_locality lvl;
+	struct task *t;
+
+	*out = NULL;
+	if (sched_job_has_pending(j, TASK_REDUCE) && (!scheduled || cj->red_left[rack]) &&
+	    may_admit(p, s, cj, j) && (t = sched_pending_reduce(s, j, host))) {
+		/* a job with a best schedule only on its racks */
+		best = pol_ocas_level(false, cj->heavy && (cj->r_map || scheduled), scheduled);
+		*out = t;
+	}
+	if (!sched_job_has_pending(j, TASK_MAP))
+		return best;
+	if (guided_maps && cj->col_of_rack[rack] >= 0 &&
+	    (cj->col_rack[cj->col_of_rack[rack]] < 0 ||
+	     cj->col_rack[cj->col_of_rack[rack]] == (int32_t)rack) &&
+	    (t = sched_pending_map(s, j, host, LOC_RACK, &lvl))) {
+		l = OCAS_HEAVY_MAP_GUIDED;
+	} else if ((!guided_maps || p->o.spill) &&
+		   (t = sched_pending_map(s, j, host, LOC_ANY, &lvl))) {
+		l = pol_ocas_level(true, guided_maps, false);
+	} else {
+		return best;
+	}
+	if (l < best) {
+		best = l;
+		*out = t;
+	}
+	return best;
+}
+
+static struct task *cs_pick(struct sched *s, unsigned host)
+{
+	struct cs_priv *p = s->priv;
+	size_t n = sched_fair_order(s, p->order, p->user_running), i;
+	unsigned rack = topo_host_rack(s->t, host), next_rank = 0;
+	struct cs_job *cj;
+	struct task *t;
+	struct job *j;
+	long k;
+
+	for (i = 0; i < s->c->wl->n_users; i++)
+		p->user_rank[i] = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		uint32_t u = s->c->wl->user_of[p->order[i]];
+
+		if (p->user_rank[u] == UINT32_MAX)
+			p->user_rank[u] = next_rank++;
+		p->cand[i].level = job_level(s, &s->c->jobs[p->order[i]], host, &p->cand_task[i]);
+		p->cand[i].user_rank = p->user_rank[u];
+		p->cand[i].fair_rank = (unsigned)i;
+		/* nothing beats the first level of the first job */
+		if (p->o.levels_first && p->cand[i].level == OCAS_HEAVY_REDUCE_SCHEDULED) {
+			n = i + 1;
+			break;
+		}
+	}
+	k = pol_ocas_pick(p->cand, n, p->o.levels_first ? OCAS_ORDER_LEVELS : OCAS_ORDER_USERS);
+	if (k < 0)
+		return NULL;
+	t = p->cand_task[k];
+	j = &s->c->jobs[t->job];
+	cj = &p->jobs[t->job];
+	if (t->kind == TASK_MAP) {
+		if (p->cand[k].level == OCAS_HEAVY_MAP_GUIDED)
+			cj->col_rack[cj->col_of_rack[rack]] = (int32_t)rack;
+		return t;
+	}
+	if (p->o.barrier && !cj->admitted) {
+		cj->admitted = true;
+		admit(p, s, cj, j, 1);
+	}
+	if (cj->red_left && cj->red_left[rack])
+		cj->red_left[rack]--;
+	if (++cj->reduces_placed == j->wl->reduces && cj->admitted && !cj->opened) {
+		/* the shuffle opens: these containers will be released */
+		cj->opened = true;
+		admit(p, s, cj, j, -1);
+	}
+	return t;
+}
+
+const struct hyde_sched_ops sched_coscheduler = {
+	.name = "coscheduler",
+	.summary = "Co-scheduler: MTS, PSRT, SBS and OCAS for a Hybrid-DCN (papers/000 §IV)",
+	.priv_size = sizeof(struct cs_priv),
+	.opts = cs_opts,
+	.n_opts = ARRAY_SIZE(cs_opts),
+	.defaults = cs_defaults,
+	.init = cs_init,
+	.destroy = cs_destroy,
+	.job_arrived = cs_job_arrived,
+	.task_finished = cs_task_finished,
+	.stage_finished = cs_stage_finished,
+	.pick_task = cs_pick,
+	.reduce_start = cs_reduce_start,
+};

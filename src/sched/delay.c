@@ -1,0 +1,125 @@
+/* delay: delay scheduling on top of the Fair Scheduler (Zaharia et al.,
+ * EuroSys 2010; ALGORITHMS.md), in Hadoop's wait-time form. Jobs are taken
+ * in fair order; a job whose next map cannot run at the locality it is
+ * allowed is skipped (the container goes to the next job) and starts
+ * waiting. A job whose last launch was node-local may launch rack-local
+ * after node_wait and anywhere after node_wait + rack_wait; after a
+ * rack-local launch, anywhere after rack_wait; a launch resets the wait.
+ * Reduces have no input to be near: as in fair, once the slowstart
+ * fraction of the job's maps is done.
+ *
+ * Options: node_wait, rack_wait (default 1.5s each: Hadoop's fair
+ * scheduler default locality delay of 1.5 heartbeats, at hyde's 1s
+ * heartbeat). */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "core/units.h"
+#include "core/util.h"
+#include "ctl/ctl.h"
+#include "sched/policy.h"
+#include "sched/sched.h"
+
+struct delay_opts {
+	int64_t node_wait, rack_wait;
+};
+
+struct delay_job {
+	enum pol_locality last; /* locality of the last launch */
+	int64_t wait_since;	/* skipped since; -1: not waiting */
+};
+
+struct delay_priv {
+	struct delay_opts o; /* first: opts[] offsets are relative to it */
+	uint32_t *order;
+	unsigned *user_running;
+	struct delay_job *jobs;
+};
+
+_Static_assert((int)POL_NODE == (int)LOC_NODE && (int)POL_RACK == (int)LOC_RACK &&
+	       (int)POL_ANY == (int)LOC_ANY, "locality levels differ");
+
+static const struct opt_desc delay_opts[] = {
+	{ "node_wait", O_TIME, offsetof(struct delay_opts, node_wait), 0, 1e15,
+	  "wait before a job launches rack-local (after a node-local launch)" },
+	{ "rack_wait", O_TIME, offsetof(struct delay_opts, rack_wait), 0, 1e15,
+	  "further wait before a job launches on any node" },
+};
+
+static void delay_defaults(void *priv)
+{
+	struct delay_priv *p = priv;
+
+	p->o.node_wait = 3 * NSEC_PER_SEC / 2;
+	p->o.rack_wait = 3 * NSEC_PER_SEC / 2;
+}
+
+static int delay_init(struct sched *s, char *errbuf)
+{
+	struct delay_priv *p = s->priv;
+	size_t i;
+
+	(void)errbuf;
+	p->order = xcalloc(s->c->n_jobs + 1, sizeof(uint32_t));
+	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
+	p->jobs = xcalloc(s->c->n_jobs + 1, sizeof(*p->jobs));
+	for (i = 0; i < s->c->n_jobs; i++)
+		p->jobs[i] = (struct delay_job){ .last = POL_NODE, .wait_since = -1 };
+	return 0;
+}
+
+static void delay_destroy(struct sched *s)
+{
+	struct delay_priv *p = s->priv;
+
+	free(p->order);
+	free(p->user_running);
+	free(p->jobs);
+}
+
+static struct task *delay_pick(struct sched *s, unsigned host)
+{
+	struct delay_priv *p = s->priv;
+	int64_t now = ctl_now(s->ctl);
+	size_t n = sched_fair_order(s, p->order, p->user_running), i;
+
+	for (i = 0; i < n; i++) {
+		struct job *j = &s->c->jobs[p->order[i]];
+		struct delay_job *dj = &p->jobs[j->idx];
+		enum sched_locality lvl;
+		enum pol_locality allowed;
+		struct task *t;
+
+		if (sched_job_has_pending(j, TASK_MAP)) {
+			allowed = pol_delay_level(dj->last,
+						  dj->wait_since < 0 ? 0 : (double)(now - dj->wait_since),
+						  (double)p->o.node_wait, (double)p->o.rack_wait);
+			t = sched_pending_map(s, j, host, (enum sched_locality)allowed, &lvl);
+			if (t) {
+				dj->last = (enum pol_locality)lvl;
+				dj->wait_since = -1;
+				return t;
+			}
+			/* skipped: the container goes to the next job */
+			if (dj->wait_since < 0)
+				dj->wait_since = now;
+		}
+		t = sched_pending_reduce(s, j, host);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+const struct hyde_sched_ops sched_delay = {
+	.name = "delay",
+	.summary = "delay scheduling on top of fair: node-local, then rack-local, then any",
+	.priv_size = sizeof(struct delay_priv),
+	.opts = delay_opts,
+	.n_opts = ARRAY_SIZE(delay_opts),
+	.defaults = delay_defaults,
+	.init = delay_init,
+	.destroy = delay_destroy,
+	.pick_task = delay_pick,
+};
