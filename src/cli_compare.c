@@ -697,11 +697,11 @@ static unsigned write_plots(const char *dir, const struct cmp_run *runs, size_t 
 	const char **series = xcalloc(n, sizeof(*series));
 	struct plot_cdf_series *cs = xcalloc(n, sizeof(*cs));
 	double *v = xcalloc(4 * n, sizeof(*v));
-	char *png = xmalloc(strlen(dir) + 32), errbuf[256];
+	char *png = xmalloc(strlen(dir) + 32), errbuf[256], title[160];
 	unsigned plots = 0;
 	size_t i, k;
 	struct plot_bars b = {
-		.title = "normalised to the first scheduler (lower is better)",
+		.title = title,
 		.ylabel = "relative to baseline",
 		.groups = groups,
 		.n_groups = 4,
@@ -711,6 +711,7 @@ static unsigned write_plots(const char *dir, const struct cmp_run *runs, size_t 
 		.baseline = 0,
 	};
 
+	snprintf(title, sizeof(title), "normalised to %s (lower is better)", runs[0].label);
 	for (i = 0; i < n; i++) {
 		series[i] = runs[i].label;
 		v[0 * n + i] = runs[i].makespan_s;
