@@ -590,8 +590,12 @@ static const char *fmt_change(double v, double base, char *buf, size_t len)
 {
 	if (isnan(v) || isnan(base) || base == 0)
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f%%", 100 * (v / base - 1));
+	else {
+		double pct = 100 * (v / base - 1);
+
+		/* no "-0.0%" for a change below the last digit */
+		snprintf(buf, len, "%+.1f%%", fabs(pct) < 0.05 ? 0.0 : pct);
+	}
 	return buf;
 }
 
