@@ -107,6 +107,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 
 	ctl_opts_default(&o);
 	o.backend = backend;
+	o.stream_flows = !emul;
 	o.sched_kv = xcalloc((size_t)argc, sizeof(char *));
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "t:w:s:S:C:o:qh", longopts, NULL)) != -1) {

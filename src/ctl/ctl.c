@@ -90,7 +90,7 @@ void ctl_fail(struct ctl *c, const char *fmt, ...)
 
 struct flow *const *ctl_flows(const struct ctl *c, size_t *n)
 {
-	*n = c->n_flows;
+	*n = c->opts.stream_flows ? 0 : c->n_flows;
 	return c->flows;
 }
 
@@ -327,11 +327,26 @@ void ctl_free(struct ctl *c)
 		c->be.ops->destroy(&c->be);
 		free(c->be.priv);
 	}
-	for (i = 0; i < c->n_flows; i++) {
-		free(c->flows[i]->maps);
-		free(c->flows[i]);
-	}
+	if (!c->opts.stream_flows)
+		for (i = 0; i < c->n_flows; i++) {
+			free(c->flows[i]->maps);
+			free(c->flows[i]);
+		}
 	free(c->flows);
+	while (c->live_flows) {
+		struct flow *f = c->live_flows;
+
+		c->live_flows = f->lnext;
+		free(f->maps);
+		free(f);
+	}
+	if (c->flows_fp) { /* a run that never got to its report */
+		fclose(c->flows_fp);
+		unlink(c->flows_out.tmp);
+	}
+	free(c->ptab_key);
+	free(c->ptab_val);
+	free(c->live);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];
@@ -343,8 +358,10 @@ void ctl_free(struct ctl *c)
 			free(j->red);
 			free(j->maps_done_rack);
 			free(j->red_bytes_rack);
-			for (r = 0; r < j->n_pairs; r++)
-				free(j->pairs[r].flows);
+			for (r = 0; r < j->n_pairs; r++) {
+				free(j->pairs[r].active);
+				free(j->pairs[r].per_host);
+			}
 			free(j->pairs);
 		}
 	free(c->js);
@@ -448,6 +465,14 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		c->js[f->job].cf_start = f->start;
 	c->host_out[f->src_host]++;
 	c->host_in[f->dst_host]++;
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+
+		p->wait_bytes -= f->bytes;
+		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
+		f->pslot = (uint32_t)p->n_active;
+		p->active[p->n_active++] = f;
+	}
 	ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64, f->id,
 		  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes);
 	r = c->be.ops->flow_start(&c->be, f);
@@ -477,17 +502,91 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 	reduce_pump(c, &c->js[f->job], rs);
 }
 
+static size_t ptab_slot(const struct ctl *c, uint64_t key)
+{
+	uint64_t h = key;
+	size_t i = (size_t)splitmix64(&h) & c->ptab_mask;
+
+	while (c->ptab_key[i] && c->ptab_key[i] != key)
+		i = (i + 1) & c->ptab_mask;
+	return i;
+}
+
+static void ptab_grow(struct ctl *c)
+{
+	uint64_t *okey = c->ptab_key;
+	struct pair_ref *oval = c->ptab_val;
+	size_t on = c->ptab_key ? c->ptab_mask + 1 : 0, n = on ? 2 * on : 1024, i;
+
+	c->ptab_key = xcalloc(n, sizeof(*c->ptab_key));
+	c->ptab_val = xcalloc(n, sizeof(*c->ptab_val));
+	c->ptab_mask = n - 1;
+	for (i = 0; i < on; i++)
+		if (okey[i]) {
+			size_t k = ptab_slot(c, okey[i]);
+
+			c->ptab_key[k] = okey[i];
+			c->ptab_val[k] = oval[i];
+		}
+	free(okey);
+	free(oval);
+}
+
+/* The pair's record, made on first use. Found through a hash: a job can
+ * have thousands of pairs and this is asked for every OCS flow. */
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct jstate *j = &c->js[job];
-	size_t i;
+	uint64_t key = ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
+	size_t k;
 
-	for (i = 0; i < j->n_pairs; i++)
-		if (j->pairs[i].src == src && j->pairs[i].dst == dst)
-			return &j->pairs[i];
+	if (2 * (c->ptab_n + 1) > (c->ptab_key ? c->ptab_mask + 1 : 0))
+		ptab_grow(c);
+	k = ptab_slot(c, key);
+	if (c->ptab_key[k])
+		return &j->pairs[c->ptab_val[k].idx];
+	c->ptab_key[k] = key;
+	c->ptab_val[k] = (struct pair_ref){ job, (uint32_t)j->n_pairs };
+	c->ptab_n++;
 	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
-	j->pairs[j->n_pairs] = (struct ocs_pair){ .src = src, .dst = dst };
+	j->pairs[j->n_pairs] = (struct ocs_pair){ .job = job, .src = src, .dst = dst,
+						   .live = SIZE_MAX };
 	return &j->pairs[j->n_pairs++];
+}
+
+/* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
+ * its place among the pairs with demand. */
+static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
+{
+	unsigned H = c->t->hosts;
+	uint32_t *s, *t;
+
+	if (!p->per_host)
+		p->per_host = xcalloc(2 * (size_t)H, sizeof(uint32_t));
+	s = &p->per_host[f->src_host % H];
+	t = &p->per_host[H + f->dst_host % H];
+	if (d > 0) {
+		p->nsrc += !(*s)++;
+		p->ndst += !(*t)++;
+		if (!p->flows_left++) {
+			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
+			p->live = c->n_live;
+			c->live[c->n_live++] = (struct pair_ref){ p->job,
+								  (uint32_t)(p - c->js[p->job].pairs) };
+		}
+	} else {
+		p->nsrc -= !--(*s);
+		p->ndst -= !--(*t);
+		if (!--p->flows_left) {
+			struct pair_ref last = c->live[--c->n_live];
+
+			if (p->live != c->n_live) {
+				c->live[p->live] = last;
+				c->js[last.job].pairs[last.idx].live = p->live;
+			}
+			p->live = SIZE_MAX;
+		}
+	}
 }
 
 /* The circuit of (src, dst) is up and owned by the job's coflow: its
@@ -528,7 +627,7 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 {
 	struct flow *f = xcalloc(1, sizeof(*f));
 
-	f->id = (uint32_t)c->n_flows;
+	f->id = (uint32_t)c->n_flows++;
 	f->job = job;
 	f->reduce = reduce;
 	f->src_host = src_host;
@@ -541,8 +640,15 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 	if (f->path == PATH_EPS && c->cx.cs &&
 	    pair_is_elephant(c, job, f->src_rack, f->dst_rack))
 		f->path = PATH_OCS;
-	xgrow((void **)&c->flows, &c->cap_flows, c->n_flows + 1, sizeof(*c->flows));
-	c->flows[c->n_flows++] = f;
+	if (c->opts.stream_flows) {
+		f->lnext = c->live_flows;
+		if (f->lnext)
+			f->lnext->lprev = f;
+		c->live_flows = f;
+	} else {
+		xgrow((void **)&c->flows, &c->cap_flows, c->n_flows, sizeof(*c->flows));
+		c->flows[c->n_flows - 1] = f;
+	}
 	c->js[job].flows++;
 	return f;
 }
@@ -551,14 +657,22 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 {
 	struct jstate *j = &c->js[f->job];
 
-	f->maps = xrealloc(f->maps, (f->n_maps + 1) * sizeof(uint32_t));
-	f->maps[f->n_maps++] = m;
+	if (!c->opts.stream_flows) {
+		/* a power of two: grow */
+		if (!(f->n_maps & (f->n_maps - 1)))
+			f->maps = xrealloc(f->maps, (f->n_maps ? 2 * f->n_maps : 1) * sizeof(uint32_t));
+		f->maps[f->n_maps] = m;
+	}
+	f->n_maps++;
 	f->bytes += bytes;
 	j->bytes += bytes;
 	if (f->src_rack != f->dst_rack)
 		j->cross_rack_bytes += bytes;
 	if (f->path == PATH_OCS) {
-		ctl_pair(c, f->job, f->src_rack, f->dst_rack)->bytes_left += bytes;
+		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+
+		p->bytes += bytes;
+		p->wait_bytes += bytes;
 		j->ocs_bytes += bytes;
 		cexec_demand_changed(c);
 	}
@@ -593,14 +707,12 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 		struct ocs_pair *p = ctl_pair(c, job, f->src_rack, f->dst_rack);
 
 		f->state = FLOW_WAIT_CIRCUIT;
-		xgrow((void **)&p->flows, &p->cap_flows, p->n_flows + 1, sizeof(*p->flows));
-		p->flows[p->n_flows++] = f;
 		if (p->wait_tail)
 			p->wait_tail->next = f;
 		else
 			p->wait_head = f;
 		p->wait_tail = f;
-		p->flows_left++;
+		pair_count(c, p, f, +1);
 		if (cexec_may_send(c, f))
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
 	} else {
@@ -803,15 +915,26 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	ctl_event(c, "flow_done %" PRIu32, f->id);
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+		struct flow *last = p->active[--p->n_active];
 
-		p->flows_left--;
-		p->bytes_left -= p->bytes_left < f->bytes ? p->bytes_left : f->bytes;
-		if (!p->flows_left)
-			p->bytes_left = 0;
+		p->active[f->pslot] = last;
+		last->pslot = f->pslot;
+		pair_count(c, p, f, -1);
 		cexec_demand_changed(c);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
+	if (c->opts.stream_flows) {
+		report_flow_line(c, f);
+		if (f->lprev)
+			f->lprev->lnext = f->lnext;
+		else
+			c->live_flows = f->lnext;
+		if (f->lnext)
+			f->lnext->lprev = f->lprev;
+		free(f->maps);
+		free(f);
+	}
 }
 
 void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst)
@@ -920,6 +1043,8 @@ int ctl_run(struct ctl *c, char *errbuf)
 	evloop_at(&c->loop, &c->heartbeat_timer, c->t0 + c->opts.heartbeat);
 	if (c->opts.progress && c->loop.clock == EVLOOP_REAL)
 		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC);
+	if (c->be.ops == &backend_sim && report_flows_begin(c, errbuf))
+		return -1;
 	ctl_event(c, "run_start %s %s %s", c->be.ops->name, c->sched->ops->name,
 		  c->cx.cs ? c->cx.cs->name : "none");
 	r = evloop_run(&c->loop);

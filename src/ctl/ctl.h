@@ -28,7 +28,9 @@ enum flow_state {
 
 /* A flow is one fetch: a reduce task pulls the outputs of one or more maps
  * of its job that ran on one host (as Hadoop's fetcher does), over one TCP
- * connection in emulation. */
+ * connection in emulation. With ctl_opts.stream_flows the controller keeps
+ * no list of maps (maps is NULL, n_maps counts them) and frees the flow
+ * once it is done and its line is in flows.csv. */
 struct flow {
 	uint32_t id;
 	uint32_t job; /* the coflow is the job's shuffle: same index */
@@ -42,6 +44,8 @@ struct flow {
 	enum flow_state state;
 	int64_t created, start, end;
 	struct flow *next; /* in a wait queue */
+	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
+	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	void *bpriv;	   /* the backend's */
 };
 
@@ -61,6 +65,10 @@ struct ctl_opts {
 	bool progress;		  /* a progress line on stderr */
 	const char *prefix;	  /* emulation: namespace prefix of the fabric */
 	bool quiet;
+	/* Free each flow when it is done, its line streamed to flows.csv,
+	 * and keep no map lists: memory stays bounded on long runs (hyde
+	 * sim). ctl_flows then lists nothing. */
+	bool stream_flows;
 };
 
 void ctl_opts_default(struct ctl_opts *o);

@@ -5,14 +5,31 @@
 #include "ctl/ctl.h"
 
 /* OCS demand of one job on one rack pair, with the flows waiting for the
- * pair's circuit. */
+ * pair's circuit. Kept up to date as flows come and go, so that a re-plan
+ * costs the pairs with demand, not every flow ever made. */
 struct ocs_pair {
-	uint32_t src, dst;
-	uint64_t bytes_left;	 /* of flows not done (from the backend when known) */
+	uint32_t job, src, dst;
+	uint64_t bytes;		 /* of all its flows (for T(C)) */
+	uint64_t wait_bytes;	 /* of its flows not started yet */
 	unsigned flows_left;
 	struct flow *wait_head, *wait_tail;
-	struct flow **flows; /* all of them, for the demand left */
-	size_t n_flows, cap_flows;
+	struct flow **active;	 /* started, not done (remaining from the backend) */
+	size_t n_active, cap_active;
+	uint32_t *per_host;	 /* flows not done per source host, then per
+				  * destination host (hosts of a rack each) */
+	unsigned nsrc, ndst;	 /* hosts with such flows */
+	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
+};
+
+/* A file being written under a temporary name (report.c). */
+struct outfile {
+	char path[4096], tmp[4200];
+	FILE *fp;
+};
+
+/* Where a pair is: job and index into its pairs. */
+struct pair_ref {
+	uint32_t job, idx;
 };
 
 struct rstate {
@@ -67,8 +84,17 @@ struct ctl {
 	struct sched *sched;
 	struct rng rng;
 	struct jstate *js;
-	struct flow **flows;
+	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
+	struct flow *live_flows; /* stream_flows: flows not done yet */
+	FILE *flows_fp;		 /* stream_flows: flows.csv being written */
+	struct outfile flows_out;
+	/* pairs by (job, src, dst): open addressing, key 0 is empty */
+	uint64_t *ptab_key;
+	struct pair_ref *ptab_val;
+	size_t ptab_mask, ptab_n;
+	struct pair_ref *live;	/* pairs with flows not done */
+	size_t n_live, cap_live;
 	uint32_t *arrival_order;
 	size_t next_arrival;
 	struct evtimer arrival_timer, sched_timer, heartbeat_timer, progress_timer;
@@ -102,6 +128,8 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 
 /* report.c */
+int report_flows_begin(struct ctl *c, char *errbuf);
+void report_flow_line(struct ctl *c, const struct flow *f);
 int report_write_app(struct ctl *c, char *errbuf);
 int report_write_analysis(struct ctl *c, char *errbuf);
 
