@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -52,6 +53,7 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 {
 	char a[32], b[32];
 	double total = (double)(t->ocs_bytes + t->eps_bytes + t->rack_bytes + t->host_bytes);
+	struct rusage ru;
 
 	printf("%s: %s on %s, workload %s, circuits %s\n", cmd, o->sched_name,
 	       o->topo_path, o->wl_spec, o->csched_name);
@@ -72,6 +74,11 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 	       unit_human_size((double)t->cross_rack_bytes, b, sizeof(b)));
 	printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
 	printf("  wall time        %.2fs\n", wall);
+	printf("  events           %" PRIu64 ", %.0f per second\n", t->events,
+	       wall > 0 ? (double)t->events / wall : 0);
+	if (!getrusage(RUSAGE_SELF, &ru))
+		printf("  peak memory      %s\n",
+		       unit_human_size((double)ru.ru_maxrss * 1024, a, sizeof(a)));
 	if (o->outdir)
 		printf("  run directory    %s\n", o->outdir);
 }

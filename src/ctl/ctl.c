@@ -979,6 +979,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 static void heartbeat(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, heartbeat_timer);
+	size_t idle;
 
 	if (c->sched->ops->tick)
 		c->sched->ops->tick(c->sched, ctl_now(c));
@@ -987,12 +988,14 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 		return;
 	/* In virtual time, a heartbeat with nothing else to wait for (no
 	 * arrival, no task at work, no flow moving, no circuit coming) and
-	 * nothing the scheduler starts now is a run that cannot finish. */
-	if (l->clock == EVLOOP_VIRTUAL && evq_len(&l->q) == 1 &&
+	 * nothing the scheduler starts now is a run that cannot finish (the
+	 * progress line's timer does not count). */
+	idle = evtimer_armed(&c->progress_timer) ? 1 : 0;
+	if (l->clock == EVLOOP_VIRTUAL && evq_len(&l->q) == idle + 1 &&
 	    evtimer_armed(&c->sched_timer)) {
 		schedule_pass(l, &c->sched_timer);
 		evloop_cancel(l, &c->sched_timer);
-		if (evq_len(&l->q) == 0) {
+		if (evq_len(&l->q) == idle) {
 			ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done and nothing left to wait for",
 				 (double)(ctl_now(c) - c->t0) / 1e9,
 				 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
@@ -1002,30 +1005,44 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 	evloop_at(l, tm, ctl_now(c) + c->opts.heartbeat);
 }
 
+/* The progress line: simulated (or run) time, jobs done, and, when some
+ * are done, a guess of the wall time left from the share done so far. */
 static void progress_line(struct ctl *c, bool final)
 {
-	char a[32], b[32], extra[128] = "";
+	char a[32], b[32], e[32], extra[128] = "";
+	int64_t wall = now_ns() - c->wall_start;
+	size_t done = c->jobs_done + c->jobs_failed;
 
 	if (!c->opts.progress)
 		return;
+	c->progress_at = wall;
 	if (c->be.ops->progress)
 		c->be.ops->progress(&c->be, extra, sizeof(extra));
-	fprintf(stderr, "\r%s jobs %zu/%zu  t=%s  moved %s%s%s", c->be.ops->name,
-		c->jobs_done, c->wl->n_jobs,
-		unit_human_time((double)(ctl_now(c) - c->t0), a, sizeof(a)),
+	if (done && !final)
+		snprintf(e, sizeof(e), "%.0fs",
+			 (double)wall / 1e9 * (double)(c->wl->n_jobs - done) / (double)done);
+	else
+		snprintf(e, sizeof(e), "%s", final ? "0s" : "?");
+	snprintf(a, sizeof(a), "%.1fs", (double)(ctl_now(c) - c->t0) / 1e9);
+	fprintf(stderr, "\r%s t=%s  jobs %zu/%zu  ETA %s  moved %s%s%s", c->be.ops->name, a,
+		c->jobs_done, c->wl->n_jobs, e,
 		unit_human_size((double)c->bytes_done, b, sizeof(b)),
 		extra[0] ? "  " : "", extra);
 	fprintf(stderr, final ? "\n" : "\033[K");
 	fflush(stderr);
 }
 
+/* In virtual time the timer comes often (every 100ms simulated) and the
+ * line is only written a few times a wall-clock second. */
 static void progress_tick(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, progress_timer);
+	bool virt = l->clock == EVLOOP_VIRTUAL;
 
-	progress_line(c, false);
+	if (!virt || now_ns() - c->wall_start - c->progress_at >= NSEC_PER_SEC / 4)
+		progress_line(c, false);
 	if (c->jobs_done + c->jobs_failed < c->wl->n_jobs)
-		evloop_at(l, tm, ctl_now(c) + NSEC_PER_SEC);
+		evloop_at(l, tm, ctl_now(c) + (virt ? NSEC_PER_SEC / 10 : NSEC_PER_SEC));
 }
 
 int ctl_run(struct ctl *c, char *errbuf)
@@ -1041,8 +1058,8 @@ int ctl_run(struct ctl *c, char *errbuf)
 	evtimer_init(&c->progress_timer, progress_tick);
 	evloop_at(&c->loop, &c->arrival_timer, c->t0);
 	evloop_at(&c->loop, &c->heartbeat_timer, c->t0 + c->opts.heartbeat);
-	if (c->opts.progress && c->loop.clock == EVLOOP_REAL)
-		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC);
+	if (c->opts.progress)
+		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC / 10);
 	if (c->be.ops == &backend_sim && report_flows_begin(c, errbuf))
 		return -1;
 	ctl_event(c, "run_start %s %s %s", c->be.ops->name, c->sched->ops->name,
@@ -1088,6 +1105,7 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 	t->last_end = c->last_end;
 	t->makespan = c->last_end - c->first_arrival;
 	t->reconfigurations = c->cx.reconfigs;
+	t->events = c->loop.events;
 	for (i = 0; i < c->wl->n_jobs; i++) {
 		const struct job *jb = &c->c->jobs[i];
 		const struct jstate *j = &c->js[i];

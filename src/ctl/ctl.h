@@ -81,6 +81,7 @@ struct ctl_totals {
 	int64_t makespan, first_arrival, last_end;
 	double avg_jct, avg_cct;
 	uint64_t reconfigurations;
+	uint64_t events; /* of the event loop: timers fired */
 };
 
 struct ctl;

@@ -112,6 +112,7 @@ struct ctl {
 	FILE *events;
 	char *outdir;
 	int64_t wall_start;
+	int64_t progress_at; /* wall ns since wall_start of the last line */
 };
 
 /* circuits.c */
