@@ -25,7 +25,7 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
-		"          [--progress] [-q]\n\n"
+		"          [--rates MODEL] [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
 		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE\n"
@@ -41,6 +41,8 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --seed N          seed of every random choice (default 1)\n"
 		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
 		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
+		"      --rates MODEL     (sim) how flows share links: maxmin (default), fcfs,\n"
+		"                        srpt, las (in that order on every link)\n"
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
@@ -97,6 +99,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "progress", no_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-analyze", no_argument, NULL, 6 },
+		{ "rates", required_argument, NULL, 7 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -166,6 +169,19 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			break;
 		case 6:
 			no_analyze = true;
+			break;
+		case 7:
+			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&
+			    strcmp(optarg, "srpt") && strcmp(optarg, "las")) {
+				r = cli_usage_error(cmd, "--rates: expected maxmin, fcfs, srpt or las, got '%s'",
+						    optarg);
+				goto out;
+			}
+			if (emul && strcmp(optarg, "maxmin")) {
+				r = cli_usage_error(cmd, "--rates: TCP shares the emulated links; only the simulator has rate models");
+				goto out;
+			}
+			o.rates = optarg;
 			break;
 		case 'q':
 			o.quiet = true;

@@ -28,8 +28,8 @@ struct simrun {
 	char *tpath, *wpath;
 };
 
-static void run_sim(struct simrun *r, const char *topo, const char *wl,
-		    const char *csched)
+static void run_sim_rates(struct simrun *r, const char *topo, const char *wl,
+			  const char *csched, const char *rates)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl_opts o;
@@ -40,8 +40,15 @@ static void run_sim(struct simrun *r, const char *topo, const char *wl,
 	o.topo_path = r->tpath;
 	o.wl_spec = r->wpath;
 	o.csched_name = csched;
+	o.rates = rates;
 	ck_assert_msg(ctl_new(&o, &r->c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(r->c, errbuf) == 0, "%s", errbuf);
+}
+
+static void run_sim(struct simrun *r, const char *topo, const char *wl,
+		    const char *csched)
+{
+	run_sim_rates(r, topo, wl, csched, NULL);
 }
 
 static void done_sim(struct simrun *r)
@@ -156,6 +163,51 @@ START_TEST(one_layer_cct_is_lower_bound)
 }
 END_TEST
 
+/* Two flows on one link (rack 0's 1Gbit/s uplink, 125MB/s): A starts at
+ * 0, B at 0.5s, when A has sent 62.5MB. Ends, from A's start:
+ * - maxmin, A 250MB, B 125MB: both at 62.5MB/s from 0.5s; B ends at
+ *   2.5s, A (62.5MB left) at 3s;
+ * - fcfs, the same flows: A first, alone, ends at 2s; B then at 3s;
+ * - srpt, A 250MB, B 62.5MB: B has less left (62.5 < 187.5), takes the
+ *   link, ends at 1s; A at 2.5s;
+ * - las, A 250MB, B 125MB: B has sent less and takes the link until it
+ *   has sent as much as A (62.5MB, at 1s); then they share, and B's last
+ *   62.5MB end at 2s, A's at 3s. */
+static const struct {
+	const char *rates, *a, *b;
+	int64_t end_a, end_b;
+} two_flows[] = {
+	{ "maxmin", "250MB", "125MB", 3000000000LL, 2500000000LL },
+	{ "fcfs", "250MB", "125MB", 2000000000LL, 3000000000LL },
+	{ "srpt", "250MB", "62.5MB", 2500000000LL, 1000000000LL },
+	{ "las", "250MB", "125MB", 3000000000LL, 2000000000LL },
+};
+
+START_TEST(two_flows_one_link)
+{
+	char wl[512];
+	struct simrun r;
+	const struct flow *a, *b;
+
+	snprintf(wl, sizeof(wl),
+		 "job id=a arrival=0s input=1MB shuffle=%s output=0B maps=1 reduces=1 "
+		 "map_time=0s reduce_time=0s map_racks=0 reduce_racks=1\n"
+		 "job id=b arrival=0.5s input=1MB shuffle=%s output=0B maps=1 reduces=1 "
+		 "map_time=0s reduce_time=0s map_racks=0 reduce_racks=1\n",
+		 two_flows[_i].a, two_flows[_i].b);
+	run_sim_rates(&r, TOPO3("ocs no\n"), wl, "none", two_flows[_i].rates);
+	a = job_flow(r.c, 0);
+	b = job_flow(r.c, 1);
+	ck_assert_int_eq(a->path, PATH_EPS);
+	ck_assert_int_eq(b->start - a->start, 500000000LL);
+	ck_assert_msg(a->end - a->start == two_flows[_i].end_a, "%s: A ends at %lld",
+		      two_flows[_i].rates, (long long)(a->end - a->start));
+	ck_assert_msg(b->end - a->start == two_flows[_i].end_b, "%s: B ends at %lld",
+		      two_flows[_i].rates, (long long)(b->end - a->start));
+	done_sim(&r);
+}
+END_TEST
+
 /* The same seed gives the same run, to the nanosecond. */
 START_TEST(deterministic)
 {
@@ -191,6 +243,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);
 	tcase_add_test(tc, deterministic);
+	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -69,6 +69,7 @@ struct ctl_opts {
 	 * and keep no map lists: memory stays bounded on long runs (hyde
 	 * sim). ctl_flows then lists nothing. */
 	bool stream_flows;
+	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
 };
 
 void ctl_opts_default(struct ctl_opts *o);

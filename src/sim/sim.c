@@ -9,9 +9,16 @@
  * changes. A circuit i -> j is usable delta after it is set, and only the
  * ports whose circuit changes pay that (not-all-stop); an OCS flow whose
  * circuit is not usable has rate 0 and keeps its bytes. Tasks' work is a
- * timer. Everything is deterministic: the same inputs give the same run. */
+ * timer. Everything is deterministic: the same inputs give the same run.
+ *
+ * Beside max-min, rate models that serve flows in an order (as NEAT
+ * needs): FCFS (by start), SRPT (by bits left), LAS (by bits sent). On
+ * every link the order decides who is served first: taking flows in that
+ * order, each gets what the flows before it left on its path (flows tied
+ * in the order share that max-min fairly). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -42,6 +49,8 @@ struct sim_flow {
 
 struct sim_class {
 	uint32_t src, dst;
+	uint32_t seq; /* order of creation: the last tie-break */
+	bool hashed;  /* in the class table (max-min classes only) */
 	enum flow_path path;
 	int links[4];
 	int nlinks;
@@ -99,6 +108,45 @@ struct sim {
 	struct heap_ent *heap;
 	size_t n_heap, cap_heap;
 	uint64_t recomputes, cls_sum;
+	const struct rate_model *model;
+	uint32_t seq;
+	struct evtimer cross_timer; /* an ordered model's order changes */
+	int64_t last_cross;
+};
+
+/* How flows share links: max-min (key NULL), or in the order of a key,
+ * lowest first. slope: how the key of a flow at rate r moves per ns (for
+ * the instant two flows change places). tol: keys this close are tied. */
+struct rate_model {
+	const char *name;
+	double (*key)(const struct sim_class *c);
+	double slope; /* d key / dt = slope x rate */
+	double tol;
+};
+
+static double key_fcfs(const struct sim_class *c)
+{
+	return (double)c->h[0]->f->start;
+}
+
+static double key_srpt(const struct sim_class *c)
+{
+	return c->h[0]->finish - c->vt;
+}
+
+static double key_las(const struct sim_class *c)
+{
+	return c->vt;
+}
+
+/* The tolerance of the bit counts covers what a rate of up to 1Tbit/s
+ * moves in the nanosecond that event times are rounded to. */
+static const struct rate_model rate_models[] = {
+	{ "maxmin", NULL, 0, 0 },
+	{ "fcfs", key_fcfs, 0, 0 },
+	{ "srpt", key_srpt, -1, 1024 },
+	{ "las", key_las, 1, 1024 },
+	{ NULL, NULL, 0, 0 },
 };
 
 static inline struct sim *SIM(struct backend *b)
@@ -213,10 +261,12 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	size_t h = class_hash(s, f->src_host, f->dst_host, f->path);
 	struct sim_class *c;
 
-	for (c = s->tab[h]; c; c = c->hnext)
-		if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
-			return c;
+	if (!s->model->key) /* ordered models: every flow is its own class */
+		for (c = s->tab[h]; c; c = c->hnext)
+			if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
+				return c;
 	c = xcalloc(1, sizeof(*c));
+	c->seq = s->seq++;
 	c->src = f->src_host;
 	c->dst = f->dst_host;
 	c->path = f->path;
@@ -239,8 +289,11 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
 		break;
 	}
-	c->hnext = s->tab[h];
-	s->tab[h] = c;
+	if (!s->model->key) {
+		c->hnext = s->tab[h];
+		s->tab[h] = c;
+		c->hashed = true;
+	}
 	c->slot = SIZE_MAX;
 	return c;
 }
@@ -250,9 +303,11 @@ static void class_release(struct sim *s, struct sim_class *c)
 	size_t h = class_hash(s, c->src, c->dst, c->path);
 	struct sim_class **pp;
 
-	for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
-		;
-	*pp = c->hnext;
+	if (c->hashed) {
+		for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
+			;
+		*pp = c->hnext;
+	}
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
 	free(c->h);
@@ -284,20 +339,37 @@ static bool class_usable(const struct sim *s, const struct sim_class *c)
 	return s->out_of[sr] == (int32_t)dr && s->usable[sr];
 }
 
+/* See compute_ordered. */
+#define CROSS_QUANTUM (NSEC_PER_SEC / 1000)
+
+struct keyed {
+	double key;
+	struct sim_class *c;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->c->seq > y->c->seq) - (x->c->seq < y->c->seq);
+}
+
 /* Max-min fair rates by progressive filling: repeatedly take the link with
- * the smallest fair share among the flows not yet fixed, fix them at it. */
-static void compute_rates(struct sim *s)
+ * the smallest fair share among the flows not yet fixed, fix them at it.
+ * Over the classes cls[0..n), on full links (fresh) or on what the links
+ * have left (an ordered model's tie group). */
+static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
 {
 	size_t i, k;
 
-	s->recomputes++;
-	s->cls_sum += s->n_act;
 	for (i = 0; i < s->n_used; i++)
 		s->is_used[s->used[i]] = false;
 	s->n_used = 0;
 	memset(s->off, 0, (s->L + 1) * sizeof(uint32_t));
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
+	for (i = 0; i < n; i++) {
+		struct sim_class *c = cls[i];
 
 		c->rate = 0;
 		c->frozen = !class_usable(s, c);
@@ -309,7 +381,8 @@ static void compute_rates(struct sim *s)
 			if (!s->is_used[l]) {
 				s->is_used[l] = true;
 				s->used[s->n_used++] = l;
-				s->left[l] = s->cap[l];
+				if (fresh)
+					s->left[l] = s->cap[l];
 				s->cnt[l] = 0;
 				s->fill[l] = 0;
 			}
@@ -320,8 +393,8 @@ static void compute_rates(struct sim *s)
 	for (i = 0; i < s->L; i++)
 		s->off[i + 1] += s->off[i];
 	s->lcls = xrealloc(s->lcls, (s->off[s->L] + 1) * sizeof(uint32_t));
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
+	for (i = 0; i < n; i++) {
+		struct sim_class *c = cls[i];
 
 		if (c->frozen)
 			continue;
@@ -336,7 +409,7 @@ static void compute_rates(struct sim *s)
 		int l = s->used[i];
 
 		s->ver[l]++;
-		heap_push(s, s->left[l] / s->cnt[l], l);
+		heap_push(s, (s->left[l] > 0 ? s->left[l] : 0) / s->cnt[l], l);
 	}
 	while (s->n_heap) {
 		struct heap_ent e = heap_pop(s);
@@ -349,7 +422,7 @@ static void compute_rates(struct sim *s)
 		if (share < 0)
 			share = 0;
 		for (k = s->off[l]; k < s->off[l] + s->fill[l]; k++) {
-			struct sim_class *c = s->act[s->lcls[k]];
+			struct sim_class *c = cls[s->lcls[k]];
 			int m;
 
 			if (c->frozen)
@@ -367,6 +440,79 @@ static void compute_rates(struct sim *s)
 			}
 		}
 	}
+}
+
+static void compute_ordered(struct sim *s);
+
+static void compute_rates(struct sim *s)
+{
+	s->recomputes++;
+	s->cls_sum += s->n_act;
+	if (s->model->key)
+		compute_ordered(s);
+	else
+		fill(s, s->act, s->n_act, true);
+}
+
+/* An ordered model: classes by key; each tie group takes, max-min among
+ * itself, what the groups before it left. Then the first instant two
+ * neighbours in the order change places, when the rates must be redone. */
+static void compute_ordered(struct sim *s)
+{
+	const struct rate_model *m = s->model;
+	struct keyed *g = xcalloc(s->n_act + 1, sizeof(*g));
+	struct sim_class **grp = xcalloc(s->n_act + 1, sizeof(*grp));
+	double next = INFINITY;
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < s->n_act; i++) {
+		g[i] = (struct keyed){ m->key(s->act[i]), s->act[i] };
+		for (k = 0; k < s->act[i]->nlinks; k++)
+			s->left[s->act[i]->links[k]] = s->cap[s->act[i]->links[k]];
+	}
+	qsort(g, s->n_act, sizeof(*g), cmp_keyed);
+	for (i = 0; i < s->n_act; i = j) {
+		for (j = i + 1; j < s->n_act && g[j].key - g[i].key <= m->tol; j++)
+			;
+		if (j - i == 1) { /* alone in its place: what its path has left */
+			struct sim_class *c = g[i].c;
+			double r = INFINITY;
+
+			c->frozen = !class_usable(s, c);
+			for (k = 0; k < c->nlinks && !c->frozen; k++)
+				if (s->left[c->links[k]] < r)
+					r = s->left[c->links[k]];
+			c->rate = c->frozen || r < 0 ? 0 : r;
+			for (k = 0; k < c->nlinks; k++)
+				s->left[c->links[k]] -= c->rate * (double)c->n;
+			continue;
+		}
+		for (k = 0; (size_t)k < j - i; k++)
+			grp[k] = g[i + (size_t)k].c;
+		fill(s, grp, j - i, false);
+	}
+	for (i = 0; i + 1 < s->n_act; i++) {
+		double gap = g[i + 1].key - g[i].key;
+		double closing = m->slope * (g[i].c->rate - g[i + 1].c->rate);
+
+		if (gap > m->tol && closing > 0 && gap / closing < next)
+			next = gap / closing;
+	}
+	free(g);
+	free(grp);
+	/* Two flows with different bottlenecks can swap places again and
+	 * again (each tie lets the slower fall behind): an order change is
+	 * acted on at most once per CROSS_QUANTUM, the one approximation of
+	 * the ordered models. */
+	if (next < INFINITY) {
+		int64_t at = ctl_now(s->ctl) + (int64_t)ceil(next);
+
+		if (at < s->last_cross + CROSS_QUANTUM)
+			at = s->last_cross + CROSS_QUANTUM;
+		evloop_at(ctl_loop(s->ctl), &s->cross_timer, at);
+	} else
+		evloop_cancel(ctl_loop(s->ctl), &s->cross_timer);
 }
 
 static void arm_completion(struct sim *s)
@@ -408,6 +554,17 @@ static void rate_fire(struct evloop *l, struct evtimer *t)
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, rate_timer));
 
 	(void)l;
+	advance(s);
+	compute_rates(s);
+	arm_completion(s);
+}
+
+static void cross_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, cross_timer));
+
+	(void)l;
+	s->last_cross = ctl_now(s->ctl);
 	advance(s);
 	compute_rates(s);
 	arm_completion(s);
@@ -487,12 +644,23 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 
 static int sim_init(struct backend *b, char *errbuf)
 {
-	struct sim *s = xcalloc(1, sizeof(*s));
+	struct sim *s;
 	const struct topo *t = ctl_topo(b->ctl);
+	const char *rates = ctl_options(b->ctl)->rates;
+	const struct rate_model *m;
 	size_t tab = 1024;
 	unsigned i;
 
-	(void)errbuf;
+	for (m = rate_models; m->name; m++)
+		if (!rates || !strcmp(rates, m->name))
+			break;
+	if (!m->name) {
+		errbuf_set(errbuf, "unknown rate model '%s' (expected maxmin, fcfs, srpt or las)",
+			   rates);
+		return -EINVAL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->model = m;
 	*(struct sim **)b->priv = s;
 	s->ctl = b->ctl;
 	s->t = t;
@@ -528,7 +696,9 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
+	evtimer_init(&s->cross_timer, cross_fire);
 	s->last = ctl_now(s->ctl);
+	s->last_cross = INT64_MIN / 2;
 	return 0;
 }
 
