@@ -339,6 +339,10 @@ static bool class_usable(const struct sim *s, const struct sim_class *c)
 	return s->out_of[sr] == (int32_t)dr && s->usable[sr];
 }
 
+/* Rates below this (1kbit/s, in bits per ns) are what float rounding
+ * leaves of a link shared out, not bandwidth. */
+#define RATE_MIN 1e-6
+
 /* See compute_ordered. */
 #define CROSS_QUANTUM (NSEC_PER_SEC / 1000)
 
@@ -419,7 +423,7 @@ static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
 		if (e.ver != s->ver[l] || s->cnt[l] <= 0)
 			continue;
 		share = s->left[l] / s->cnt[l];
-		if (share < 0)
+		if (share < RATE_MIN)
 			share = 0;
 		for (k = s->off[l]; k < s->off[l] + s->fill[l]; k++) {
 			struct sim_class *c = cls[s->lcls[k]];
@@ -483,7 +487,8 @@ static void compute_ordered(struct sim *s)
 			for (k = 0; k < c->nlinks && !c->frozen; k++)
 				if (s->left[c->links[k]] < r)
 					r = s->left[c->links[k]];
-			c->rate = c->frozen || r < 0 ? 0 : r;
+			/* what rounding leaves of a full link is no rate */
+			c->rate = c->frozen || r < RATE_MIN ? 0 : r;
 			for (k = 0; k < c->nlinks; k++)
 				s->left[c->links[k]] -= c->rate * (double)c->n;
 			continue;
@@ -532,7 +537,7 @@ static void arm_completion(struct sim *s)
 				best = t;
 		}
 	}
-	if (best == INFINITY) {
+	if (best > 1e18) { /* none, or more than 30 years away */
 		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
 		return;
 	}
