@@ -555,7 +555,10 @@ struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t ds
 }
 
 /* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
- * its place among the pairs with demand. */
+ * its place among the pairs with demand. The circuits are planned again
+ * when a pair's demand appears or ends, not when it grows or shrinks: the
+ * plans' own re-plan times (Sunflow's T_plan, the end of a reservation)
+ * catch demand that outlives its reservation. */
 static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
 {
 	unsigned H = c->t->hosts;
@@ -569,6 +572,7 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 		p->nsrc += !(*s)++;
 		p->ndst += !(*t)++;
 		if (!p->flows_left++) {
+			cexec_demand_changed(c);
 			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
 			p->live = c->n_live;
 			c->live[c->n_live++] = (struct pair_ref){ p->job,
@@ -585,6 +589,7 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 				c->js[last.job].pairs[last.idx].live = p->live;
 			}
 			p->live = SIZE_MAX;
+			cexec_demand_changed(c);
 		}
 	}
 }
@@ -674,7 +679,6 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 		p->bytes += bytes;
 		p->wait_bytes += bytes;
 		j->ocs_bytes += bytes;
-		cexec_demand_changed(c);
 	}
 }
 
@@ -920,7 +924,6 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 		p->active[f->pslot] = last;
 		last->pslot = f->pslot;
 		pair_count(c, p, f, -1);
-		cexec_demand_changed(c);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
