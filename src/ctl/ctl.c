@@ -356,6 +356,7 @@ void ctl_free(struct ctl *c)
 				for (r = 0; r < c->wl->jobs[i].reduces; r++)
 					free(j->red[r].open);
 			free(j->red);
+			free(j->fetching);
 			free(j->maps_done_rack);
 			free(j->red_bytes_rack);
 			for (r = 0; r < j->n_pairs; r++) {
@@ -401,6 +402,7 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 
 	if (!j->red) {
 		j->red = xcalloc(w->reduces + 1, sizeof(*j->red));
+		j->fetching = xcalloc(w->reduces + 1, sizeof(uint32_t));
 		j->maps_done_rack = xcalloc(c->t->racks, sizeof(uint32_t));
 		j->red_bytes_rack = xcalloc(c->t->racks, sizeof(uint64_t));
 	}
@@ -417,6 +419,45 @@ static void start_compute(struct ctl *c, struct task *t, int64_t duration)
 			 strerror(-r));
 }
 
+/* The reduces of a job that take map outputs, in index order (the order
+ * the outputs are offered in): a finished map visits these, not every
+ * reduce of the job. */
+static uint32_t fetching_pos(const struct jstate *j, uint32_t r)
+{
+	uint32_t lo = 0, hi = j->n_fetching;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (j->fetching[mid] < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void fetching_add(struct jstate *j, uint32_t r)
+{
+	uint32_t k = fetching_pos(j, r);
+
+	if (k < j->n_fetching && j->fetching[k] == r)
+		return;
+	memmove(&j->fetching[k + 1], &j->fetching[k], (j->n_fetching - k) * sizeof(uint32_t));
+	j->fetching[k] = r;
+	j->n_fetching++;
+}
+
+static void fetching_remove(struct jstate *j, uint32_t r)
+{
+	uint32_t k = fetching_pos(j, r);
+
+	if (k == j->n_fetching || j->fetching[k] != r)
+		return;
+	memmove(&j->fetching[k], &j->fetching[k + 1], (j->n_fetching - k - 1) * sizeof(uint32_t));
+	j->n_fetching--;
+}
+
 static void reduce_maybe_compute(struct ctl *c, struct task *t)
 {
 	struct job *job = &c->c->jobs[t->job];
@@ -429,6 +470,7 @@ static void reduce_maybe_compute(struct ctl *c, struct task *t)
 	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
 	rs->open = NULL;
+	fetching_remove(&c->js[t->job], t->idx);
 	ctl_event(c, "reduce_compute %s %u", job->wl->id, t->idx);
 	start_compute(c, t, job->wl->reduce_time);
 }
@@ -466,7 +508,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 	c->host_out[f->src_host]++;
 	c->host_in[f->dst_host]++;
 	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+		struct ocs_pair *p = &c->js[f->job].pairs[f->pair];
 
 		p->wait_bytes -= f->bytes;
 		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
@@ -643,8 +685,10 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 	f->start = f->end = -1;
 	f->path = flow_base_path(c->t, src_host, dst_host);
 	if (f->path == PATH_EPS && c->cx.cs &&
-	    pair_is_elephant(c, job, f->src_rack, f->dst_rack))
+	    pair_is_elephant(c, job, f->src_rack, f->dst_rack)) {
 		f->path = PATH_OCS;
+		f->pair = (uint32_t)(ctl_pair(c, job, f->src_rack, f->dst_rack) - c->js[job].pairs);
+	}
 	if (c->opts.stream_flows) {
 		f->lnext = c->live_flows;
 		if (f->lnext)
@@ -674,7 +718,7 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 	if (f->src_rack != f->dst_rack)
 		j->cross_rack_bytes += bytes;
 	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+		struct ocs_pair *p = &j->pairs[f->pair];
 
 		p->bytes += bytes;
 		p->wait_bytes += bytes;
@@ -690,7 +734,8 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	struct jstate *j = &c->js[job];
 	struct rstate *rs = &j->red[r];
 	unsigned src = (unsigned)jb->maps[m].host, dst = (unsigned)jb->reduces[r].host;
-	uint64_t bytes = wl_partition_bytes(jb->wl, m, r);
+	/* wl_partition_bytes, with the reduce's share worked out once */
+	uint64_t bytes = rs->part_base + (m < rs->part_rem);
 	struct flow *f;
 
 	rs->maps_seen++;
@@ -708,7 +753,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);
 	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = ctl_pair(c, job, f->src_rack, f->dst_rack);
+		struct ocs_pair *p = &j->pairs[f->pair];
 
 		f->state = FLOW_WAIT_CIRCUIT;
 		if (p->wait_tail)
@@ -728,8 +773,13 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct job *jb = &c->c->jobs[job];
+	struct rstate *rs = &c->js[job].red[r];
+	uint64_t rb = wl_reduce_bytes(jb->wl, r);
 	uint32_t m;
 
+	rs->part_base = rb / jb->wl->maps;
+	rs->part_rem = (uint32_t)(rb % jb->wl->maps);
+	fetching_add(&c->js[job], r);
 	for (m = 0; m < jb->wl->maps; m++)
 		if (jb->maps[m].state == TASK_DONE)
 			offer_map_output(c, job, m, r);
@@ -860,9 +910,8 @@ void ctl_compute_done(struct ctl *c, struct task *t)
 	if (t->kind == TASK_MAP) {
 		j->maps_done_rack[topo_host_rack(c->t, host)]++;
 		if (j->shuffle_open)
-			for (k = 0; k < w->reduces; k++)
-				if (jb->reduces[k].state == TASK_RUNNING)
-					offer_map_output(c, t->job, t->idx, k);
+			for (k = 0; k < j->n_fetching; k++)
+				offer_map_output(c, t->job, t->idx, j->fetching[k]);
 	}
 	if (c->sched->ops->task_finished)
 		c->sched->ops->task_finished(c->sched, t);
@@ -918,7 +967,7 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	}
 	ctl_event(c, "flow_done %" PRIu32, f->id);
 	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+		struct ocs_pair *p = &j->pairs[f->pair];
 		struct flow *last = p->active[--p->n_active];
 
 		p->active[f->pslot] = last;

@@ -45,6 +45,7 @@ struct flow {
 	int64_t created, start, end;
 	struct flow *next; /* in a wait queue */
 	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
+	uint32_t pair;	   /* OCS: index of its pair in the job's */
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	void *bpriv;	   /* the backend's */
 };

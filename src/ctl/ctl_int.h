@@ -40,11 +40,14 @@ struct rstate {
 	uint32_t flows_left;	     /* flows created and not done */
 	uint64_t bytes_done;	     /* of its fetches done, for its progress */
 	int64_t compute_start;	     /* when its work began */
+	uint64_t part_base;	     /* bytes from each map, */
+	uint32_t part_rem;	     /* one more from maps below this */
 	bool computing;
 };
 
 struct jstate {
 	struct rstate *red;
+	uint32_t *fetching, n_fetching; /* reduces taking outputs, by index */
 	uint32_t *maps_done_rack;	 /* finished maps per rack */
 	uint64_t *red_bytes_rack;	 /* shuffle bytes of placed reduces per rack */
 	uint32_t reduces_placed;
