@@ -25,7 +25,7 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
-		"          [--rates MODEL] [--progress] [-q]\n\n"
+		"          [--rates MODEL] [--rate-quantum TIME] [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
 		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE\n"
@@ -43,6 +43,9 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
 		"      --rates MODEL     (sim) how flows share links: maxmin (default), fcfs,\n"
 		"                        srpt, las (in that order on every link)\n"
+		"      --rate-quantum TIME  (sim) recompute rates at most once per TIME\n"
+		"                        (default 0: at every change, exact); faster,\n"
+		"                        approximate\n"
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
@@ -100,6 +103,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-analyze", no_argument, NULL, 6 },
 		{ "rates", required_argument, NULL, 7 },
+		{ "rate-quantum", required_argument, NULL, 8 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -182,6 +186,13 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				goto out;
 			}
 			o.rates = optarg;
+			break;
+		case 8:
+			if (unit_parse_time(optarg, &o.rate_quantum) || o.rate_quantum < 0) {
+				r = cli_usage_error(cmd, "--rate-quantum: expected %s, got '%s'",
+						    unit_time_expect, optarg);
+				goto out;
+			}
 			break;
 		case 'q':
 			o.quiet = true;

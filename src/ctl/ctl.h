@@ -71,6 +71,8 @@ struct ctl_opts {
 	 * sim). ctl_flows then lists nothing. */
 	bool stream_flows;
 	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
+	int64_t rate_quantum; /* sim: at most one rate computation per this
+			       * (ns); 0: at every change (exact) */
 };
 
 void ctl_opts_default(struct ctl_opts *o);

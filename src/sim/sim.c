@@ -112,6 +112,7 @@ struct sim {
 	uint32_t seq;
 	struct evtimer cross_timer; /* an ordered model's order changes */
 	int64_t last_cross;
+	int64_t quantum, last_compute;
 };
 
 /* How flows share links: max-min (key NULL), or in the order of a key,
@@ -452,6 +453,8 @@ static void compute_rates(struct sim *s)
 {
 	s->recomputes++;
 	s->cls_sum += s->n_act;
+	s->last_compute = ctl_now(s->ctl);
+	evloop_cancel(ctl_loop(s->ctl), &s->rate_timer);
 	if (s->model->key)
 		compute_ordered(s);
 	else
@@ -550,8 +553,15 @@ static void arm_completion(struct sim *s)
  * event of the same instant (they may change more). */
 static void rates_dirty(struct sim *s)
 {
+	int64_t at = ctl_now(s->ctl);
+
+	/* --rate-quantum: at most one computation per quantum; until then
+	 * the rates stay as they were (a new flow waits, a finished flow's
+	 * share lies idle): fewer events, approximate times */
+	if (s->quantum && at < s->last_compute + s->quantum)
+		at = s->last_compute + s->quantum;
 	if (!evtimer_armed(&s->rate_timer))
-		evloop_at(ctl_loop(s->ctl), &s->rate_timer, ctl_now(s->ctl));
+		evloop_at(ctl_loop(s->ctl), &s->rate_timer, at);
 }
 
 static void rate_fire(struct evloop *l, struct evtimer *t)
@@ -608,7 +618,10 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			i++;
 	}
 	s->n_flows -= n;
-	compute_rates(s);
+	if (s->quantum && ctl_now(s->ctl) < s->last_compute + s->quantum)
+		rates_dirty(s);
+	else
+		compute_rates(s);
 	arm_completion(s);
 	for (i = 0; i < n; i++) {
 		struct flow *f = done[i]->f;
@@ -666,6 +679,7 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->model = m;
+	s->quantum = ctl_options(b->ctl)->rate_quantum;
 	*(struct sim **)b->priv = s;
 	s->ctl = b->ctl;
 	s->t = t;
