@@ -1,0 +1,63 @@
+#!/bin/sh
+# Benchmark of the flow-level simulator (prints figures, never fails on
+# time): wall time, events per second and peak memory of hyde sim on
+#  (a) paper60.topo with 1000 FB-like jobs (hyde gen fb jobs=1000),
+#  (b) the full FB-2010 SWIM trace (24,442 jobs) on nas30.topo,
+#  (c) the Coflow-Benchmark trace in coflow-only mode, if this hyde has it.
+# A run that does not end within LIMIT seconds is stopped; the line then
+# says how far it got (simulated time, jobs done) from its progress line.
+# Usage: bench/sim.sh [LIMIT] [EXTRA hyde sim OPTIONS...]   (from the
+# build tree, or HYDE=path/to/hyde); e.g. bench/sim.sh 600 --rate-quantum 1ms
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+HYDE=${HYDE:-$here/../hyde}
+LIMIT=${1:-300}
+[ $# -gt 0 ] && shift
+tmp=$(mktemp -d /tmp/hydesimbench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench/sim.sh: needs /usr/bin/time (GNU time)" >&2; exit 2; }
+
+# run NAME TOPO WORKLOAD [OPTIONS...]
+run() {
+	name=$1 topo=$2 wl=$3
+	shift 3
+	/usr/bin/time -f '%e %M' -o "$tmp/time" \
+		timeout -s INT "$LIMIT" "$HYDE" sim -t "$topo" -w "$wl" -o "$tmp/run" \
+		--progress "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	read -r wall rss_kb <"$tmp/time" 2>/dev/null || { wall=?; rss_kb=0; }
+	[ "$wall" = "Command" ] && read -r wall rss_kb <<-EOF
+		$(tail -1 "$tmp/time")
+	EOF
+	mem=$(awk -v k="$rss_kb" 'BEGIN { printf "%.0fMB", k / 1024 }')
+	last=$(tr '\r' '\n' <"$tmp/err" | grep -a '^sim t=' | tail -1 | sed 's/\x1b\[K//')
+	if grep -q '^  events' "$tmp/out"; then
+		ev=$(awk '/^  events/ { print $2 }' "$tmp/out")
+		evs=$(awk '/^  events/ { print $3 }' "$tmp/out")
+		jobs=$(awk '/^  jobs/ { print $2 "/" $4 }' "$tmp/out")
+		printf '%-34s %8ss  %11s events  %9s ev/s  peak %7s  jobs %s%s\n' "$name" "$wall" \
+			"$ev" "$evs" "$mem" "$jobs" "$([ $rc = 0 ] || echo "  (exit $rc)")"
+	else
+		printf '%-34s %8ss  stopped after %ss: not done; reached %s  peak %s\n' "$name" \
+			"$wall" "$LIMIT" "${last:-nothing}" "$mem"
+	fi
+}
+
+echo "hyde sim benchmark ($(nproc) cores; limit ${LIMIT}s per run; options: ${*:-none})"
+"$HYDE" gen fb jobs=1000 -o "$tmp/fb1000.wl" >/dev/null || exit 1
+run "(a) paper60, 1000 FB-like jobs" "$src/topologies/paper60.topo" "$tmp/fb1000.wl" "$@"
+run "(b) nas30, FB-2010 SWIM (24442)" "$src/topologies/nas30.topo" \
+	"swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv" "$@"
+if "$HYDE" sim --help 2>/dev/null | grep -q -- '--coflow-only'; then
+	ctopo=$(ls "$src"/topologies/coflow*.topo 2>/dev/null | head -1)
+	if [ -n "$ctopo" ]; then
+		run "(c) Coflow-Benchmark, coflow-only" "$ctopo" \
+			"coflow:$src/workloads/traces/FB2010-1Hr-150-0.txt" --coflow-only "$@"
+	else
+		echo "(c) Coflow-Benchmark: skipped: no topologies/coflow*.topo for it in this tree"
+	fi
+else
+	echo "(c) Coflow-Benchmark: skipped: this hyde sim has no coflow-only mode (--coflow-only)"
+fi
