@@ -292,6 +292,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	c->up_load = xcalloc(c->t->racks, sizeof(double));
 	c->down_load = xcalloc(c->t->racks, sizeof(double));
 	c->arrival_order = wl_arrival_order(c->wl);
+	c->arrived = xcalloc(c->wl->n_jobs + 1, sizeof(uint32_t));
 	c->sched->ctl = c;
 	c->sched->c = c->c;
 	c->sched->t = c->t;
@@ -375,6 +376,7 @@ void ctl_free(struct ctl *c)
 	cluster_free(c->c);
 	evloop_destroy(&c->loop);
 	free(c->arrival_order);
+	free(c->arrived);
 	free(c->host_out);
 	free(c->host_in);
 	free(c->up_load);
@@ -831,13 +833,36 @@ static void task_started(struct ctl *c, struct task *t, unsigned host)
 	}
 }
 
+/* Is there a task any scheduler could start: a pending task of a ready
+ * job? Over the jobs arrived and not done (dropping those done), so that a
+ * pass with nothing to start costs those jobs, not a pick per free host
+ * (a scheduler's pick may weigh every job of the workload). */
+static bool anything_pending(struct ctl *c)
+{
+	size_t i, k = 0;
+	bool any = false;
+
+	for (i = 0; i < c->n_arrived; i++) {
+		const struct job *j = &c->c->jobs[c->arrived[i]];
+
+		if (j->state == JOB_DONE || j->state == JOB_FAILED)
+			continue;
+		c->arrived[k++] = c->arrived[i];
+		if (!any && j->state == JOB_READY &&
+		    (sched_job_has_pending(j, TASK_MAP) || sched_job_has_pending(j, TASK_REDUCE)))
+			any = true;
+	}
+	c->n_arrived = k;
+	return any;
+}
+
 static void schedule_pass(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, sched_timer);
 	unsigned n = topo_n_hosts(c->t), k;
 
 	(void)l;
-	if (c->failed || c->c->total_free == 0)
+	if (c->failed || c->c->total_free == 0 || !anything_pending(c))
 		return;
 	/* as heartbeats from the nodes: start from a rotating host so no
 	 * host is always first; it rotates with the tasks started, not with
@@ -1021,6 +1046,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 			c->first_arrival = ctl_now(c);
 		cluster_place_blocks_random(c->c, jb, &c->rng);
 		job_arrive(c->c, jb, ctl_now(c));
+		c->arrived[c->n_arrived++] = idx;
 		ctl_event(c, "job_arrive %s", jb->wl->id);
 		if (c->sched->ops->job_arrived)
 			c->sched->ops->job_arrived(c->sched, jb);

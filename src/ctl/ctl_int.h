@@ -100,6 +100,8 @@ struct ctl {
 	size_t n_live, cap_live;
 	uint32_t *arrival_order;
 	size_t next_arrival;
+	uint32_t *arrived; /* jobs arrived and maybe not done */
+	size_t n_arrived;
 	struct evtimer arrival_timer, sched_timer, heartbeat_timer, progress_timer;
 	unsigned host_rr;
 	uint64_t tasks_started;
