@@ -75,11 +75,6 @@ struct port_timer {
 	unsigned port;
 };
 
-struct heap_ent {
-	double share;
-	int link;
-	unsigned ver;
-};
 
 struct sim {
 	struct ctl *ctl;
@@ -88,7 +83,9 @@ struct sim {
 	double *cap;	   /* bits per ns, per link */
 	double *left;
 	double *cnt;	   /* members not yet fixed, per link */
-	unsigned *ver;
+	int *hl, *hpos; /* the heap of links, and where each link is in it */
+	double *hkey;
+	size_t hn;
 	uint32_t *off, *fill, *lcls; /* CSR: classes per link */
 	int *used;	   /* links touched by active classes */
 	size_t n_used;
@@ -105,8 +102,6 @@ struct sim {
 	int32_t *out_of;
 	bool *usable;
 	struct port_timer *pt;
-	struct heap_ent *heap;
-	size_t n_heap, cap_heap;
 	uint64_t recomputes, cls_sum;
 	const struct rate_model *model;
 	uint32_t seq;
@@ -161,47 +156,78 @@ static inline struct sim *SIM(struct backend *b)
 #define L_TOR_DOWN(s, r) ((int)(2 * (s)->H + (s)->R + (r)))
 #define L_CIRCUIT(s, r) ((int)(2 * (s)->H + 2 * (s)->R + (r)))
 
-/* ---- lazy min-heap of link shares ---- */
+/* ---- indexed min-heap of link shares: one entry per link, moved in
+ * place when its share changes (ties by link: deterministic) ---- */
 
-static bool ent_before(const struct heap_ent *a, const struct heap_ent *b)
+static bool hless(const struct sim *s, int a, int b)
 {
-	return a->share < b->share || (a->share == b->share && a->link < b->link);
+	return s->hkey[a] < s->hkey[b] || (s->hkey[a] == s->hkey[b] && a < b);
 }
 
-static void heap_push(struct sim *s, double share, int link)
+static void hplace(struct sim *s, size_t i, int l)
 {
-	struct heap_ent e = { share, link, s->ver[link] };
-	size_t i;
+	s->hl[i] = l;
+	s->hpos[l] = (int)i;
+}
 
-	xgrow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof(*s->heap));
-	i = s->n_heap++;
-	while (i > 0 && ent_before(&e, &s->heap[(i - 1) / 2])) {
-		s->heap[i] = s->heap[(i - 1) / 2];
+static void hup(struct sim *s, size_t i)
+{
+	int l = s->hl[i];
+
+	while (i > 0 && hless(s, l, s->hl[(i - 1) / 2])) {
+		hplace(s, i, s->hl[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
-	s->heap[i] = e;
+	hplace(s, i, l);
 }
 
-static struct heap_ent heap_pop(struct sim *s)
+static void hdown(struct sim *s, size_t i)
 {
-	struct heap_ent top = s->heap[0], last = s->heap[--s->n_heap];
-	size_t i = 0;
+	int l = s->hl[i];
 
 	for (;;) {
-		size_t l = 2 * i + 1, m = l;
+		size_t c = 2 * i + 1;
 
-		if (l >= s->n_heap)
+		if (c >= s->hn)
 			break;
-		if (l + 1 < s->n_heap && ent_before(&s->heap[l + 1], &s->heap[l]))
-			m = l + 1;
-		if (!ent_before(&s->heap[m], &last))
+		if (c + 1 < s->hn && hless(s, s->hl[c + 1], s->hl[c]))
+			c++;
+		if (!hless(s, s->hl[c], l))
 			break;
-		s->heap[i] = s->heap[m];
-		i = m;
+		hplace(s, i, s->hl[c]);
+		i = c;
 	}
-	if (s->n_heap)
-		s->heap[i] = last;
-	return top;
+	hplace(s, i, l);
+}
+
+static void hset(struct sim *s, int l, double key)
+{
+	double old = s->hkey[l];
+
+	s->hkey[l] = key;
+	if (s->hpos[l] < 0) {
+		s->hl[s->hn] = l;
+		s->hpos[l] = (int)s->hn;
+		hup(s, s->hn++);
+	} else if (key < old) {
+		hup(s, (size_t)s->hpos[l]);
+	} else {
+		hdown(s, (size_t)s->hpos[l]);
+	}
+}
+
+static void hremove(struct sim *s, int l)
+{
+	size_t i = (size_t)s->hpos[l];
+	int last;
+
+	s->hpos[l] = -1;
+	last = s->hl[--s->hn];
+	if (i == s->hn)
+		return;
+	hplace(s, i, last);
+	hup(s, i);
+	hdown(s, (size_t)s->hpos[last]);
 }
 
 /* ---- members of a class: min-heap on finish ---- */
@@ -409,19 +435,20 @@ static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
 			s->lcls[s->off[l] + s->fill[l]++] = (uint32_t)i;
 		}
 	}
-	s->n_heap = 0;
+	for (i = 0; i < s->hn; i++)
+		s->hpos[s->hl[i]] = -1;
+	s->hn = 0;
 	for (i = 0; i < s->n_used; i++) {
 		int l = s->used[i];
 
-		s->ver[l]++;
-		heap_push(s, (s->left[l] > 0 ? s->left[l] : 0) / s->cnt[l], l);
+		hset(s, l, (s->left[l] > 0 ? s->left[l] : 0) / s->cnt[l]);
 	}
-	while (s->n_heap) {
-		struct heap_ent e = heap_pop(s);
-		int l = e.link;
+	while (s->hn) {
+		int l = s->hl[0];
 		double share;
 
-		if (e.ver != s->ver[l] || s->cnt[l] <= 0)
+		hremove(s, l);
+		if (s->cnt[l] <= 0)
 			continue;
 		share = s->left[l] / s->cnt[l];
 		if (share < RATE_MIN)
@@ -439,9 +466,12 @@ static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
 
 				s->left[l2] -= share * (double)c->n;
 				s->cnt[l2] -= (double)c->n;
-				s->ver[l2]++;
-				if (l2 != l && s->cnt[l2] > 0.5)
-					heap_push(s, (s->left[l2] > 0 ? s->left[l2] : 0) / s->cnt[l2], l2);
+				if (l2 == l)
+					continue;
+				if (s->cnt[l2] > 0.5)
+					hset(s, l2, (s->left[l2] > 0 ? s->left[l2] : 0) / s->cnt[l2]);
+				else if (s->hpos[l2] >= 0)
+					hremove(s, l2);
 			}
 		}
 	}
@@ -689,7 +719,11 @@ static int sim_init(struct backend *b, char *errbuf)
 	s->cap = xcalloc(s->L, sizeof(double));
 	s->left = xcalloc(s->L, sizeof(double));
 	s->cnt = xcalloc(s->L, sizeof(double));
-	s->ver = xcalloc(s->L, sizeof(unsigned));
+	s->hl = xcalloc(s->L, sizeof(int));
+	s->hpos = xcalloc(s->L, sizeof(int));
+	s->hkey = xcalloc(s->L, sizeof(double));
+	for (i = 0; i < s->L; i++)
+		s->hpos[i] = -1;
 	s->off = xcalloc(s->L + 1, sizeof(uint32_t));
 	s->fill = xcalloc(s->L, sizeof(uint32_t));
 	s->used = xcalloc(s->L, sizeof(int));
@@ -752,7 +786,9 @@ static void sim_destroy(struct backend *b)
 	free(s->cap);
 	free(s->left);
 	free(s->cnt);
-	free(s->ver);
+	free(s->hl);
+	free(s->hpos);
+	free(s->hkey);
 	free(s->off);
 	free(s->fill);
 	free(s->lcls);
@@ -761,7 +797,6 @@ static void sim_destroy(struct backend *b)
 	free(s->out_of);
 	free(s->usable);
 	free(s->pt);
-	free(s->heap);
 	free(s);
 	*(struct sim **)b->priv = NULL;
 }
