@@ -15,7 +15,10 @@
  * needs): FCFS (by start), SRPT (by bits left), LAS (by bits sent). On
  * every link the order decides who is served first: taking flows in that
  * order, each gets what the flows before it left on its path (flows tied
- * in the order share that max-min fairly). */
+ * in the order share that max-min fairly).
+ *
+ * Rates are recomputed at every change (exact); --rate-quantum trades
+ * that for speed: at most one computation per quantum. */
 #include "config.h"
 
 #include <errno.h>
