@@ -208,6 +208,69 @@ START_TEST(two_flows_one_link)
 }
 END_TEST
 
+/* Lines of a file, sorted (flows.csv streamed is in the order flows end). */
+static char *sorted_lines(const char *path)
+{
+	char cmd[512], *buf = calloc(1, 1 << 20);
+	FILE *fp;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "LC_ALL=C sort '%s'", path);
+	fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(buf, 1, (1 << 20) - 1, fp);
+	buf[n] = '\0';
+	ck_assert_int_eq(pclose(fp), 0);
+	return buf;
+}
+
+/* hyde sim streams flows.csv and frees flows as they end: the file holds
+ * the same lines as when every flow is kept to the end. */
+START_TEST(streamed_flows_same_file)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2];
+	const char *wl = "job id=a arrival=0s input=64MB shuffle=48MB output=0B maps=6 reduces=3 map_time=1s reduce_time=1s\n"
+			 "job id=b arrival=0.5s input=32MB shuffle=30MB output=0B maps=4 reduces=2 map_time=1s reduce_time=1s\n";
+	char *tpath = write_tmp(TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), ".topo");
+	char *wpath = write_tmp(wl, ".wl");
+	struct ctl_totals tt[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct ctl_opts o;
+		struct ctl *c;
+
+		snprintf(dir[k], sizeof(dir[k]), "/tmp/hyde-simstream-XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(dir[k]));
+		ctl_opts_default(&o);
+		o.topo_path = tpath;
+		o.wl_spec = wpath;
+		o.outdir = dir[k];
+		o.stream_flows = k == 1;
+		ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+		ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+		ctl_totals(c, &tt[k]);
+		ctl_free(c);
+		snprintf(path, sizeof(path), "%s/flows.csv", dir[k]);
+		text[k] = sorted_lines(path);
+	}
+	ck_assert_uint_gt(tt[0].flows, 5);
+	ck_assert_uint_eq(tt[0].flows, tt[1].flows);
+	ck_assert_str_eq(text[0], text[1]);
+	for (k = 0; k < 2; k++) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir[k]);
+		ck_assert_int_eq(system(cmd), 0);
+		free(text[k]);
+	}
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+}
+END_TEST
+
 /* The same seed gives the same run, to the nanosecond. */
 START_TEST(deterministic)
 {
@@ -243,6 +306,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);
 	tcase_add_test(tc, deterministic);
+	tcase_add_test(tc, streamed_flows_same_file);
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	suite_add_tcase(s, tc);
 	return s;
