@@ -4,8 +4,9 @@
 #  (a) paper60.topo with 1000 FB-like jobs (hyde gen fb jobs=1000),
 #  (b) the full FB-2010 SWIM trace (24,442 jobs) on nas30.topo,
 #  (c) the Coflow-Benchmark trace in coflow-only mode, if this hyde has it.
-# A run that does not end within LIMIT seconds is stopped; the line then
-# says how far it got (simulated time, jobs done) from its progress line.
+# A run that does not end within LIMIT seconds is stopped (SIGINT: hyde
+# sim then ends at its next simulated second, writes its files and prints
+# its summary); the line then says how far it got.
 # Usage: bench/sim.sh [LIMIT] [EXTRA hyde sim OPTIONS...]   (from the
 # build tree, or HYDE=path/to/hyde); e.g. bench/sim.sh 600 --rate-quantum 1ms
 set -u
@@ -24,7 +25,7 @@ run() {
 	name=$1 topo=$2 wl=$3
 	shift 3
 	/usr/bin/time -f '%e %M' -o "$tmp/time" \
-		timeout -s INT "$LIMIT" "$HYDE" sim -t "$topo" -w "$wl" -o "$tmp/run" \
+		timeout -k 120 -s INT "$LIMIT" "$HYDE" sim -t "$topo" -w "$wl" -o "$tmp/run" \
 		--progress "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	read -r wall rss_kb <"$tmp/time" 2>/dev/null || { wall=?; rss_kb=0; }
@@ -34,14 +35,16 @@ run() {
 	mem=$(awk -v k="$rss_kb" 'BEGIN { printf "%.0fMB", k / 1024 }')
 	last=$(tr '\r' '\n' <"$tmp/err" | grep -a '^sim t=' | tail -1 | sed 's/\x1b\[K//')
 	if grep -q '^  events' "$tmp/out"; then
-		ev=$(awk '/^  events/ { print $2 }' "$tmp/out")
+		ev=$(awk '/^  events/ { print $2 }' "$tmp/out" | tr -d ,)
 		evs=$(awk '/^  events/ { print $3 }' "$tmp/out")
 		jobs=$(awk '/^  jobs/ { print $2 "/" $4 }' "$tmp/out")
-		printf '%-34s %8ss  %11s events  %9s ev/s  peak %7s  jobs %s%s\n' "$name" "$wall" \
-			"$ev" "$evs" "$mem" "$jobs" "$([ $rc = 0 ] || echo "  (exit $rc)")"
+		flows=$(awk '/^  shuffle/ { for (i = 1; i <= NF; i++) if ($i == "flows:") print $(i - 1) }' "$tmp/out")
+		stop=$(grep -o 'interrupted at [0-9.]*s' "$tmp/err" | sed 's/interrupted at /stopped at the limit, simulated time reached /')
+		printf '%-34s %8ss  %9s events %8s ev/s  %9s flows  peak %7s  jobs %s%s\n' "$name" \
+			"$wall" "$ev" "$evs" "$flows" "$mem" "$jobs" "${stop:+  ($stop)}"
 	else
-		printf '%-34s %8ss  stopped after %ss: not done; reached %s  peak %s\n' "$name" \
-			"$wall" "$LIMIT" "${last:-nothing}" "$mem"
+		printf '%-34s %8ss  no summary (exit %s); last progress: %s  peak %s\n' "$name" \
+			"$wall" "$rc" "${last:-none}" "$mem"
 	fi
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,12 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 		       unit_human_size((double)ru.ru_maxrss * 1024, a, sizeof(a)));
 	if (o->outdir)
 		printf("  run directory    %s\n", o->outdir);
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	ctl_interrupt();
 }
 
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
@@ -234,6 +241,15 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		r = EXIT_USAGE;
 		goto out;
+	}
+	if (!emul) {
+		/* a long simulation stopped by hand still says how far it got
+		 * and writes its files */
+		struct sigaction sa = { .sa_handler = on_sigint };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
 	}
 	wall = now_ns();
 	r = ctl_run(c, errbuf);

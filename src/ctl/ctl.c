@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1054,11 +1055,23 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 	}
 }
 
+static volatile sig_atomic_t interrupted;
+
+void ctl_interrupt(void)
+{
+	interrupted = 1;
+}
+
 static void heartbeat(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, heartbeat_timer);
 	size_t idle;
 
+	if (interrupted) {
+		ctl_fail(c, "interrupted at %.3fs with %zu of %zu jobs done",
+			 (double)(ctl_now(c) - c->t0) / 1e9, c->jobs_done, c->wl->n_jobs);
+		return;
+	}
 	if (c->sched->ops->tick)
 		c->sched->ops->tick(c->sched, ctl_now(c));
 	schedule_soon(c);

@@ -96,6 +96,9 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf);
 /* Run to the end. 0: every job done; -1: the run failed (errbuf says why). */
 int ctl_run(struct ctl *c, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
+/* From a signal handler: the running ctl_run stops at its next heartbeat
+ * as a failed run ("interrupted"), its files written (hyde sim's SIGINT). */
+void ctl_interrupt(void);
 void ctl_free(struct ctl *c);
 
 /* What happened, for tests and reports: every flow made, and each job's
