@@ -19,6 +19,11 @@
 #define CTL_OF_TIMER(t, field) \
 	((struct ctl *)((char *)(t) - offsetof(struct ctl, field)))
 
+/* batched map outputs (struct jlazy) */
+static void lz_init(struct ctl *c, struct jstate *j, const struct wl_job *w);
+static void lz_free(struct ctl *c, struct jstate *j);
+static void lz_need(struct jlazy *lz, unsigned h, uint32_t r, bool on);
+
 void ctl_opts_default(struct ctl_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -357,6 +362,7 @@ void ctl_free(struct ctl *c)
 			if (j->red)
 				for (r = 0; r < c->wl->jobs[i].reduces; r++)
 					free(j->red[r].open);
+			lz_free(c, j);
 			free(j->red);
 			free(j->fetching);
 			free(j->maps_done_rack);
@@ -408,6 +414,7 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 		j->fetching = xcalloc(w->reduces + 1, sizeof(uint32_t));
 		j->maps_done_rack = xcalloc(c->t->racks, sizeof(uint32_t));
 		j->red_bytes_rack = xcalloc(c->t->racks, sizeof(uint64_t));
+		lz_init(c, j, w);
 	}
 	return j;
 }
@@ -464,12 +471,20 @@ static void fetching_remove(struct jstate *j, uint32_t r)
 static void reduce_maybe_compute(struct ctl *c, struct task *t)
 {
 	struct job *job = &c->c->jobs[t->job];
-	struct rstate *rs = &c->js[t->job].red[t->idx];
+	struct jstate *j = &c->js[t->job];
+	struct rstate *rs = &j->red[t->idx];
+	/* batched: an open reduce has been offered every finished map */
+	uint32_t seen = j->lz ? (rs->opened ? job->maps_done : 0) : rs->maps_seen;
 
-	if (rs->computing || !job_maps_done(job) || rs->maps_seen < job->wl->maps ||
-	    rs->flows_left)
+	if (rs->computing || !job_maps_done(job) || seen < job->wl->maps || rs->flows_left)
 		return;
 	rs->computing = true;
+	if (j->lz) {
+		unsigned h;
+
+		for (h = 0; h < topo_n_hosts(c->t); h++)
+			lz_need(j->lz, h, t->idx, false);
+	}
 	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
 	rs->open = NULL;
@@ -479,6 +494,123 @@ static void reduce_maybe_compute(struct ctl *c, struct task *t)
 }
 
 static void flow_activate(struct ctl *c, struct flow *f);
+
+/* ---- batched map outputs (struct jlazy) ---- */
+
+static unsigned lz_class(const struct wl_job *w, uint32_t r)
+{
+	return r < w->shuffle % w->reduces;
+}
+
+static void lz_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
+{
+	unsigned H = topo_n_hosts(c->t), k;
+	struct jlazy *lz;
+
+	/* every partition must have bytes (a map with none to give is no
+	 * fetch), and no per-reduce sizes */
+	if (!c->opts.stream_flows || !w->reduces || !w->maps || w->reduce_bytes ||
+	    w->shuffle / w->reduces < w->maps)
+		return;
+	lz = j->lz = xcalloc(1, sizeof(*lz));
+	lz->words = (w->reduces + 63) / 64;
+	lz->need = xcalloc((size_t)H * lz->words, sizeof(uint64_t));
+	lz->n_out = xcalloc(H, sizeof(uint32_t));
+	lz->cap = xcalloc(H, sizeof(uint32_t));
+	lz->single_n = xcalloc(H, sizeof(uint32_t));
+	lz->single_bytes = xcalloc(H, sizeof(uint64_t));
+	for (k = 0; k < 2; k++) {
+		uint64_t rb = w->shuffle / w->reduces + k;
+
+		lz->below[k] = xcalloc(H, sizeof(uint32_t *));
+		lz->base[k] = rb / w->maps;
+		lz->rem[k] = (uint32_t)(rb % w->maps);
+	}
+}
+
+static void lz_free(struct ctl *c, struct jstate *j)
+{
+	struct jlazy *lz = j->lz;
+	unsigned H = topo_n_hosts(c->t), h, k;
+
+	if (!lz)
+		return;
+	for (k = 0; k < 2; k++) {
+		for (h = 0; h < H; h++)
+			free(lz->below[k][h]);
+		free(lz->below[k]);
+	}
+	free(lz->need);
+	free(lz->n_out);
+	free(lz->cap);
+	free(lz->ocs_wait);
+	free(lz->single_n);
+	free(lz->single_bytes);
+	free(lz);
+	j->lz = NULL;
+}
+
+static void lz_need(struct jlazy *lz, unsigned h, uint32_t r, bool on)
+{
+	uint64_t *w = &lz->need[(size_t)h * lz->words + r / 64];
+
+	if (on)
+		*w |= 1ULL << (r % 64);
+	else
+		*w &= ~(1ULL << (r % 64));
+}
+
+/* Bytes of a host's outputs [from, end) for a reduce of class k. */
+static uint64_t lz_range(const struct jlazy *lz, unsigned h, unsigned k, uint32_t from,
+			 uint32_t end)
+{
+	if (end == from)
+		return 0;
+	return (uint64_t)(end - from) * lz->base[k] + lz->below[k][h][end] -
+	       lz->below[k][h][from];
+}
+
+static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow *f)
+{
+	unsigned H = topo_n_hosts(c->t), R = c->t->racks;
+
+	if (!lz->ocs_wait)
+		lz->ocs_wait = xcalloc((size_t)H * R * 2, sizeof(uint32_t));
+	return &lz->ocs_wait[((size_t)f->src_host * R + f->dst_rack) * 2 +
+			     lz_class(c->wl->jobs + f->job, f->reduce)];
+}
+
+/* A batched fetch starts: its bytes are final now; count them where
+ * eager batching (flow_add_map) counts them map by map. */
+static void lz_settle(struct ctl *c, struct flow *f)
+{
+	struct jstate *j = &c->js[f->job];
+	struct jlazy *lz = j->lz;
+	const struct wl_job *w = &c->wl->jobs[f->job];
+
+	if (f->lz_open) {
+		uint32_t end = lz->n_out[f->src_host];
+
+		f->bytes = lz_range(lz, f->src_host, lz_class(w, f->reduce), f->lz_from, end) -
+			   f->lz_adj_bytes;
+		f->n_maps = end - f->lz_from - f->lz_adj_maps;
+		f->lz_open = false;
+		if (f->path == PATH_OCS) {
+			(*lz_ocs_wait(c, lz, f))--;
+			j->pairs[f->pair].wait_bytes -= f->bytes;
+		}
+	}
+	j->bytes += f->bytes;
+	if (f->src_rack != f->dst_rack)
+		j->cross_rack_bytes += f->bytes;
+	if (f->path == PATH_OCS) {
+		j->pairs[f->pair].bytes += f->bytes;
+		j->ocs_bytes += f->bytes;
+	}
+	/* the reduce's next output from this host makes a new fetch */
+	if (j->red[f->reduce].opened && !j->red[f->reduce].computing)
+		lz_need(lz, f->src_host, f->reduce, true);
+}
 
 /* A copy slot freed (or a flow arrived): start waiting flows. */
 static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
@@ -491,7 +623,7 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 		if (!rs->wait_head)
 			rs->wait_tail = NULL;
 		f->next = NULL;
-		if (rs->open[f->src_host] == f)
+		if (rs->open && rs->open[f->src_host] == f)
 			rs->open[f->src_host] = NULL;
 		(void)t;
 		(void)j;
@@ -510,10 +642,13 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		c->js[f->job].cf_start = f->start;
 	c->host_out[f->src_host]++;
 	c->host_in[f->dst_host]++;
+	if (c->js[f->job].lz)
+		lz_settle(c, f);
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = &c->js[f->job].pairs[f->pair];
 
-		p->wait_bytes -= f->bytes;
+		if (!c->js[f->job].lz)
+			p->wait_bytes -= f->bytes;
 		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
 		f->pslot = (uint32_t)p->n_active;
 		p->active[p->n_active++] = f;
@@ -772,20 +907,138 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	}
 }
 
+/* Batched: map m (on host h) makes a new fetch for reduce r, which has
+ * none waiting on h; as offer_map_output's new fetch. If it must wait, it
+ * holds h's outputs from `from` on, less the adj_* (see reduce_open). */
+static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_t m,
+				unsigned h, uint32_t from, uint32_t adj_maps, uint64_t adj_bytes)
+{
+	struct job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned k = lz_class(jb->wl, r);
+	struct flow *f = flow_new(c, job, r, h, (unsigned)jb->reduces[r].host);
+
+	j->red[r].flows_left++;
+	f->bytes = lz->base[k] + (m < lz->rem[k]);
+	f->n_maps = 1;
+	lz_need(lz, h, r, false);
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = &j->pairs[f->pair];
+
+		f->state = FLOW_WAIT_CIRCUIT;
+		if (p->wait_tail)
+			p->wait_tail->next = f;
+		else
+			p->wait_head = f;
+		p->wait_tail = f;
+		pair_count(c, p, f, +1);
+		if (cexec_may_send(c, f))
+			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
+	} else {
+		queue_for_copy(c, f, false);
+	}
+	if (f->state != FLOW_ACTIVE) { /* it waits: it takes h's next outputs */
+		f->lz_open = true;
+		f->lz_from = from;
+		f->lz_adj_maps = adj_maps;
+		f->lz_adj_bytes = adj_bytes;
+		if (f->path == PATH_OCS) {
+			(*lz_ocs_wait(c, lz, f))++;
+			j->pairs[f->pair].wait_bytes +=
+				lz_range(lz, h, k, from, lz->n_out[h]) - adj_bytes;
+		}
+	}
+	return f;
+}
+
+/* Batched: map m of the job is done (its output is on its host). */
+static void lz_map_done(struct ctl *c, uint32_t job, uint32_t m)
+{
+	struct job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
+	uint32_t n = lz->n_out[h], wd;
+
+	if (lz->cap[h] < n + 2) {
+		lz->cap[h] = lz->cap[h] ? 2 * lz->cap[h] : 16;
+		for (k = 0; k < 2; k++)
+			lz->below[k][h] = xrealloc(lz->below[k][h], lz->cap[h] * sizeof(uint32_t));
+		if (!n)
+			lz->below[0][h][0] = lz->below[1][h][0] = 0;
+	}
+	for (k = 0; k < 2; k++)
+		lz->below[k][h][n + 1] = lz->below[k][h][n] + (m < lz->rem[k]);
+	lz->n_out[h] = n + 1;
+	if (!j->shuffle_open)
+		return;
+	/* the waiting OCS fetches from h take it: their pairs' demand grows */
+	if (lz->ocs_wait)
+		for (d = 0; d < R; d++) {
+			const uint32_t *cnt = &lz->ocs_wait[((size_t)h * R + d) * 2];
+
+			if (cnt[0] || cnt[1])
+				ctl_pair(c, job, topo_host_rack(c->t, h), d)->wait_bytes +=
+					cnt[0] * (lz->base[0] + (m < lz->rem[0])) +
+					cnt[1] * (lz->base[1] + (m < lz->rem[1]));
+		}
+	/* the reduces with no fetch waiting on h get one, in index order */
+	for (wd = 0; wd < lz->words; wd++) {
+		uint64_t bits = lz->need[(size_t)h * lz->words + wd];
+
+		while (bits) {
+			uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			lz_new_flow(c, job, r, m, h, n, 0, 0);
+		}
+	}
+}
+
 /* Reduce r may now receive every finished map's output. */
 static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct job *jb = &c->c->jobs[job];
-	struct rstate *rs = &c->js[job].red[r];
+	struct jstate *j = &c->js[job];
+	struct rstate *rs = &j->red[r];
 	uint64_t rb = wl_reduce_bytes(jb->wl, r);
 	uint32_t m;
 
 	rs->part_base = rb / jb->wl->maps;
 	rs->part_rem = (uint32_t)(rb % jb->wl->maps);
-	fetching_add(&c->js[job], r);
-	for (m = 0; m < jb->wl->maps; m++)
-		if (jb->maps[m].state == TASK_DONE)
-			offer_map_output(c, job, m, r);
+	rs->opened = true;
+	fetching_add(j, r);
+	if (j->lz) {
+		/* as the loop below, batched: in map order, a host's outputs
+		 * go to fetches that start at once (one map each) until one
+		 * must wait; that one holds all the host's other outputs */
+		struct jlazy *lz = j->lz;
+		unsigned H = topo_n_hosts(c->t), h, k = lz_class(jb->wl, r);
+
+		for (h = 0; h < H; h++)
+			lz_need(lz, h, r, true);
+		memset(lz->single_n, 0, H * sizeof(*lz->single_n));
+		memset(lz->single_bytes, 0, H * sizeof(*lz->single_bytes));
+		for (m = 0; m < jb->wl->maps; m++) {
+			struct flow *f;
+
+			if (jb->maps[m].state != TASK_DONE)
+				continue;
+			h = (unsigned)jb->maps[m].host;
+			if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
+				continue; /* a waiting fetch from h holds it */
+			f = lz_new_flow(c, job, r, m, h, 0, lz->single_n[h], lz->single_bytes[h]);
+			if (f->state == FLOW_ACTIVE) {
+				lz->single_n[h]++;
+				lz->single_bytes[h] += lz->base[k] + (m < lz->rem[k]);
+			}
+		}
+	} else {
+		for (m = 0; m < jb->wl->maps; m++)
+			if (jb->maps[m].state == TASK_DONE)
+				offer_map_output(c, job, m, r);
+	}
 	reduce_maybe_compute(c, &jb->reduces[r]);
 }
 
@@ -904,6 +1157,7 @@ static void job_finished(struct ctl *c, struct job *jb)
 
 	c->jobs_done++;
 	c->last_end = ctl_now(c);
+	lz_free(c, j);
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
 		j->cf_end = ctl_now(c);
@@ -935,7 +1189,9 @@ void ctl_compute_done(struct ctl *c, struct task *t)
 	ctl_event(c, "task_done %s %s %u", w->id, task_kind_name(t->kind), t->idx);
 	if (t->kind == TASK_MAP) {
 		j->maps_done_rack[topo_host_rack(c->t, host)]++;
-		if (j->shuffle_open)
+		if (j->lz)
+			lz_map_done(c, t->job, t->idx);
+		else if (j->shuffle_open)
 			for (k = 0; k < j->n_fetching; k++)
 				offer_map_output(c, t->job, t->idx, j->fetching[k]);
 	}

@@ -46,6 +46,11 @@ struct flow {
 	struct flow *next; /* in a wait queue */
 	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
 	uint32_t pair;	   /* OCS: index of its pair in the job's */
+	/* batched outputs (ctl_int.h, struct jlazy): while it waits, the flow
+	 * holds its host's outputs from lz_from on, less lz_adj_* */
+	bool lz_open;
+	uint32_t lz_from, lz_adj_maps;
+	uint64_t lz_adj_bytes;
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	void *bpriv;	   /* the backend's */
 };

@@ -43,10 +43,34 @@ struct rstate {
 	uint64_t part_base;	     /* bytes from each map, */
 	uint32_t part_rem;	     /* one more from maps below this */
 	bool computing;
+	bool opened;		     /* takes map outputs (reduce_open) */
+};
+
+/* Map outputs batched per host (hyde sim, jobs whose every partition has
+ * bytes): a waiting fetch from host h holds every output of h from its
+ * first on, so it is not visited per output: its bytes are worked out
+ * when it starts, from prefix counts. A finished map visits only the
+ * reduces with no fetch waiting on its host (need), and the waiting OCS
+ * fetches only as counts per (host, reduce rack, class), for the pairs'
+ * demand. Two classes of reduces: rb = shuffle / reduces, plus one for
+ * the first shuffle % reduces (wl_reduce_bytes). */
+struct jlazy {
+	uint32_t words;		/* 64-bit words of a host's bitset of reduces */
+	uint64_t *need;		/* per host: fetching, no fetch waiting on it */
+	uint32_t *n_out;	/* per host: outputs there so far */
+	uint32_t **below[2];	/* per host: of its first k outputs, how many
+				 * have m < rem[class] (k = 0 .. n_out) */
+	uint32_t *cap;		/* per host: room in below */
+	uint64_t base[2];	/* bytes from any map to a reduce of a class, */
+	uint32_t rem[2];	/* one more from maps below this */
+	uint32_t *ocs_wait;	/* (host, reduce rack, class): waiting OCS fetches */
+	uint32_t *single_n;	/* reduce_open's scratch, per host */
+	uint64_t *single_bytes;
 };
 
 struct jstate {
 	struct rstate *red;
+	struct jlazy *lz;	/* batched outputs, or NULL */
 	uint32_t *fetching, n_fetching; /* reduces taking outputs, by index */
 	uint32_t *maps_done_rack;	 /* finished maps per rack */
 	uint64_t *red_bytes_rack;	 /* shuffle bytes of placed reduces per rack */
