@@ -580,6 +580,18 @@ static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow 
 			     lz_class(c->wl->jobs + f->job, f->reduce)];
 }
 
+/* The bytes a waiting batched fetch holds so far (for a run's files when
+ * it stops before the fetch starts). */
+uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f)
+{
+	const struct jlazy *lz = c->js[f->job].lz;
+
+	if (!f->lz_open || !lz)
+		return f->bytes;
+	return lz_range(lz, f->src_host, lz_class(&c->wl->jobs[f->job], f->reduce), f->lz_from,
+			lz->n_out[f->src_host]) - f->lz_adj_bytes;
+}
+
 /* A batched fetch starts: its bytes are final now; count them where
  * eager batching (flow_add_map) counts them map by map. */
 static void lz_settle(struct ctl *c, struct flow *f)

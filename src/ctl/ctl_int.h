@@ -157,6 +157,9 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 
+/* ctl.c: a flow's bytes so far (a waiting batched fetch grows). */
+uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
+
 /* report.c */
 int report_flows_begin(struct ctl *c, char *errbuf);
 void report_flow_line(struct ctl *c, const struct flow *f);

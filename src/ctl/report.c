@@ -100,12 +100,13 @@ int report_write_app(struct ctl *c, char *errbuf)
 static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 {
 	int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
+	uint64_t bytes = ctl_flow_bytes_now(c, f);
 
 	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
 		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 "\n",
-		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), f->bytes,
-		f->start, f->end, fct, f->path == PATH_OCS ? f->bytes : 0,
-		f->path == PATH_EPS ? f->bytes : 0, fct);
+		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), bytes,
+		f->start, f->end, fct, f->path == PATH_OCS ? bytes : 0,
+		f->path == PATH_EPS ? bytes : 0, fct);
 }
 
 /* stream_flows: flows.csv is written as flows end (in that order), so
