@@ -24,14 +24,13 @@ command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench/sim.sh: needs /usr/bin
 run() {
 	name=$1 topo=$2 wl=$3
 	shift 3
-	/usr/bin/time -f '%e %M' -o "$tmp/time" \
+	/usr/bin/time -f '%e %M %U' -o "$tmp/time" \
 		timeout -k 120 -s INT "$LIMIT" "$HYDE" sim -t "$topo" -w "$wl" -o "$tmp/run" \
 		--progress "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	read -r wall rss_kb <"$tmp/time" 2>/dev/null || { wall=?; rss_kb=0; }
-	[ "$wall" = "Command" ] && read -r wall rss_kb <<-EOF
-		$(tail -1 "$tmp/time")
-	EOF
+	# (a line before the figures if the command died of a signal)
+	set -- $(tail -1 "$tmp/time") ? 0 ?
+	wall=$1 rss_kb=$2 cpu=$3
 	mem=$(awk -v k="$rss_kb" 'BEGIN { printf "%.0fMB", k / 1024 }')
 	last=$(tr '\r' '\n' <"$tmp/err" | grep -a '^sim t=' | tail -1 | sed 's/\x1b\[K//')
 	if grep -q '^  events' "$tmp/out"; then
@@ -40,15 +39,16 @@ run() {
 		jobs=$(awk '/^  jobs/ { print $2 "/" $4 }' "$tmp/out")
 		flows=$(awk '/^  shuffle/ { for (i = 1; i <= NF; i++) if ($i == "flows:") print $(i - 1) }' "$tmp/out")
 		stop=$(grep -o 'interrupted at [0-9.]*s' "$tmp/err" | sed 's/interrupted at /stopped at the limit, simulated time reached /')
-		printf '%-34s %8ss  %9s events %8s ev/s  %9s flows  peak %7s  jobs %s%s\n' "$name" \
-			"$wall" "$ev" "$evs" "$flows" "$mem" "$jobs" "${stop:+  ($stop)}"
+		printf '%-34s %7ss (cpu %7ss)  %9s events %8s ev/s  %9s flows  peak %7s  jobs %s%s\n' \
+			"$name" "$wall" "$cpu" "$ev" "$evs" "$flows" "$mem" "$jobs" "${stop:+  ($stop)}"
 	else
-		printf '%-34s %8ss  no summary (exit %s); last progress: %s  peak %s\n' "$name" \
-			"$wall" "$rc" "${last:-none}" "$mem"
+		printf '%-34s %7ss (cpu %7ss)  no summary (exit %s); last progress: %s  peak %s\n' \
+			"$name" "$wall" "$cpu" "$rc" "${last:-none}" "$mem"
 	fi
 }
 
-echo "hyde sim benchmark ($(nproc) cores; limit ${LIMIT}s per run; options: ${*:-none})"
+echo "hyde sim benchmark ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg); limit ${LIMIT}s per run; options: ${*:-none})"
+echo "(wall: elapsed; cpu: user time of hyde, the better figure on a shared box; ev/s per wall second)"
 "$HYDE" gen fb jobs=1000 -o "$tmp/fb1000.wl" >/dev/null || exit 1
 run "(a) paper60, 1000 FB-like jobs" "$src/topologies/paper60.topo" "$tmp/fb1000.wl" "$@"
 run "(b) nas30, FB-2010 SWIM (24442)" "$src/topologies/nas30.topo" \
