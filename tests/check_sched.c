@@ -90,7 +90,7 @@ START_TEST(psrt_hand_worked)
 {
 	const double sm[] = { 12, 0.5, 3 };
 	struct pol_schedule *s;
-	size_t n = pol_psrt(sm, 3, 7, 1, 1, 0, &s);
+	size_t n = pol_psrt(sm, 3, 7, 1, 1, 0, 60, &s);
 
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(s[0].r_red, 1);
@@ -112,7 +112,7 @@ START_TEST(psrt_hand_worked_delta)
 {
 	const double sm[] = { 4, 6, 9 };
 	struct pol_schedule *s;
-	size_t n = pol_psrt(sm, 3, 6, 2, 1, 0.5, &s);
+	size_t n = pol_psrt(sm, 3, 6, 2, 1, 0.5, 60, &s);
 
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(s[0].d[0], 6);
@@ -120,6 +120,19 @@ START_TEST(psrt_hand_worked_delta)
 	ck_assert_uint_eq(s[1].d[0], 3);
 	ck_assert_uint_eq(s[1].d[1], 3);
 	ck_assert_double_eq_tol(s[1].cct, 11, 1e-9);
+	pol_schedules_free(s, n);
+}
+END_TEST
+
+/* R_red stops at the racks there are. */
+START_TEST(psrt_max_racks)
+{
+	const double sm[] = { 100 };
+	struct pol_schedule *s;
+	size_t n = pol_psrt(sm, 1, 50, 1, 1, 0, 3, &s);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(s[2].r_red, 3);
 	pol_schedules_free(s, n);
 }
 END_TEST
@@ -133,6 +146,7 @@ static const struct {
 	unsigned d[4];
 } place_cases[] = {
 	{ { 10, 10 }, 2, 10, 3, 1, 0, { 4, 3, 3 } },	/* 1 each, then 7 spread */
+	{ { 10, 10 }, 2, 11, 3, 1, 0, { 4, 4, 3 } },	/* 2 each (11/10 > 1), then 5 */
 	{ { 10, 20 }, 2, 10, 2, 4, 0, { 5, 5 } },	/* 4 each (10 x 4/10 >= 4), then 2 */
 	{ { 10, 20 }, 2, 10, 3, 4, -1, { 0 } },		/* 3 x 4 > 10 */
 	{ { 9, 9, 9 }, 3, 3, 3, 1, 0, { 1, 1, 1 } },	/* §III-B: one reduce per rack */
@@ -668,6 +682,7 @@ Suite *sched_suite(void)
 	tcase_add_test(tc, psrt_hand_worked);
 	tcase_add_test(tc, psrt_hand_worked_delta);
 	tcase_add_loop_test(tc, psrt_place, 0, ARRAY_SIZE(place_cases));
+	tcase_add_test(tc, psrt_max_racks);
 	tcase_add_test(tc, explore_schedule_is_optimal);
 	tcase_add_test(tc, select_best_schedule);
 	tcase_add_loop_test(tc, ocas_levels, 0, ARRAY_SIZE(level_cases));

@@ -339,7 +339,7 @@ static void plan_reduces(struct sched *s, struct job *j)
 	for (r = 0; r < racks; r++)
 		sm[r] = (double)out[r];
 	n = pol_psrt(sm, racks, j->wl->reduces, (double)s->t->t_e,
-		     (double)s->t->ocs_rate / 8, (double)s->t->delta / 1e9, &ps);
+		     (double)s->t->ocs_rate / 8, (double)s->t->delta / 1e9, racks, &ps);
 	free(sm);
 	if (!n)
 		return;
@@ -387,6 +387,14 @@ static void cs_stage_finished(struct sched *s, struct job *j, enum task_kind sta
 		plan_reduces(s, j);
 }
 
+/* The reduces that must hold containers at once before the shuffle opens:
+ * all of them, or as many as the cluster has containers (the controller
+ * runs bigger jobs' reduces in waves). */
+static unsigned first_wave(const struct cs_priv *p, const struct job *j)
+{
+	return j->wl->reduces < p->total_cap ? j->wl->reduces : p->total_cap;
+}
+
 /* May the job's reduces start being placed without risking that reduces
  * holding containers wait for each other forever? */
 static bool may_admit(const struct cs_priv *p, const struct sched *s,
@@ -396,9 +404,7 @@ static bool may_admit(const struct cs_priv *p, const struct sched *s,
 
 	if (!p->o.barrier || cj->admitted)
 		return true;
-	if (j->wl->reduces > p->total_cap)
-		return true; /* can never fit: let the controller say so */
-	if (p->resv_total + j->wl->reduces > p->total_cap)
+	if (p->resv_total + first_wave(p, j) > p->total_cap)
 		return false;
 	if (cj->red_d)
 		for (r = 0; r < s->t->racks; r++)
@@ -412,7 +418,7 @@ static void admit(struct cs_priv *p, const struct sched *s, struct cs_job *cj,
 {
 	unsigned r;
 
-	p->resv_total += (unsigned)sign * j->wl->reduces;
+	p->resv_total += (unsigned)sign * first_wave(p, j);
 	if (cj->red_d)
 		for (r = 0; r < s->t->racks; r++)
 			p->resv_rack[r] += (unsigned)sign * cj->red_d[r];
@@ -500,8 +506,10 @@ static struct task *cs_pick(struct sched *s, unsigned host)
 	}
 	if (cj->red_left && cj->red_left[rack])
 		cj->red_left[rack]--;
-	if (++cj->reduces_placed == j->wl->reduces && cj->admitted && !cj->opened) {
-		/* the shuffle opens: these containers will be released */
+	if (++cj->reduces_placed == first_wave(p, j) && cj->admitted && !cj->opened) {
+		/* the shuffle opens (all reduces placed, or a first wave of
+		 * a job with more than the cluster holds): these containers
+		 * will be released */
 		cj->opened = true;
 		admit(p, s, cj, j, -1);
 	}
