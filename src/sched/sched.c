@@ -111,6 +111,7 @@ struct map_index {
 	uint32_t *host_off, *host_maps, *host_cur;
 	uint32_t *rack_off, *rack_maps, *rack_cur;
 	uint32_t any_cur;
+	uint32_t red_cur; /* reduces before it have started */
 	bool pinned;
 };
 
@@ -269,11 +270,16 @@ bool sched_reduces_may_start(struct sched *s, const struct job *j)
 
 struct task *sched_pending_reduce(struct sched *s, struct job *j, unsigned host)
 {
+	struct map_index *mi;
 	uint32_t k;
 
 	if (!sched_job_has_pending(j, TASK_REDUCE) || !sched_reduces_may_start(s, j))
 		return NULL;
-	for (k = 0; k < j->wl->reduces; k++)
+	/* as the maps' cursors: a reduce never becomes pending again */
+	mi = map_index_of(s, j);
+	while (mi->red_cur < j->wl->reduces && j->reduces[mi->red_cur].state != TASK_PENDING)
+		mi->red_cur++;
+	for (k = mi->red_cur; k < j->wl->reduces; k++)
 		if (j->reduces[k].state == TASK_PENDING &&
 		    sched_task_fits(s, &j->reduces[k], host))
 			return &j->reduces[k];
