@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,28 @@ int sched_new(const char *name, char *const *kv, int n_kv, struct sched **out,
 	}
 	*out = s;
 	return 0;
+}
+
+void sched_print_options(void *fpv)
+{
+	FILE *fp = fpv;
+	size_t i;
+
+	fprintf(fp, "Scheduler options (-S KEY=VALUE; defaults shown):\n all:\n");
+	opts_print(&(struct sched){ .slowstart = 0.05 }, common_opts, ARRAY_SIZE(common_opts), fp);
+	for (i = 0; sched_table[i]; i++) {
+		const struct hyde_sched_ops *ops = sched_table[i];
+		void *priv;
+
+		if (!ops->n_opts)
+			continue;
+		priv = xcalloc(1, ops->priv_size);
+		if (ops->defaults)
+			ops->defaults(priv);
+		fprintf(fp, " %s:\n", ops->name);
+		opts_print(priv, ops->opts, ops->n_opts, fp);
+		free(priv);
+	}
 }
 
 void sched_free(struct sched *s)
