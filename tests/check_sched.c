@@ -442,6 +442,7 @@ static const struct {
 	{ "coscheduler", { "sbs=no" } },
 	{ "coscheduler", { "spill=yes", "levels_first=yes" } },
 	{ "coscheduler", { "barrier=no" } },
+	{ "coscheduler", { "trem_error=0.5" } },
 };
 
 static void run_variant(int i, const char *topo, const char *wl)
@@ -656,6 +657,7 @@ static const struct {
 	{ "coscheduler", "sir=-1", "sir" },
 	{ "coscheduler", "nosuch=1", "nosuch" },
 	{ "corral", "planned=2", "planned" },
+	{ "coscheduler", "trem_error=2", "trem_error" },
 };
 
 START_TEST(bad_option)
@@ -667,6 +669,25 @@ START_TEST(bad_option)
 	ck_assert_ptr_null(s);
 	ck_assert_msg(strstr(errbuf, bad_opts[_i].expect) && strstr(errbuf, bad_opts[_i].sched),
 		      "%s", errbuf);
+}
+END_TEST
+
+/* A value only init can judge: the same, from ctl_new. */
+START_TEST(bad_option_at_init)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *kv = "objective=fast";
+	struct ctl_opts o;
+	struct ctl *c = NULL;
+
+	ctl_opts_default(&o);
+	o.topo_path = test_srcpath("topologies/tiny.topo");
+	o.wl_spec = test_srcpath("workloads/small.wl");
+	o.sched_name = "corral";
+	o.sched_kv = &kv;
+	o.n_sched_kv = 1;
+	ck_assert_int_lt(ctl_new(&o, &c, errbuf), 0);
+	ck_assert_ptr_null(c);
+	ck_assert_msg(strstr(errbuf, "corral") && strstr(errbuf, "objective"), "%s", errbuf);
 }
 END_TEST
 
@@ -690,6 +711,7 @@ Suite *sched_suite(void)
 	tcase_add_loop_test(tc, delay_levels, 0, ARRAY_SIZE(delay_cases));
 	tcase_add_test(tc, corral_latency);
 	tcase_add_loop_test(tc, bad_option, 0, ARRAY_SIZE(bad_opts));
+	tcase_add_test(tc, bad_option_at_init);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(ts, 120);
 	tcase_add_loop_test(ts, all_done_tiny, 0, ARRAY_SIZE(variants));

@@ -52,7 +52,8 @@
  *
  * Options (the §V-C ablations: OCAS alone is mts=no psrt=no; MTS + OCAS is
  * psrt=no; all is the default): mts, psrt, sbs (only with psrt), sir,
- * barrier (§IV-A), spill, levels_first. */
+ * barrier (§IV-A), spill, levels_first, and trem_error for §V-D (T_rem
+ * estimates off by a uniform factor in 1 +- trem_error). */
 #include "config.h"
 
 #include <math.h>
@@ -67,6 +68,7 @@
 struct cs_opts {
 	bool mts, psrt, sbs, barrier, levels_first, spill;
 	double sir;
+	double trem_error;
 };
 
 struct cs_job {
@@ -111,6 +113,8 @@ static const struct opt_desc cs_opts[] = {
 	  "shuffle/input ratio assumed at arrival (§IV-C)" },
 	{ "barrier", O_BOOL, offsetof(struct cs_opts, barrier), 0, 0,
 	  "reduces after all maps, shuffle after all reduces placed (§IV-A)" },
+	{ "trem_error", O_DOUBLE, offsetof(struct cs_opts, trem_error), 0, 1,
+	  "error rate of the T_rem estimates, uniform in +-this (§V-D)" },
 	{ "spill", O_BOOL, offsetof(struct cs_opts, spill), 0, 0,
 	  "maps of a guided job may run off its guideline (Alg. 2 line 9)" },
 	{ "levels_first", O_BOOL, offsetof(struct cs_opts, levels_first), 0, 0,
@@ -280,7 +284,7 @@ static void rack_releases(struct sched *s, struct pol_rack *out)
 		for (k = 0; k < n; k++) {
 			struct task *t = k < j->wl->maps ? &j->maps[k] : &j->reduces[k - j->wl->maps];
 			int64_t elapsed;
-			double prog;
+			double prog, t_rem;
 
 			if (t->state != TASK_RUNNING ||
 			    ctl_task_progress(s->ctl, t, &elapsed, &prog))
@@ -288,7 +292,11 @@ static void rack_releases(struct sched *s, struct pol_rack *out)
 			r = topo_host_rack(s->t, (unsigned)t->host);
 			xgrow((void **)&p->rel[r], &p->cap_rel[r], p->n_rel[r] + 1,
 			      sizeof(double));
-			p->rel[r][p->n_rel[r]++] = pol_t_rem((double)elapsed / 1e9, prog);
+			t_rem = pol_t_rem((double)elapsed / 1e9, prog);
+			/* §V-D: estimates off by up to trem_error */
+			if (p->o.trem_error > 0 && !isinf(t_rem))
+				t_rem *= 1 + p->o.trem_error * (2 * rng_unit(&s->rng) - 1);
+			p->rel[r][p->n_rel[r]++] = t_rem;
 		}
 	}
 	for (r = 0; r < racks; r++) {
