@@ -648,6 +648,50 @@ START_TEST(paper_iii_b)
 }
 END_TEST
 
+/* MTS on rack8 (T_e 4.5MB, 3 replicas): 36MB of input gives R_map =
+ * floor(sqrt(36 / 4.5)) = 2; replica k of the 8 blocks lies evenly (4
+ * blocks each) on the k-th of three disjoint pairs of racks, and the maps
+ * run on 2 racks, each holding a replica of the blocks it runs. */
+START_TEST(mts_placement)
+{
+	char *wp = write_tmp("job id=h arrival=0s input=36MB shuffle=36MB output=0B maps=8 reduces=2 "
+			     "map_time=1s reduce_time=1s\n", ".wl");
+	struct ctl *c = run(test_srcpath("topologies/rack8.topo"), wp, "coscheduler", NULL, 0);
+	struct cluster *cl = ctl_cluster(c);
+	const struct job *j = &cl->jobs[0];
+	unsigned count[3][8] = { { 0 } }, used[8] = { 0 }, k, r, b, n;
+
+	for (b = 0; b < 8; b++) {
+		ck_assert_uint_eq(j->blocks[b].n_replicas, 3);
+		for (k = 0; k < 3; k++)
+			count[k][topo_host_rack(cl->topo, j->blocks[b].replica[k])]++;
+		ck_assert(block_on_rack(cl, &j->blocks[b],
+					topo_host_rack(cl->topo, (unsigned)j->maps[b].host)));
+		used[topo_host_rack(cl->topo, (unsigned)j->maps[b].host)] = 1;
+	}
+	for (r = 0; r < 8; r++) {
+		unsigned sets = 0;
+
+		for (k = 0; k < 3; k++) {
+			ck_assert(count[k][r] == 0 || count[k][r] == 4);
+			sets += count[k][r] > 0;
+		}
+		ck_assert_uint_le(sets, 1); /* disjoint */
+	}
+	for (k = 0; k < 3; k++) {
+		for (n = 0, r = 0; r < 8; r++)
+			n += count[k][r] > 0;
+		ck_assert_uint_eq(n, 2);
+	}
+	for (n = 0, r = 0; r < 8; r++)
+		n += used[r];
+	ck_assert_uint_le(n, 2);
+	ctl_free(c);
+	unlink(wp);
+	free(wp);
+}
+END_TEST
+
 /* A bad option value: one message naming the scheduler and the option. */
 static const struct {
 	const char *sched, *kv, *expect;
@@ -720,6 +764,7 @@ Suite *sched_suite(void)
 	tcase_add_test(ts, fair_overlaps);
 	tcase_add_test(ts, delay_waits_for_locality);
 	tcase_add_test(ts, paper_iii_b);
+	tcase_add_test(ts, mts_placement);
 	suite_add_tcase(s, ts);
 	return s;
 }
