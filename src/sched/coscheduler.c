@@ -445,7 +445,11 @@ static enum pol_ocas_level job_level(struct sched *s, struct job *j, unsigned ho
 	struct task *t;
 
 	*out = NULL;
+	/* without the barrier, reduces still wait for the maps to start (as
+	 * in fair): else they can take every container from maps waiting
+	 * for their guideline */
 	if (sched_job_has_pending(j, TASK_REDUCE) && (!scheduled || cj->red_left[rack]) &&
+	    (p->o.barrier || !sched_job_has_pending(j, TASK_MAP)) &&
 	    may_admit(p, s, cj, j) && (t = sched_pending_reduce(s, j, host))) {
 		/* a job with a best schedule only on its racks */
 		best = pol_ocas_level(false, cj->heavy && (cj->r_map || scheduled), scheduled);
