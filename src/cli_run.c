@@ -43,8 +43,9 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
-		"  -q, --quiet           no summary\n\n"
-		"Exit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
+		"  -q, --quiet           no summary\n\n");
+	sched_print_options(fp);
+	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
 }
 
 static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,

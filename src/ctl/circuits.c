@@ -199,9 +199,13 @@ static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
 
 		if (f->state == FLOW_DONE)
 			continue;
-		if (f->state == FLOW_ACTIVE && c->be.ops->flow_remaining)
-			bits += 8.0 * (double)c->be.ops->flow_remaining(&c->be, f);
-		else
+		if (f->state == FLOW_ACTIVE && c->be.ops->flow_remaining) {
+			uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+
+			/* not done yet: it still needs its circuit, however
+			 * little the backend says is left */
+			bits += 8.0 * (double)(rem ? rem : 1);
+		} else
 			bits += 8.0 * (double)f->bytes;
 		if (mark[f->src_host] != gen) {
 			mark[f->src_host] = gen;

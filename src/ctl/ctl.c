@@ -650,18 +650,23 @@ static void task_started(struct ctl *c, struct task *t, unsigned host)
 	}
 	j->reduces_placed++;
 	j->red_bytes_rack[topo_host_rack(c->t, host)] += wl_reduce_bytes(w, t->idx);
-	if (!shuffle_barrier(c)) {
+	if (!shuffle_barrier(c) || j->shuffle_open) {
 		j->shuffle_open = true;
 		reduce_open(c, t->job, t->idx);
-	} else if (j->reduces_placed == w->reduces) {
+	} else if (j->reduces_placed == w->reduces ||
+		   j->reduces_placed == c->c->n_hosts * c->t->containers) {
 		uint32_t k;
 
 		/* Co-scheduler §IV-A: the shuffle starts once every reduce
-		 * has its container */
+		 * has its container. A job with more reduces than the
+		 * cluster has containers runs them in waves: its shuffle
+		 * opens when its reduces hold every container, and later
+		 * reduces fetch as they start. */
 		j->shuffle_open = true;
 		ctl_event(c, "shuffle_open %s", w->id);
 		for (k = 0; k < w->reduces; k++)
-			reduce_open(c, t->job, k);
+			if (jb->reduces[k].state == TASK_RUNNING)
+				reduce_open(c, t->job, k);
 	}
 }
 
