@@ -109,6 +109,11 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	struct cexec *x = &c->cx;
 	unsigned R = c->t->racks, i;
 
+	if (!c->t->has_eps && c->t->racks > 1 && (!name || !strcmp(name, "none"))) {
+		errbuf_set(errbuf, "topology %s has no EPS: cross-rack flows need circuits (-C sunflow or greedy, not none)",
+			   c->t->name);
+		return -EINVAL;
+	}
 	if (!name || !strcmp(name, "none") || !c->t->has_ocs) {
 		x->cs = NULL;
 	} else {

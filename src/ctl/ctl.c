@@ -273,6 +273,8 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	if ((r = wl_check_topo(c->wl, c->t, o->wl_spec, errbuf)))
 		goto err;
+	if (o->coflow_only && (r = wl_check_coflow_only(c->wl, o->wl_spec, errbuf)))
+		goto err;
 	if ((r = sched_new(o->sched_name, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)))
 		goto err;
 	if ((r = evloop_init(&c->loop, o->backend->clock))) {
@@ -519,6 +521,8 @@ static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j
 
 	if (!c->t->has_ocs || i == j)
 		return false;
+	if (!c->t->has_eps)
+		return true; /* the OCS is the only way out of the rack */
 	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
 	return bytes >= (double)c->t->t_e;
 }
@@ -847,6 +851,8 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 		}
 		c->next_arrival++;
 		jstate_of(c, idx)->arrived = true;
+		if (c->opts.coflow_only)
+			c->js[idx].cf_start = ctl_now(c);
 		if (c->first_arrival < 0)
 			c->first_arrival = ctl_now(c);
 		cluster_place_blocks_random(c->c, jb, &c->rng);
