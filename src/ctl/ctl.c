@@ -605,6 +605,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 			p->wait_head = f;
 		p->wait_tail = f;
 		p->flows_left++;
+		j->ocs_flows_left++;
 		if (cexec_may_send(c, f))
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
 	} else {
@@ -817,7 +818,8 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 		p->bytes_left -= p->bytes_left < f->bytes ? p->bytes_left : f->bytes;
 		if (!p->flows_left)
 			p->bytes_left = 0;
-		cexec_demand_changed(c);
+		j->ocs_flows_left--;
+		cexec_flow_done(c, f);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
