@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check_hyde.h"
+#include "core/rng.h"
 #include "ctl/ctl.h"
 
 static char *write_tmp(const char *text, const char *suffix)
@@ -285,6 +286,118 @@ START_TEST(paper_section3b)
 }
 END_TEST
 
+/* Property: a coflow alone whose shape lets Sunflow's one layer keep its
+ * busiest port busy from the start finishes at T(C) exactly, through the
+ * whole controller (pinned tasks, coflow-only mode). Random placements on
+ * 8 racks of one host ('eps no', 1Gbit circuits: a byte is exactly 8ns,
+ * delta 10ms), with fixed seeds, of four shapes:
+ * - incast: maps on 1-7 racks, every reduce on one other rack: the
+ *   reduce rack's port takes the pairs one after the other;
+ * - outcast: every map on one rack, reduces on other racks;
+ * - swap: maps and reduces on the same two racks: a -> b and b -> a at
+ *   once (a matching);
+ * - square: k maps on each of k racks A, k reduces on each of k other
+ *   racks B, equal sizes: every pair is the same size, and each round is
+ *   a perfect matching between A and B.
+ * Sizes are random (the reduces of a job differ, except for square). */
+enum shape { SH_INCAST, SH_OUTCAST, SH_SWAP, SH_SQUARE, SH_N };
+
+static void pick_racks(struct rng *g, uint32_t *perm, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	rng_shuffle_u32(g, perm, n);
+}
+
+START_TEST(one_layer_random_at_lower_bound)
+{
+	const unsigned R = 8;
+	struct rng g;
+	unsigned shape = (unsigned)_i % SH_N;
+	uint32_t perm[8], mr[64], rr[64];
+	uint64_t rb[64];
+	unsigned nm = 0, nr = 0, i, k;
+	char wl[4096];
+	size_t off;
+	struct tmatrix tm;
+	struct simrun r;
+	int64_t s, e, lb;
+
+	rng_seed(&g, 1000 + (uint64_t)_i);
+	pick_racks(&g, perm, R);
+	switch (shape) {
+	case SH_INCAST:
+		k = 1 + (unsigned)rng_below(&g, R - 1); /* map racks */
+		for (i = 0; i < k; i++) {
+			unsigned m = 1 + (unsigned)rng_below(&g, 3);
+
+			while (m--)
+				mr[nm++] = perm[1 + i];
+		}
+		for (nr = 0; nr < 1 + rng_below(&g, 3); nr++)
+			rr[nr] = perm[0];
+		break;
+	case SH_OUTCAST:
+		for (nm = 0; nm < 1 + rng_below(&g, 3); nm++)
+			mr[nm] = perm[0];
+		k = 1 + (unsigned)rng_below(&g, R - 1);
+		for (i = 0; i < k; i++)
+			rr[nr++] = perm[1 + i];
+		break;
+	case SH_SWAP:
+		for (i = 0; i < 2; i++) {
+			unsigned m = 1 + (unsigned)rng_below(&g, 3), n = 1 + (unsigned)rng_below(&g, 2);
+
+			while (m--)
+				mr[nm++] = perm[i];
+			while (n--)
+				rr[nr++] = perm[i];
+		}
+		break;
+	default: /* SH_SQUARE */
+		k = 2 + (unsigned)rng_below(&g, 3);
+		for (i = 0; i < k * k; i++) {
+			mr[nm++] = perm[i / k];
+			rr[nr++] = perm[k + i / k];
+		}
+		break;
+	}
+	for (i = 0; i < nr; i++) /* whole bytes per map: exact ns */
+		rb[i] = nm * (shape == SH_SQUARE && i ? rb[0] / nm : 100000 + rng_below(&g, 4000000));
+	off = (size_t)snprintf(wl, sizeof(wl),
+			       "job id=c arrival=0s input=1MB output=0B maps=%u reduces=%u map_time=0s reduce_time=0s map_racks=",
+			       nm, nr);
+	for (i = 0; i < nm; i++)
+		off += (size_t)snprintf(wl + off, sizeof(wl) - off, "%s%u", i ? "," : "", mr[i]);
+	off += (size_t)snprintf(wl + off, sizeof(wl) - off, " reduce_racks=");
+	for (i = 0; i < nr; i++)
+		off += (size_t)snprintf(wl + off, sizeof(wl) - off, "%s%u", i ? "," : "", rr[i]);
+	off += (size_t)snprintf(wl + off, sizeof(wl) - off, " reduce_bytes=");
+	for (i = 0; i < nr; i++)
+		off += (size_t)snprintf(wl + off, sizeof(wl) - off, "%s%luB", i ? "," : "",
+					(unsigned long)rb[i]);
+	snprintf(wl + off, sizeof(wl) - off, "\n");
+	tm_init(&tm, R);
+	for (i = 0; i < nm; i++)
+		for (k = 0; k < nr; k++)
+			if (mr[i] != rr[k])
+				tm_add(&tm, mr[i], rr[k], rb[k] / nm);
+	lb = tm_lower_bound(&tm, 1000000000, 10000000, 0);
+	tm_free(&tm);
+	run_sim_mode(&r,
+		     "racks 8\nhosts 1\ncontainers 100\nreplicas 1\nhost_rate 10Gbit\n"
+		     "eps no\nocs yes\nocs_rate 1Gbit\ndelta 10ms\n",
+		     wl, "sunflow", true);
+	ctl_coflow_times(r.c, 0, &s, &e);
+	ck_assert_msg(e - s == lb, "seed %d (%s): CCT %lld ns, T(C) %lld ns; %s", 1000 + _i,
+		      (const char *[]){ "incast", "outcast", "swap", "square" }[shape],
+		      (long long)(e - s), (long long)lb, wl);
+	done_sim(&r);
+}
+END_TEST
+
 /* The same seed gives the same run, to the nanosecond. */
 START_TEST(deterministic)
 {
@@ -320,6 +433,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);
 	tcase_add_test(tc, deterministic);
+	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
 	suite_add_tcase(s, tc);
