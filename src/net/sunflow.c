@@ -286,35 +286,54 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	int32_t *last_out = xcalloc(R, sizeof(int32_t)), *last_in = xcalloc(R, sizeof(int32_t));
 	uint8_t *taken = xcalloc((size_t)R * R, 1);
 	double *srow = xcalloc(R, sizeof(double)), *scol = xcalloc(R, sizeof(double));
-	size_t np = 0, ncf = 0, i, k;
+	size_t np = 0, ncf = 0, i, k, gfirst = 0;
 	int64_t t_plan = in->now;
+	struct { unsigned stamp; size_t at; } *cells;
+	unsigned cstamp = 0;
 
 	cs_plan_reset(out);
-	/* aggregate per (coflow, pair) */
+	/* aggregate per (coflow, pair): group by coflow (the controller
+	 * already lists a coflow's pairs together), then merge a pair's
+	 * entries inside its group through a per-cell stamp */
 	for (i = 0; i < in->n_d; i++)
 		if (in->d[i].bits > 0)
 			p[np++] = (struct pairdem){ in->d[i].coflow, in->d[i].src,
 						    in->d[i].dst, in->d[i].bits };
-	qsort(p, np, sizeof(*p), cmp_pair);
+	for (i = 1; i < np && p[i - 1].coflow <= p[i].coflow; i++)
+		;
+	if (i < np)
+		qsort(p, np, sizeof(*p), cmp_pair);
+	cells = xcalloc((size_t)R * R, sizeof(*cells));
 	for (i = 0, k = 0; i < np; i++) {
-		if (k && p[k - 1].coflow == p[i].coflow && p[k - 1].src == p[i].src &&
-		    p[k - 1].dst == p[i].dst)
-			p[k - 1].bits += p[i].bits;
-		else
-			p[k++] = p[i];
+		size_t c = (size_t)p[i].src * R + p[i].dst;
+
+		if (!k || p[k - 1].coflow != p[i].coflow)
+			cstamp++, gfirst = k; /* a new coflow */
+		if (cells[c].stamp == cstamp && cells[c].at >= gfirst) {
+			p[cells[c].at].bits += p[i].bits;
+			continue;
+		}
+		cells[c].stamp = cstamp;
+		cells[c].at = k;
+		p[k++] = p[i];
 	}
 	np = k;
-	/* coflows and their T(C) */
+	free(cells);
+	/* coflows and their T(C), over the pairs in layer order (heaviest
+	 * first: a total order, so the sums do not depend on the input's) */
 	cf = xcalloc(np + 1, sizeof(*cf));
 	for (i = 0; i < np; i = k) {
 		double best = 0;
 		size_t m;
 
-		for (k = i; k < np && p[k].coflow == p[i].coflow; k++) {
-			double w = p[k].bits / in->bw + (double)in->delta;
+		for (k = i; k < np && p[k].coflow == p[i].coflow; k++)
+			;
+		qsort(p + i, k - i, sizeof(*p), cmp_bits_desc);
+		for (m = i; m < k; m++) {
+			double w = p[m].bits / in->bw + (double)in->delta;
 
-			srow[p[k].src] += w;
-			scol[p[k].dst] += w;
+			srow[p[m].src] += w;
+			scol[p[m].dst] += w;
 		}
 		for (m = i; m < k; m++) {
 			if (srow[p[m].src] > best)
@@ -325,7 +344,6 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 		for (m = i; m < k; m++)
 			srow[p[m].src] = scol[p[m].dst] = 0;
 		cf[ncf++] = (struct cfinfo){ p[i].coflow, best, i, k - i };
-		qsort(p + i, k - i, sizeof(*p), cmp_bits_desc);
 	}
 	qsort(cf, ncf, sizeof(*cf), cmp_cf);
 
