@@ -348,6 +348,7 @@ void ctl_free(struct ctl *c)
 			for (r = 0; r < j->n_pairs; r++)
 				free(j->pairs[r].flows);
 			free(j->pairs);
+			free(j->pair_tab);
 		}
 	free(c->js);
 	cexec_destroy(c);
@@ -479,17 +480,47 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 	reduce_pump(c, &c->js[f->job], rs);
 }
 
+static size_t pair_slot(const struct jstate *j, uint32_t src, uint32_t dst)
+{
+	uint64_t k = ((uint64_t)src << 32) | dst;
+	size_t h = (size_t)splitmix64(&k) & j->pair_mask;
+
+	while (j->pair_tab[h]) {
+		const struct ocs_pair *p = &j->pairs[j->pair_tab[h] - 1];
+
+		if (p->src == src && p->dst == dst)
+			break;
+		h = (h + 1) & j->pair_mask;
+	}
+	return h;
+}
+
+/* A job's pairs are found through a hash: a coflow may have thousands
+ * (the Coflow-Benchmark's largest has over 20000), and every OCS flow
+ * looks its pair up several times. */
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct jstate *j = &c->js[job];
-	size_t i;
+	size_t h, i;
 
-	for (i = 0; i < j->n_pairs; i++)
-		if (j->pairs[i].src == src && j->pairs[i].dst == dst)
-			return &j->pairs[i];
+	if (j->pair_tab) {
+		h = pair_slot(j, src, dst);
+		if (j->pair_tab[h])
+			return &j->pairs[j->pair_tab[h] - 1];
+	}
 	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
 	j->pairs[j->n_pairs] = (struct ocs_pair){ .src = src, .dst = dst };
-	return &j->pairs[j->n_pairs++];
+	j->n_pairs++;
+	if (2 * j->n_pairs > j->pair_mask) { /* keep the table at most half full */
+		free(j->pair_tab);
+		j->pair_mask = j->pair_mask ? 2 * j->pair_mask + 1 : 15;
+		j->pair_tab = xcalloc(j->pair_mask + 1, sizeof(*j->pair_tab));
+		for (i = 0; i < j->n_pairs; i++)
+			j->pair_tab[pair_slot(j, j->pairs[i].src, j->pairs[i].dst)] = (uint32_t)i + 1;
+	} else {
+		j->pair_tab[pair_slot(j, src, dst)] = (uint32_t)j->n_pairs;
+	}
+	return &j->pairs[j->n_pairs - 1];
 }
 
 /* The circuit of (src, dst) is up and owned by the job's coflow: its

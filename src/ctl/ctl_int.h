@@ -40,6 +40,8 @@ struct jstate {
 	int64_t cf_start, cf_end, lower_bound;
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
+	uint32_t *pair_tab;	 /* hash of pairs by (src, dst): index + 1, 0 empty */
+	size_t pair_mask;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
 };
