@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,12 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
-		"          [--progress] [-q]\n\n"
+		"          [--coflow-only] [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
-		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE\n"
+		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE;\n"
+		"                        import options after the trace, comma-separated:\n"
+		"                        coflow:TRACE,mb=1MB,min_flow=1MB (hyde import --help)\n"
 		"  -s, --scheduler NAME  job scheduler (default fair):",
 		cmd, !strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
 	for (i = 0; sched_table[i]; i++)
@@ -40,6 +43,10 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --seed N          seed of every random choice (default 1)\n"
 		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
 		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
+		"      --coflow-only     every job is a bare coflow (pinned tasks, no compute):\n"
+		"                        its CCT runs from its arrival to its last byte, as in\n"
+		"                        Sunflow's simulator, and fetches are not limited\n"
+		"                        (unless --copies says)\n"
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
@@ -51,6 +58,19 @@ static void run_usage(FILE *fp, const char *cmd)
 static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 			  double wall, const char *cmd)
 {
+	if (o->coflow_only) {
+		printf("%s: coflows of %s on %s, circuits %s\n", cmd, o->wl_spec,
+		       o->topo_path, o->csched_name);
+		printf("  coflows          %zu of %zu done\n", t->jobs_done, t->jobs);
+		printf("  average CCT      %.6fs (arrival to last byte)\n", t->avg_cct / 1e9);
+		printf("  last coflow end  %.6fs\n", (double)t->last_end / 1e9);
+		printf("  flows            %" PRIu64 "\n", t->flows);
+		printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
+		printf("  wall time        %.2fs\n", wall);
+		if (o->outdir)
+			printf("  run directory    %s (coflows.csv: cct_ns per coflow)\n", o->outdir);
+		return;
+	}
 	char a[32], b[32];
 	double total = (double)(t->ocs_bytes + t->eps_bytes + t->rack_bytes + t->host_bytes);
 
@@ -91,6 +111,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "progress", no_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-analyze", no_argument, NULL, 6 },
+		{ "coflow-only", no_argument, NULL, 7 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -103,7 +124,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	uint64_t v;
 	int64_t wall;
 	int opt, r;
-	bool emul = backend == &backend_emul, no_analyze = false;
+	bool emul = backend == &backend_emul, no_analyze = false, copies = false;
 	char outbuf[256];
 
 	ctl_opts_default(&o);
@@ -143,6 +164,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				goto out;
 			}
 			o.parallel_copies = (unsigned)v;
+			copies = true;
 			break;
 		case 3:
 			if (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat <= 0) {
@@ -159,6 +181,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			break;
 		case 6:
 			no_analyze = true;
+			break;
+		case 7:
+			o.coflow_only = true;
 			break;
 		case 'q':
 			o.quiet = true;
@@ -181,6 +206,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
 		goto out;
 	}
+	if (o.coflow_only && !copies)
+		o.parallel_copies = UINT_MAX; /* Sunflow's model: no fetch limit */
 	if (emul && !o.outdir) {
 		/* an emulation always leaves its captures somewhere */
 		time_t now = time(NULL);

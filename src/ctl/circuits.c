@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,11 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	struct cexec *x = &c->cx;
 	unsigned R = c->t->racks, i;
 
+	if (!c->t->has_eps && c->t->racks > 1 && (!name || !strcmp(name, "none"))) {
+		errbuf_set(errbuf, "topology %s has no EPS: cross-rack flows need circuits (-C sunflow or greedy, not none)",
+			   c->t->name);
+		return -EINVAL;
+	}
 	if (!name || !strcmp(name, "none") || !c->t->has_ocs) {
 		x->cs = NULL;
 	} else {
@@ -142,6 +148,9 @@ void cexec_destroy(struct ctl *c)
 	free(x->owner);
 	free(x->up);
 	free(x->resv_end);
+	if (x->cs && getenv("HYDE_SIM_STATS"))
+		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
+			(unsigned long long)x->plans, (unsigned long long)x->reconfigs);
 	cs_plan_free(&x->plan);
 	memset(x, 0, sizeof(*x));
 }
@@ -150,6 +159,12 @@ void cexec_demand_changed(struct ctl *c)
 {
 	if (c->cx.cs && !evtimer_armed(&c->cx.soon_timer))
 		evloop_at(&c->loop, &c->cx.soon_timer, ctl_now(c));
+}
+
+void cexec_flow_done(struct ctl *c, const struct flow *f)
+{
+	if (!c->js[f->job].ocs_flows_left)
+		cexec_demand_changed(c);
 }
 
 bool cexec_may_send(struct ctl *c, const struct flow *f)

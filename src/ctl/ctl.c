@@ -273,6 +273,8 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	if ((r = wl_check_topo(c->wl, c->t, o->wl_spec, errbuf)))
 		goto err;
+	if (o->coflow_only && (r = wl_check_coflow_only(c->wl, o->wl_spec, errbuf)))
+		goto err;
 	if ((r = sched_new(o->sched_name, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)))
 		goto err;
 	if ((r = evloop_init(&c->loop, o->backend->clock))) {
@@ -346,6 +348,7 @@ void ctl_free(struct ctl *c)
 			for (r = 0; r < j->n_pairs; r++)
 				free(j->pairs[r].flows);
 			free(j->pairs);
+			free(j->pair_tab);
 		}
 	free(c->js);
 	cexec_destroy(c);
@@ -477,17 +480,47 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 	reduce_pump(c, &c->js[f->job], rs);
 }
 
+static size_t pair_slot(const struct jstate *j, uint32_t src, uint32_t dst)
+{
+	uint64_t k = ((uint64_t)src << 32) | dst;
+	size_t h = (size_t)splitmix64(&k) & j->pair_mask;
+
+	while (j->pair_tab[h]) {
+		const struct ocs_pair *p = &j->pairs[j->pair_tab[h] - 1];
+
+		if (p->src == src && p->dst == dst)
+			break;
+		h = (h + 1) & j->pair_mask;
+	}
+	return h;
+}
+
+/* A job's pairs are found through a hash: a coflow may have thousands
+ * (the Coflow-Benchmark's largest has over 20000), and every OCS flow
+ * looks its pair up several times. */
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct jstate *j = &c->js[job];
-	size_t i;
+	size_t h, i;
 
-	for (i = 0; i < j->n_pairs; i++)
-		if (j->pairs[i].src == src && j->pairs[i].dst == dst)
-			return &j->pairs[i];
+	if (j->pair_tab) {
+		h = pair_slot(j, src, dst);
+		if (j->pair_tab[h])
+			return &j->pairs[j->pair_tab[h] - 1];
+	}
 	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
 	j->pairs[j->n_pairs] = (struct ocs_pair){ .src = src, .dst = dst };
-	return &j->pairs[j->n_pairs++];
+	j->n_pairs++;
+	if (2 * j->n_pairs > j->pair_mask) { /* keep the table at most half full */
+		free(j->pair_tab);
+		j->pair_mask = j->pair_mask ? 2 * j->pair_mask + 1 : 15;
+		j->pair_tab = xcalloc(j->pair_mask + 1, sizeof(*j->pair_tab));
+		for (i = 0; i < j->n_pairs; i++)
+			j->pair_tab[pair_slot(j, j->pairs[i].src, j->pairs[i].dst)] = (uint32_t)i + 1;
+	} else {
+		j->pair_tab[pair_slot(j, src, dst)] = (uint32_t)j->n_pairs;
+	}
+	return &j->pairs[j->n_pairs - 1];
 }
 
 /* The circuit of (src, dst) is up and owned by the job's coflow: its
@@ -519,6 +552,8 @@ static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j
 
 	if (!c->t->has_ocs || i == j)
 		return false;
+	if (!c->t->has_eps)
+		return true; /* the OCS is the only way out of the rack */
 	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
 	return bytes >= (double)c->t->t_e;
 }
@@ -601,6 +636,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 			p->wait_head = f;
 		p->wait_tail = f;
 		p->flows_left++;
+		j->ocs_flows_left++;
 		if (cexec_may_send(c, f))
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
 	} else {
@@ -813,7 +849,8 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 		p->bytes_left -= p->bytes_left < f->bytes ? p->bytes_left : f->bytes;
 		if (!p->flows_left)
 			p->bytes_left = 0;
-		cexec_demand_changed(c);
+		j->ocs_flows_left--;
+		cexec_flow_done(c, f);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
@@ -847,6 +884,8 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 		}
 		c->next_arrival++;
 		jstate_of(c, idx)->arrived = true;
+		if (c->opts.coflow_only)
+			c->js[idx].cf_start = ctl_now(c);
 		if (c->first_arrival < 0)
 			c->first_arrival = ctl_now(c);
 		cluster_place_blocks_random(c->c, jb, &c->rng);

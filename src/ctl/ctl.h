@@ -61,6 +61,9 @@ struct ctl_opts {
 	bool progress;		  /* a progress line on stderr */
 	const char *prefix;	  /* emulation: namespace prefix of the fabric */
 	bool quiet;
+	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
+	 * and its CCT runs from its arrival, not its first flow's start. */
+	bool coflow_only;
 };
 
 void ctl_opts_default(struct ctl_opts *o);

@@ -40,6 +40,9 @@ struct jstate {
 	int64_t cf_start, cf_end, lower_bound;
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
+	uint32_t *pair_tab;	 /* hash of pairs by (src, dst): index + 1, 0 empty */
+	size_t pair_mask;
+	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
 };
 
@@ -91,8 +94,11 @@ struct ctl {
 /* circuits.c */
 int cexec_init(struct ctl *c, const char *name, char *errbuf);
 void cexec_destroy(struct ctl *c);
-/* Demand changed (a coflow's OCS flows appeared or ended): re-plan soon. */
+/* Demand changed (a coflow's OCS flows appeared): re-plan soon. */
 void cexec_demand_changed(struct ctl *c);
+/* An OCS flow ended: re-plan if it was its coflow's last (Sunflow re-plans
+ * when a coflow arrives or finishes, and at T_plan; not per flow). */
+void cexec_flow_done(struct ctl *c, const struct flow *f);
 /* The circuit of flow f's pair is up and owned by its coflow: may start? */
 bool cexec_may_send(struct ctl *c, const struct flow *f);
 void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
