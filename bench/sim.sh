@@ -36,8 +36,9 @@ run() {
 	if grep -q '^  events' "$tmp/out"; then
 		ev=$(awk '/^  events/ { print $2 }' "$tmp/out" | tr -d ,)
 		evs=$(awk '/^  events/ { print $3 }' "$tmp/out")
-		jobs=$(awk '/^  jobs/ { print $2 "/" $4 }' "$tmp/out")
-		flows=$(awk '/^  shuffle/ { for (i = 1; i <= NF; i++) if ($i == "flows:") print $(i - 1) }' "$tmp/out")
+		jobs=$(awk '/^  (jobs|coflows) / { print $2 "/" $4 }' "$tmp/out")
+		flows=$(awk '/^  shuffle/ { for (i = 1; i <= NF; i++) if ($i == "flows:") print $(i - 1) }
+			/^  flows / { print $2 }' "$tmp/out")
 		stop=$(grep -o 'interrupted at [0-9.]*s' "$tmp/err" | sed 's/interrupted at /stopped at the limit, simulated time reached /')
 		printf '%-34s %7ss (cpu %7ss)  %9s events %8s ev/s  %9s flows  peak %7s  jobs %s%s\n' \
 			"$name" "$wall" "$cpu" "$ev" "$evs" "$flows" "$mem" "$jobs" "${stop:+  ($stop)}"

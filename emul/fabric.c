@@ -1230,6 +1230,13 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 	r = fabric_prefix_check(prefix, errbuf);
 	if (r)
 		return r;
+	if (!t->has_eps) {
+		/* a fetch's request and its ACKs go back over the EPS (the
+		 * circuits are one way): the flow-level simulator only */
+		errbuf_set(errbuf, "topology %s has no EPS ('eps no'): the emulated fabric needs one; use hyde sim",
+			   t->name);
+		return -EINVAL;
+	}
 	if (geteuid() != 0) {
 		errbuf_set(errbuf, "needs root (it creates network namespaces)");
 		return -EPERM;

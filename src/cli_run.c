@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +27,12 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
-		"          [--rates MODEL] [--rate-quantum TIME] [--progress] [-q]\n\n"
+		"          [--coflow-only] [--rates MODEL] [--rate-quantum TIME] [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
-		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE\n"
+		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE;\n"
+		"                        import options after the trace, comma-separated:\n"
+		"                        coflow:TRACE,mb=1MB,min_flow=1MB (hyde import --help)\n"
 		"  -s, --scheduler NAME  job scheduler (default fair):",
 		cmd, !strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
 	for (i = 0; sched_table[i]; i++)
@@ -42,6 +45,10 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --seed N          seed of every random choice (default 1)\n"
 		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
 		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
+		"      --coflow-only     every job is a bare coflow (pinned tasks, no compute):\n"
+		"                        its CCT runs from its arrival to its last byte, as in\n"
+		"                        Sunflow's simulator, and fetches are not limited\n"
+		"                        (unless --copies says)\n"
 		"      --rates MODEL     (sim) how flows share links: maxmin (default), fcfs,\n"
 		"                        srpt, las (in that order on every link)\n"
 		"      --rate-quantum TIME  (sim) recompute rates at most once per TIME\n"
@@ -52,16 +59,43 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
-		"  -q, --quiet           no summary\n\n"
-		"Exit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
+		"  -q, --quiet           no summary\n\n");
+	sched_print_options(fp);
+	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
+}
+
+/* What the run cost: events handled, and the process's peak memory. */
+static void print_cost(const struct ctl_totals *t, double wall)
+{
+	struct rusage ru;
+	char a[32];
+
+	printf("  events           %" PRIu64 ", %.0f per second\n", t->events,
+	       wall > 0 ? (double)t->events / wall : 0);
+	if (!getrusage(RUSAGE_SELF, &ru))
+		printf("  peak memory      %s\n",
+		       unit_human_size((double)ru.ru_maxrss * 1024, a, sizeof(a)));
 }
 
 static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 			  double wall, const char *cmd)
 {
+	if (o->coflow_only) {
+		printf("%s: coflows of %s on %s, circuits %s\n", cmd, o->wl_spec,
+		       o->topo_path, o->csched_name);
+		printf("  coflows          %zu of %zu done\n", t->jobs_done, t->jobs);
+		printf("  average CCT      %.6fs (arrival to last byte)\n", t->avg_cct / 1e9);
+		printf("  last coflow end  %.6fs\n", (double)t->last_end / 1e9);
+		printf("  flows            %" PRIu64 "\n", t->flows);
+		printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
+		printf("  wall time        %.2fs\n", wall);
+		print_cost(t, wall);
+		if (o->outdir)
+			printf("  run directory    %s (coflows.csv: cct_ns per coflow)\n", o->outdir);
+		return;
+	}
 	char a[32], b[32];
 	double total = (double)(t->ocs_bytes + t->eps_bytes + t->rack_bytes + t->host_bytes);
-	struct rusage ru;
 
 	printf("%s: %s on %s, workload %s, circuits %s\n", cmd, o->sched_name,
 	       o->topo_path, o->wl_spec, o->csched_name);
@@ -82,11 +116,7 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 	       unit_human_size((double)t->cross_rack_bytes, b, sizeof(b)));
 	printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
 	printf("  wall time        %.2fs\n", wall);
-	printf("  events           %" PRIu64 ", %.0f per second\n", t->events,
-	       wall > 0 ? (double)t->events / wall : 0);
-	if (!getrusage(RUSAGE_SELF, &ru))
-		printf("  peak memory      %s\n",
-		       unit_human_size((double)ru.ru_maxrss * 1024, a, sizeof(a)));
+	print_cost(t, wall);
 	if (o->outdir)
 		printf("  run directory    %s\n", o->outdir);
 }
@@ -111,8 +141,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "progress", no_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-analyze", no_argument, NULL, 6 },
-		{ "rates", required_argument, NULL, 7 },
-		{ "rate-quantum", required_argument, NULL, 8 },
+		{ "coflow-only", no_argument, NULL, 7 },
+		{ "rates", required_argument, NULL, 8 },
+		{ "rate-quantum", required_argument, NULL, 9 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -125,7 +156,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	uint64_t v;
 	int64_t wall;
 	int opt, r;
-	bool emul = backend == &backend_emul, no_analyze = false;
+	bool emul = backend == &backend_emul, no_analyze = false, copies = false;
 	char outbuf[256];
 
 	ctl_opts_default(&o);
@@ -166,6 +197,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				goto out;
 			}
 			o.parallel_copies = (unsigned)v;
+			copies = true;
 			break;
 		case 3:
 			if (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat <= 0) {
@@ -184,6 +216,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			no_analyze = true;
 			break;
 		case 7:
+			o.coflow_only = true;
+			break;
+		case 8:
 			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&
 			    strcmp(optarg, "srpt") && strcmp(optarg, "las")) {
 				r = cli_usage_error(cmd, "--rates: expected maxmin, fcfs, srpt or las, got '%s'",
@@ -196,7 +231,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			}
 			o.rates = optarg;
 			break;
-		case 8:
+		case 9:
 			if (unit_parse_time(optarg, &o.rate_quantum) || o.rate_quantum < 0) {
 				r = cli_usage_error(cmd, "--rate-quantum: expected %s, got '%s'",
 						    unit_time_expect, optarg);
@@ -224,6 +259,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
 		goto out;
 	}
+	if (o.coflow_only && !copies)
+		o.parallel_copies = UINT_MAX; /* Sunflow's model: no fetch limit */
 	if (emul && !o.outdir) {
 		/* an emulation always leaves its captures somewhere */
 		time_t now = time(NULL);

@@ -27,9 +27,16 @@ static void print_topo(const struct topo *t, const char *path)
 	       t->containers * topo_n_hosts(t));
 	printf("  replicas     %u per input block\n", t->replicas);
 	printf("  host link    %s\n", unit_fmt_rate(t->host_rate, a, sizeof(a)));
-	printf("  EPS uplink   %s per ToR (oversubscription %.3g:1)\n",
-	       unit_fmt_rate(t->uplink_rate, a, sizeof(a)), t->oversub);
-	if (t->has_ocs)
+	if (t->has_eps)
+		printf("  EPS uplink   %s per ToR (oversubscription %.3g:1)\n",
+		       unit_fmt_rate(t->uplink_rate, a, sizeof(a)), t->oversub);
+	else
+		printf("  EPS          none: every cross-rack flow takes the OCS\n");
+	if (t->has_ocs && !t->has_eps)
+		printf("  OCS          %s per port, delta %s\n",
+		       unit_fmt_rate(t->ocs_rate, a, sizeof(a)),
+		       unit_fmt_time(t->delta, b, sizeof(b)));
+	else if (t->has_ocs)
 		printf("  OCS          %s per port, delta %s, T_e %s (T_e / bw_o = %s)\n",
 		       unit_fmt_rate(t->ocs_rate, a, sizeof(a)),
 		       unit_fmt_time(t->delta, b, sizeof(b)),
@@ -78,7 +85,7 @@ static void print_workload(const struct workload *wl, const char *spec,
 	printf("workload (%s)\n", spec);
 	printf("  jobs         %zu: light %u, medium %u, heavy %u (shuffle < 1MB, 1MB-100MB, > 100MB)\n",
 	       wl->n_jobs, cls[WL_LIGHT], cls[WL_MEDIUM], cls[WL_HEAVY]);
-	if (t && t->has_ocs)
+	if (t && t->has_ocs && t->has_eps)
 		printf("  shuffle-heavy %u job(s) with shuffle >= T_e (%s)\n", heavy_te,
 		       unit_fmt_size(t->t_e, a, sizeof(a)));
 	if (pinned)

@@ -90,7 +90,7 @@ START_TEST(psrt_hand_worked)
 {
 	const double sm[] = { 12, 0.5, 3 };
 	struct pol_schedule *s;
-	size_t n = pol_psrt(sm, 3, 7, 1, 1, 0, &s);
+	size_t n = pol_psrt(sm, 3, 7, 1, 1, 0, 60, &s);
 
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(s[0].r_red, 1);
@@ -112,7 +112,7 @@ START_TEST(psrt_hand_worked_delta)
 {
 	const double sm[] = { 4, 6, 9 };
 	struct pol_schedule *s;
-	size_t n = pol_psrt(sm, 3, 6, 2, 1, 0.5, &s);
+	size_t n = pol_psrt(sm, 3, 6, 2, 1, 0.5, 60, &s);
 
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(s[0].d[0], 6);
@@ -120,6 +120,19 @@ START_TEST(psrt_hand_worked_delta)
 	ck_assert_uint_eq(s[1].d[0], 3);
 	ck_assert_uint_eq(s[1].d[1], 3);
 	ck_assert_double_eq_tol(s[1].cct, 11, 1e-9);
+	pol_schedules_free(s, n);
+}
+END_TEST
+
+/* R_red stops at the racks there are. */
+START_TEST(psrt_max_racks)
+{
+	const double sm[] = { 100 };
+	struct pol_schedule *s;
+	size_t n = pol_psrt(sm, 1, 50, 1, 1, 0, 3, &s);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(s[2].r_red, 3);
 	pol_schedules_free(s, n);
 }
 END_TEST
@@ -133,6 +146,7 @@ static const struct {
 	unsigned d[4];
 } place_cases[] = {
 	{ { 10, 10 }, 2, 10, 3, 1, 0, { 4, 3, 3 } },	/* 1 each, then 7 spread */
+	{ { 10, 10 }, 2, 11, 3, 1, 0, { 4, 4, 3 } },	/* 2 each (11/10 > 1), then 5 */
 	{ { 10, 20 }, 2, 10, 2, 4, 0, { 5, 5 } },	/* 4 each (10 x 4/10 >= 4), then 2 */
 	{ { 10, 20 }, 2, 10, 3, 4, -1, { 0 } },		/* 3 x 4 > 10 */
 	{ { 9, 9, 9 }, 3, 3, 3, 1, 0, { 1, 1, 1 } },	/* §III-B: one reduce per rack */
@@ -428,6 +442,7 @@ static const struct {
 	{ "coscheduler", { "sbs=no" } },
 	{ "coscheduler", { "spill=yes", "levels_first=yes" } },
 	{ "coscheduler", { "barrier=no" } },
+	{ "coscheduler", { "trem_error=0.5" } },
 };
 
 static void run_variant(int i, const char *topo, const char *wl)
@@ -559,6 +574,28 @@ static double node_local(struct ctl *c, size_t *n_maps)
 	return n ? (double)local / (double)n : 0;
 }
 
+/* No reduce of a job starts while one of its maps has not: reduces taking
+ * the containers that waiting maps need can hold them all (fb jobs=1000 on
+ * rack8 stalled so). */
+static void check_maps_before_reduces(struct ctl *c)
+{
+	struct cluster *cl = ctl_cluster(c);
+	size_t i;
+
+	for (i = 0; i < cl->n_jobs; i++) {
+		const struct job *j = &cl->jobs[i];
+		int64_t last_map_start = -1;
+		uint32_t k;
+
+		for (k = 0; k < j->wl->maps; k++)
+			if (j->maps[k].start > last_map_start)
+				last_map_start = j->maps[k].start;
+		for (k = 0; k < j->wl->reduces; k++)
+			ck_assert_msg(j->reduces[k].start >= last_map_start,
+				      "job %s: reduce %u starts before its last map", j->wl->id, k);
+	}
+}
+
 START_TEST(delay_waits_for_locality)
 {
 	char *long_wait[] = { "node_wait=1h", "rack_wait=1h" };
@@ -578,7 +615,23 @@ START_TEST(delay_waits_for_locality)
 	c = run(test_srcpath("topologies/rack8.topo"), test_srcpath("workloads/fb-small.wl"),
 		"delay", long_wait, 2);
 	delay = node_local(c, &n);
+	check_maps_before_reduces(c);
 	ctl_free(c);
+	/* maps in waves: a job waits for locality while its reduces may start */
+	{
+		char *wp = write_tmp(WAVES_WL, ".wl");
+		char *tp = write_tmp("racks 2\nhosts 4\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\n"
+				     "uplink_rate 40Mbit\nocs no\n", ".topo");
+
+		c = run(tp, wp, "delay", long_wait, 2);
+		ck_assert_double_eq_tol(node_local(c, &n), 1.0, 1e-12);
+		check_maps_before_reduces(c);
+		ctl_free(c);
+		unlink(wp);
+		unlink(tp);
+		free(wp);
+		free(tp);
+	}
 	ck_assert_uint_gt(n, 0);
 	ck_assert_double_eq_tol(delay, 1.0, 1e-12);
 	ck_assert_double_eq_tol(delay0, fair, 1e-12);
@@ -633,6 +686,50 @@ START_TEST(paper_iii_b)
 }
 END_TEST
 
+/* MTS on rack8 (T_e 4.5MB, 3 replicas): 36MB of input gives R_map =
+ * floor(sqrt(36 / 4.5)) = 2; replica k of the 8 blocks lies evenly (4
+ * blocks each) on the k-th of three disjoint pairs of racks, and the maps
+ * run on 2 racks, each holding a replica of the blocks it runs. */
+START_TEST(mts_placement)
+{
+	char *wp = write_tmp("job id=h arrival=0s input=36MB shuffle=36MB output=0B maps=8 reduces=2 "
+			     "map_time=1s reduce_time=1s\n", ".wl");
+	struct ctl *c = run(test_srcpath("topologies/rack8.topo"), wp, "coscheduler", NULL, 0);
+	struct cluster *cl = ctl_cluster(c);
+	const struct job *j = &cl->jobs[0];
+	unsigned count[3][8] = { { 0 } }, used[8] = { 0 }, k, r, b, n;
+
+	for (b = 0; b < 8; b++) {
+		ck_assert_uint_eq(j->blocks[b].n_replicas, 3);
+		for (k = 0; k < 3; k++)
+			count[k][topo_host_rack(cl->topo, j->blocks[b].replica[k])]++;
+		ck_assert(block_on_rack(cl, &j->blocks[b],
+					topo_host_rack(cl->topo, (unsigned)j->maps[b].host)));
+		used[topo_host_rack(cl->topo, (unsigned)j->maps[b].host)] = 1;
+	}
+	for (r = 0; r < 8; r++) {
+		unsigned sets = 0;
+
+		for (k = 0; k < 3; k++) {
+			ck_assert(count[k][r] == 0 || count[k][r] == 4);
+			sets += count[k][r] > 0;
+		}
+		ck_assert_uint_le(sets, 1); /* disjoint */
+	}
+	for (k = 0; k < 3; k++) {
+		for (n = 0, r = 0; r < 8; r++)
+			n += count[k][r] > 0;
+		ck_assert_uint_eq(n, 2);
+	}
+	for (n = 0, r = 0; r < 8; r++)
+		n += used[r];
+	ck_assert_uint_le(n, 2);
+	ctl_free(c);
+	unlink(wp);
+	free(wp);
+}
+END_TEST
+
 /* A bad option value: one message naming the scheduler and the option. */
 static const struct {
 	const char *sched, *kv, *expect;
@@ -642,6 +739,7 @@ static const struct {
 	{ "coscheduler", "sir=-1", "sir" },
 	{ "coscheduler", "nosuch=1", "nosuch" },
 	{ "corral", "planned=2", "planned" },
+	{ "coscheduler", "trem_error=2", "trem_error" },
 };
 
 START_TEST(bad_option)
@@ -653,6 +751,25 @@ START_TEST(bad_option)
 	ck_assert_ptr_null(s);
 	ck_assert_msg(strstr(errbuf, bad_opts[_i].expect) && strstr(errbuf, bad_opts[_i].sched),
 		      "%s", errbuf);
+}
+END_TEST
+
+/* A value only init can judge: the same, from ctl_new. */
+START_TEST(bad_option_at_init)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *kv = "objective=fast";
+	struct ctl_opts o;
+	struct ctl *c = NULL;
+
+	ctl_opts_default(&o);
+	o.topo_path = test_srcpath("topologies/tiny.topo");
+	o.wl_spec = test_srcpath("workloads/small.wl");
+	o.sched_name = "corral";
+	o.sched_kv = &kv;
+	o.n_sched_kv = 1;
+	ck_assert_int_lt(ctl_new(&o, &c, errbuf), 0);
+	ck_assert_ptr_null(c);
+	ck_assert_msg(strstr(errbuf, "corral") && strstr(errbuf, "objective"), "%s", errbuf);
 }
 END_TEST
 
@@ -668,6 +785,7 @@ Suite *sched_suite(void)
 	tcase_add_test(tc, psrt_hand_worked);
 	tcase_add_test(tc, psrt_hand_worked_delta);
 	tcase_add_loop_test(tc, psrt_place, 0, ARRAY_SIZE(place_cases));
+	tcase_add_test(tc, psrt_max_racks);
 	tcase_add_test(tc, explore_schedule_is_optimal);
 	tcase_add_test(tc, select_best_schedule);
 	tcase_add_loop_test(tc, ocas_levels, 0, ARRAY_SIZE(level_cases));
@@ -675,6 +793,7 @@ Suite *sched_suite(void)
 	tcase_add_loop_test(tc, delay_levels, 0, ARRAY_SIZE(delay_cases));
 	tcase_add_test(tc, corral_latency);
 	tcase_add_loop_test(tc, bad_option, 0, ARRAY_SIZE(bad_opts));
+	tcase_add_test(tc, bad_option_at_init);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(ts, 120);
 	tcase_add_loop_test(ts, all_done_tiny, 0, ARRAY_SIZE(variants));
@@ -683,6 +802,7 @@ Suite *sched_suite(void)
 	tcase_add_test(ts, fair_overlaps);
 	tcase_add_test(ts, delay_waits_for_locality);
 	tcase_add_test(ts, paper_iii_b);
+	tcase_add_test(ts, mts_placement);
 	suite_add_tcase(s, ts);
 	return s;
 }

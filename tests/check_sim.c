@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check_hyde.h"
+#include "core/rng.h"
 #include "ctl/ctl.h"
 
 static char *write_tmp(const char *text, const char *suffix)
@@ -28,8 +29,8 @@ struct simrun {
 	char *tpath, *wpath;
 };
 
-static void run_sim_rates(struct simrun *r, const char *topo, const char *wl,
-			  const char *csched, const char *rates)
+static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
+			 const char *csched, bool coflow_only, const char *rates)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl_opts o;
@@ -40,6 +41,9 @@ static void run_sim_rates(struct simrun *r, const char *topo, const char *wl,
 	o.topo_path = r->tpath;
 	o.wl_spec = r->wpath;
 	o.csched_name = csched;
+	o.coflow_only = coflow_only;
+	if (coflow_only)
+		o.parallel_copies = 1000;
 	o.rates = rates;
 	ck_assert_msg(ctl_new(&o, &r->c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(r->c, errbuf) == 0, "%s", errbuf);
@@ -48,7 +52,7 @@ static void run_sim_rates(struct simrun *r, const char *topo, const char *wl,
 static void run_sim(struct simrun *r, const char *topo, const char *wl,
 		    const char *csched)
 {
-	run_sim_rates(r, topo, wl, csched, NULL);
+	run_sim_full(r, topo, wl, csched, false, NULL);
 }
 
 static void done_sim(struct simrun *r)
@@ -195,7 +199,7 @@ START_TEST(two_flows_one_link)
 		 "job id=b arrival=0.5s input=1MB shuffle=%s output=0B maps=1 reduces=1 "
 		 "map_time=0s reduce_time=0s map_racks=0 reduce_racks=1\n",
 		 two_flows[_i].a, two_flows[_i].b);
-	run_sim_rates(&r, TOPO3("ocs no\n"), wl, "none", two_flows[_i].rates);
+	run_sim_full(&r, TOPO3("ocs no\n"), wl, "none", false, two_flows[_i].rates);
 	a = job_flow(r.c, 0);
 	b = job_flow(r.c, 1);
 	ck_assert_int_eq(a->path, PATH_EPS);
@@ -204,6 +208,126 @@ START_TEST(two_flows_one_link)
 		      two_flows[_i].rates, (long long)(a->end - a->start));
 	ck_assert_msg(b->end - a->start == two_flows[_i].end_b, "%s: B ends at %lld",
 		      two_flows[_i].rates, (long long)(b->end - a->start));
+	done_sim(&r);
+}
+END_TEST
+
+/* Co-scheduler §III-B (Fig. 2) as a table. 3 racks, OCS at 1 unit per
+ * unit time: 1 unit = 1MB, bw_o = 8Mbit/s, so a unit takes exactly 1s;
+ * delta = 100ms. Job1 has 9 maps and 3 reduces, Job2 15 maps and 3
+ * reduces; each map sends 1 unit to each reduce. A rack is one host
+ * ('eps no': every cross-rack unit crosses a circuit; a map's unit to a
+ * reduce of its own rack never leaves the host). Sunflow serves the
+ * shorter T(C) first, without preemption; the paper's figure is not in the
+ * text, so the placements below are built by hand to give its CCTs. With
+ * m_i maps and r_j reduces on rack i and j, pair i -> j carries m_i x r_j
+ * units. CCTs run from the jobs' arrival (both at 0). */
+struct paper_case {
+	const char *name;
+	unsigned m1[3], r1[3], m2[3], r2[3]; /* tasks per rack; Job2 may be absent */
+	unsigned units1, deltas1, units2, deltas2;
+};
+
+static const struct paper_case paper_cases[] = {
+	/* Case 2, Job1: 3 maps and 1 reduce per rack. Each rack sends 3
+	 * units to each other rack: T(C) = 6 + 2 delta, and Sunflow serves
+	 * it in two perfect matchings (0>1 1>2 2>0, then 0>2 1>0 2>1). */
+	{ "case2 job1 alone", { 3, 3, 3 }, { 1, 1, 1 }, { 0, 0, 0 }, { 0, 0, 0 },
+	  6, 2, 0, 0 },
+	/* Case 2, both. Job2: 10 maps on rack 0, 5 on rack 1, 2 reduces on
+	 * rack 0 and 1 on rack 1: 0 -> 1 and 1 -> 0 carry 10 units each, one
+	 * circuit per port, T(C) = 10 + delta > 6 + 2 delta, so Job1 goes
+	 * first and leaves no gap (its matchings fill every port). Then 1 -> 0
+	 * is still up from Job1's second matching (no delta), 0 -> 1 pays
+	 * one: Job2 = 6 + 2 delta + delta + 10 = 16 + 3 delta. */
+	{ "case2 both", { 3, 3, 3 }, { 1, 1, 1 }, { 10, 5, 0 }, { 2, 1, 0 },
+	  6, 2, 16, 3 },
+	/* Case 1, Job1: maps concentrated on two racks (6 on rack 0, 3 on
+	 * rack 2), 1 reduce per rack. Rack 0 sends 6 units to each of racks
+	 * 1 and 2 over two circuits in turn: T(C) = 12 + 2 delta, which
+	 * Sunflow reaches (0 -> 1 with 2 -> 0, then 0 -> 2 with 2 -> 1). */
+	{ "case1 job1 alone", { 6, 0, 3 }, { 1, 1, 1 }, { 0, 0, 0 }, { 0, 0, 0 },
+	  12, 2, 0, 0 },
+	/* Case 1, both. Job2: 8 maps on rack 0, 7 on rack 1, 2 reduces on
+	 * rack 0 and 1 on rack 1: 0 -> 1 carries 8 units, 1 -> 0 carries 14
+	 * (T(C) = 14 + delta, after Job1's 12 + 2 delta). 1 -> 0 fills the
+	 * gap of rack 1's port (unused by Job1) and rack 0's (free once 2 -> 0
+	 * ends at 3 + delta) up to Job1's end; but 0 -> 1 needs rack 0's port,
+	 * which Job1 holds for 12 + 2 delta: then delta + 8 more, so Job2 =
+	 * 20 + 3 delta (the rest of 1 -> 0, on its circuit still up, ends
+	 * sooner). */
+	{ "case1 both", { 6, 0, 3 }, { 1, 1, 1 }, { 8, 7, 0 }, { 2, 1, 0 },
+	  12, 2, 20, 3 },
+};
+
+static void paper_job(char *buf, size_t len, const char *id, const unsigned m[3],
+		      const unsigned r[3])
+{
+	unsigned nm = m[0] + m[1] + m[2], nr = r[0] + r[1] + r[2], k, i;
+	size_t off;
+
+	off = (size_t)snprintf(buf, len, "job id=%s arrival=0s input=%uMB output=0B maps=%u reduces=%u "
+			       "map_time=0s reduce_time=0s map_racks=", id, nm, nm, nr);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < m[k]; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%u", off && buf[off - 1] == '=' ? "" : ",", k);
+	off += (size_t)snprintf(buf + off, len - off, " reduce_racks=");
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < r[k]; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%u", buf[off - 1] == '=' ? "" : ",", k);
+	off += (size_t)snprintf(buf + off, len - off, " reduce_bytes=");
+	for (k = 0; k < nr; k++) /* each map sends 1 unit to each reduce */
+		off += (size_t)snprintf(buf + off, len - off, "%s%uMB", k ? "," : "", nm);
+	snprintf(buf + off, len - off, "\n");
+}
+
+#define PAPER_TOPO \
+	"racks 3\nhosts 1\ncontainers 100\nreplicas 1\nhost_rate 10Gbit\n" \
+	"eps no\nocs yes\nocs_rate 8Mbit\ndelta 100ms\n"
+#define UNIT_NS 1000000000LL
+#define PAPER_DELTA_NS 100000000LL
+
+/* T(C) of a job's cross-rack traffic (Co-scheduler eq. 2). */
+static int64_t paper_lower_bound(const unsigned m[3], const unsigned r[3])
+{
+	struct tmatrix tm;
+	unsigned i, j;
+	int64_t lb;
+
+	tm_init(&tm, 3);
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			if (i != j)
+				tm_add(&tm, i, j, (uint64_t)m[i] * r[j] * 1000000);
+	lb = tm_lower_bound(&tm, 8000000, PAPER_DELTA_NS, 0);
+	tm_free(&tm);
+	return lb;
+}
+
+START_TEST(paper_section3b)
+{
+	const struct paper_case *pc = &paper_cases[_i];
+	bool two = pc->m2[0] + pc->m2[1] + pc->m2[2] > 0;
+	char wl[2048];
+	struct simrun r;
+	int64_t s, e, want;
+
+	paper_job(wl, sizeof(wl), "job1", pc->m1, pc->r1);
+	if (two)
+		paper_job(wl + strlen(wl), sizeof(wl) - strlen(wl), "job2", pc->m2, pc->r2);
+	run_sim_full(&r, PAPER_TOPO, wl, "sunflow", true, NULL);
+	ctl_coflow_times(r.c, 0, &s, &e);
+	want = pc->units1 * UNIT_NS + pc->deltas1 * PAPER_DELTA_NS;
+	ck_assert_msg(e - s == want, "%s: Job1's CCT is %lld ns, expected %u + %u delta = %lld ns",
+		      pc->name, (long long)(e - s), pc->units1, pc->deltas1, (long long)want);
+	/* Job1 goes first in every case: it takes its T(C) */
+	ck_assert_int_eq(paper_lower_bound(pc->m1, pc->r1), want);
+	if (two) {
+		ctl_coflow_times(r.c, 1, &s, &e);
+		want = pc->units2 * UNIT_NS + pc->deltas2 * PAPER_DELTA_NS;
+		ck_assert_msg(e - s == want, "%s: Job2's CCT is %lld ns, expected %u + %u delta = %lld ns",
+			      pc->name, (long long)(e - s), pc->units2, pc->deltas2, (long long)want);
+	}
 	done_sim(&r);
 }
 END_TEST
@@ -271,6 +395,118 @@ START_TEST(streamed_flows_same_file)
 }
 END_TEST
 
+/* Property: a coflow alone whose shape lets Sunflow's one layer keep its
+ * busiest port busy from the start finishes at T(C) exactly, through the
+ * whole controller (pinned tasks, coflow-only mode). Random placements on
+ * 8 racks of one host ('eps no', 1Gbit circuits: a byte is exactly 8ns,
+ * delta 10ms), with fixed seeds, of four shapes:
+ * - incast: maps on 1-7 racks, every reduce on one other rack: the
+ *   reduce rack's port takes the pairs one after the other;
+ * - outcast: every map on one rack, reduces on other racks;
+ * - swap: maps and reduces on the same two racks: a -> b and b -> a at
+ *   once (a matching);
+ * - square: k maps on each of k racks A, k reduces on each of k other
+ *   racks B, equal sizes: every pair is the same size, and each round is
+ *   a perfect matching between A and B.
+ * Sizes are random (the reduces of a job differ, except for square). */
+enum shape { SH_INCAST, SH_OUTCAST, SH_SWAP, SH_SQUARE, SH_N };
+
+static void pick_racks(struct rng *g, uint32_t *perm, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	rng_shuffle_u32(g, perm, n);
+}
+
+START_TEST(one_layer_random_at_lower_bound)
+{
+	const unsigned R = 8;
+	struct rng g;
+	unsigned shape = (unsigned)_i % SH_N;
+	uint32_t perm[8], mr[64], rr[64];
+	uint64_t rb[64];
+	unsigned nm = 0, nr = 0, i, k;
+	char wl[4096];
+	size_t off;
+	struct tmatrix tm;
+	struct simrun r;
+	int64_t s, e, lb;
+
+	rng_seed(&g, 1000 + (uint64_t)_i);
+	pick_racks(&g, perm, R);
+	switch (shape) {
+	case SH_INCAST:
+		k = 1 + (unsigned)rng_below(&g, R - 1); /* map racks */
+		for (i = 0; i < k; i++) {
+			unsigned m = 1 + (unsigned)rng_below(&g, 3);
+
+			while (m--)
+				mr[nm++] = perm[1 + i];
+		}
+		for (nr = 0; nr < 1 + rng_below(&g, 3); nr++)
+			rr[nr] = perm[0];
+		break;
+	case SH_OUTCAST:
+		for (nm = 0; nm < 1 + rng_below(&g, 3); nm++)
+			mr[nm] = perm[0];
+		k = 1 + (unsigned)rng_below(&g, R - 1);
+		for (i = 0; i < k; i++)
+			rr[nr++] = perm[1 + i];
+		break;
+	case SH_SWAP:
+		for (i = 0; i < 2; i++) {
+			unsigned m = 1 + (unsigned)rng_below(&g, 3), n = 1 + (unsigned)rng_below(&g, 2);
+
+			while (m--)
+				mr[nm++] = perm[i];
+			while (n--)
+				rr[nr++] = perm[i];
+		}
+		break;
+	default: /* SH_SQUARE */
+		k = 2 + (unsigned)rng_below(&g, 3);
+		for (i = 0; i < k * k; i++) {
+			mr[nm++] = perm[i / k];
+			rr[nr++] = perm[k + i / k];
+		}
+		break;
+	}
+	for (i = 0; i < nr; i++) /* whole bytes per map: exact ns */
+		rb[i] = nm * (shape == SH_SQUARE && i ? rb[0] / nm : 100000 + rng_below(&g, 4000000));
+	off = (size_t)snprintf(wl, sizeof(wl),
+			       "job id=c arrival=0s input=1MB output=0B maps=%u reduces=%u map_time=0s reduce_time=0s map_racks=",
+			       nm, nr);
+	for (i = 0; i < nm; i++)
+		off += (size_t)snprintf(wl + off, sizeof(wl) - off, "%s%u", i ? "," : "", mr[i]);
+	off += (size_t)snprintf(wl + off, sizeof(wl) - off, " reduce_racks=");
+	for (i = 0; i < nr; i++)
+		off += (size_t)snprintf(wl + off, sizeof(wl) - off, "%s%u", i ? "," : "", rr[i]);
+	off += (size_t)snprintf(wl + off, sizeof(wl) - off, " reduce_bytes=");
+	for (i = 0; i < nr; i++)
+		off += (size_t)snprintf(wl + off, sizeof(wl) - off, "%s%luB", i ? "," : "",
+					(unsigned long)rb[i]);
+	snprintf(wl + off, sizeof(wl) - off, "\n");
+	tm_init(&tm, R);
+	for (i = 0; i < nm; i++)
+		for (k = 0; k < nr; k++)
+			if (mr[i] != rr[k])
+				tm_add(&tm, mr[i], rr[k], rb[k] / nm);
+	lb = tm_lower_bound(&tm, 1000000000, 10000000, 0);
+	tm_free(&tm);
+	run_sim_full(&r,
+		     "racks 8\nhosts 1\ncontainers 100\nreplicas 1\nhost_rate 10Gbit\n"
+		     "eps no\nocs yes\nocs_rate 1Gbit\ndelta 10ms\n",
+		     wl, "sunflow", true, NULL);
+	ctl_coflow_times(r.c, 0, &s, &e);
+	ck_assert_msg(e - s == lb, "seed %d (%s): CCT %lld ns, T(C) %lld ns; %s", 1000 + _i,
+		      (const char *[]){ "incast", "outcast", "swap", "square" }[shape],
+		      (long long)(e - s), (long long)lb, wl);
+	done_sim(&r);
+}
+END_TEST
+
 /* The same seed gives the same run, to the nanosecond. */
 START_TEST(deterministic)
 {
@@ -308,6 +544,9 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, streamed_flows_same_file);
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
+	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
+	tcase_add_loop_test(tc, paper_section3b, 0,
+			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

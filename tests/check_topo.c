@@ -84,6 +84,27 @@ START_TEST(oversub_derives_uplink)
 }
 END_TEST
 
+/* 'eps no': racks reach each other only over the OCS; no bw_e, no T_e. */
+START_TEST(no_eps)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct topo *t;
+	int r;
+
+	t = parse_str(BASE "eps no\nocs yes\nocs_rate 1Gbit\ndelta 10ms\n", errbuf, &r);
+	ck_assert_msg(r == 0, "%s", errbuf);
+	ck_assert(!t->has_eps);
+	ck_assert(t->has_ocs);
+	ck_assert_uint_eq(t->uplink_rate, 0);
+	ck_assert_uint_eq(t->t_e, 0);
+	topo_free(t);
+	t = parse_str(BASE "uplink_rate 20Mbit\nocs no\n", errbuf, &r);
+	ck_assert_msg(r == 0, "%s", errbuf);
+	ck_assert(t->has_eps); /* the default */
+	topo_free(t);
+}
+END_TEST
+
 START_TEST(addresses_and_names)
 {
 	char errbuf[HYDE_ERRBUF_SIZE], buf[32];
@@ -160,6 +181,11 @@ static const struct {
 	{ BASE "uplink_rate 20Mbit\nocs no\nocs_net 10.0.0.0/16\n", "x.topo:7:", "ocs_net overlaps eps_net" },
 	{ BASE "uplink_rate 20Mbit\nocs no\nreplicas 5\n", "x.topo:7:", "replicas: 5 replicas need at least 5 hosts" },
 	{ BASE "uplink_rate 20Mbit\nocs no\nname a/b\n", "x.topo:7:", "name: expected letters" },
+	{ BASE "eps maybe\n", "x.topo:5:", "eps: expected 'yes' or 'no'" },
+	{ BASE "eps no\nocs no\n", "x.topo:5:", "'eps no' needs 'ocs yes' (2 racks and no network between them)" },
+	{ BASE "eps no\nuplink_rate 20Mbit\nocs yes\nocs_rate 1Gbit\ndelta 10ms\n", "x.topo:6:", "uplink_rate: only meaningful with an EPS" },
+	{ BASE "eps no\nocs yes\nocs_rate 1Gbit\ndelta 10ms\nt_e 1MB\n", "x.topo:9:", "t_e: only meaningful with an EPS (this topology says 'eps no': every cross-rack flow takes the OCS)" },
+	{ BASE "eps no\nocs yes\nocs_rate 1Gbit\n", "x.topo:7:", "'ocs yes' needs 'delta TIME'" },
 	{ "racks 2\0\n", "x.topo:1:", "not a text file" },
 };
 
@@ -204,6 +230,7 @@ Suite *topo_suite(void)
 	tcase_add_test(tc, shipped_rack8);
 	tcase_add_test(tc, shipped_paper60_nas30);
 	tcase_add_test(tc, oversub_derives_uplink);
+	tcase_add_test(tc, no_eps);
 	tcase_add_test(tc, addresses_and_names);
 	tcase_add_loop_test(tc, bad_files, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, missing_file);

@@ -59,6 +59,17 @@ expect_status 0 "$HYDE" gen dag dags=2 depth=4 -o "$tmpdir/dag.wl"
 expect_status 0 "$HYDE" validate -w "$tmpdir/dag.wl" && contains "$out" "DAG depth    4"
 ls "$tmpdir" | grep -q tmp && fail "temporary files left behind: $(ls "$tmpdir")"
 
+# sim: every scheduler, its options in --help, a bad option value named.
+for s in fair delay corral coscheduler; do
+	expect_status 0 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -s $s &&
+		contains "$out" "jobs             2 of 2 done"
+done
+expect_status 0 "$HYDE" sim --help && contains "$out" "coscheduler:" && contains "$out" "node_wait"
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -s coscheduler -S mts=maybe &&
+	contains "$err" "scheduler coscheduler: mts: expected yes or no, got 'maybe'"
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -s corral -S objective=fast &&
+	contains "$err" "scheduler corral: objective: expected jct or makespan, got 'fast'"
+
 # import: the traces convert and validate.
 expect_status 0 "$HYDE" import coflow "$HYDE_SRCDIR/workloads/traces/FB2010-1Hr-150-0.txt" count=5 -o "$tmpdir/cf.wl"
 expect_status 0 "$HYDE" validate -w "$tmpdir/cf.wl" && contains "$out" "jobs         5:" && contains "$out" "pinned       5"

@@ -353,3 +353,31 @@ int wl_check_topo(const struct workload *wl, const struct topo *t,
 	}
 	return 0;
 }
+
+int wl_check_coflow_only(const struct workload *wl, const char *path,
+			 char *errbuf)
+{
+	size_t i;
+
+	for (i = 0; i < wl->n_jobs; i++) {
+		const struct wl_job *j = &wl->jobs[i];
+		const char *why = NULL;
+
+		if (!j->map_racks || !j->reduce_racks)
+			why = "map_racks and reduce_racks (pinned tasks)";
+		else if (j->map_time || j->reduce_time)
+			why = "map_time=0s and reduce_time=0s (no compute)";
+		else if (j->n_parents)
+			why = "no parents (no DAG)";
+		if (!why)
+			continue;
+		if (j->line)
+			errbuf_set(errbuf, "%s:%u: job '%s': coflow-only mode expects %s, as coflow: traces give",
+				   path, j->line, j->id, why);
+		else
+			errbuf_set(errbuf, "%s: job '%s': coflow-only mode expects %s, as coflow: traces give",
+				   path, j->id, why);
+		return -EINVAL;
+	}
+	return 0;
+}

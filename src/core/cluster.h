@@ -114,5 +114,9 @@ const char *job_state_name(enum job_state s);
  * topology; a message names the job otherwise. */
 int wl_check_topo(const struct workload *wl, const struct topo *t,
 		  const char *path, char *errbuf);
+/* Coflow-only mode: every job is a bare coflow (pinned maps and reduces,
+ * no compute, no parents), so only its shuffle counts. */
+int wl_check_coflow_only(const struct workload *wl, const char *path,
+			 char *errbuf);
 
 #endif

@@ -156,6 +156,17 @@ static int set_ocs(struct topo_parser *p, const char *val)
 	return 0;
 }
 
+static int set_eps(struct topo_parser *p, const char *val)
+{
+	if (!strcmp(val, "yes"))
+		p->t->has_eps = true;
+	else if (!strcmp(val, "no"))
+		p->t->has_eps = false;
+	else
+		return perr(p, "eps: expected 'yes' or 'no', got '%s'", val);
+	return 0;
+}
+
 static int set_delta(struct topo_parser *p, const char *val)
 {
 	int64_t v;
@@ -227,7 +238,7 @@ static int set_link_net(struct topo_parser *p, const char *val)
 enum {
 	K_NAME, K_RACKS, K_HOSTS, K_CONTAINERS, K_REPLICAS, K_HOST_RATE,
 	K_UPLINK_RATE, K_OVERSUB, K_OCS, K_OCS_RATE, K_DELTA, K_T_E,
-	K_EPS_NET, K_OCS_NET, K_LINK_NET,
+	K_EPS_NET, K_OCS_NET, K_LINK_NET, K_EPS,
 };
 
 static const struct topo_key topo_keys[] = {
@@ -246,6 +257,7 @@ static const struct topo_key topo_keys[] = {
 	[K_EPS_NET] = { "eps_net", "eps_net A.B.C.D/N", set_eps_net },
 	[K_OCS_NET] = { "ocs_net", "ocs_net A.B.C.D/N", set_ocs_net },
 	[K_LINK_NET] = { "link_net", "link_net A.B.C.D/N", set_link_net },
+	[K_EPS] = { "eps", "eps yes|no", set_eps },
 };
 
 #define SEEN(p, k) (((p)->seen >> (k)) & 1U)
@@ -281,15 +293,31 @@ static int topo_finish(struct topo_parser *p)
 		if (!SEEN(p, required[i]))
 			return perr(p, "end of file: missing '%s'",
 				    topo_keys[required[i]].expect);
-	if (SEEN(p, K_UPLINK_RATE) == SEEN(p, K_OVERSUB)) {
+	if (!t->has_eps) {
+		/* no packet core: bw_e has no meaning, and every cross-rack
+		 * flow takes the OCS whatever its size */
+		static const int eps_keys[] = { K_UPLINK_RATE, K_OVERSUB, K_T_E };
+
+		for (i = 0; i < ARRAY_SIZE(eps_keys); i++)
+			if (SEEN(p, eps_keys[i])) {
+				p->line = p->line_of[eps_keys[i]];
+				return perr(p, "%s: only meaningful with an EPS (this topology says 'eps no'%s)",
+					    topo_keys[eps_keys[i]].name,
+					    eps_keys[i] == K_T_E ? ": every cross-rack flow takes the OCS" : "");
+			}
+		if (!t->has_ocs && t->racks > 1) {
+			p->line = p->line_of[K_EPS];
+			return perr(p, "eps: 'eps no' needs 'ocs yes' (%u racks and no network between them)",
+				    t->racks);
+		}
+	} else if (SEEN(p, K_UPLINK_RATE) == SEEN(p, K_OVERSUB)) {
 		if (SEEN(p, K_UPLINK_RATE))
 			p->line = p->line_of[K_OVERSUB] > p->line_of[K_UPLINK_RATE]
 					  ? p->line_of[K_OVERSUB]
 					  : p->line_of[K_UPLINK_RATE];
-		return perr(p, "%sexpected exactly one of 'uplink_rate RATE' or 'oversub RATIO'",
+		return perr(p, "%sexpected exactly one of 'uplink_rate RATE' or 'oversub RATIO' (or 'eps no')",
 			    SEEN(p, K_UPLINK_RATE) ? "" : "end of file: ");
-	}
-	if (SEEN(p, K_OVERSUB)) {
+	} else if (SEEN(p, K_OVERSUB)) {
 		double up = (double)t->hosts * (double)t->host_rate / t->oversub;
 
 		if (up < 1000.0) {
@@ -305,7 +333,7 @@ static int topo_finish(struct topo_parser *p)
 		static const int ocs_keys[] = { K_OCS_RATE, K_DELTA, K_T_E };
 
 		for (i = 0; i < ARRAY_SIZE(ocs_keys); i++)
-			if (!SEEN(p, ocs_keys[i]))
+			if (!SEEN(p, ocs_keys[i]) && (t->has_eps || ocs_keys[i] != K_T_E))
 				return perr(p, "end of file: 'ocs yes' needs '%s'",
 					    topo_keys[ocs_keys[i]].expect);
 		if (t->racks < 2) {
@@ -364,6 +392,7 @@ static void topo_defaults(struct topo *t, const char *path)
 	memcpy(t->name, base, n);
 	t->name[n] = '\0';
 	t->replicas = 3;
+	t->has_eps = true;
 	t->eps_net = (struct topo_net){ 0x0a000000, 12 };  /* 10.0.0.0/12 */
 	t->ocs_net = (struct topo_net){ 0x0a100000, 12 };  /* 10.16.0.0/12 */
 	t->link_net = (struct topo_net){ 0x0a200000, 12 }; /* 10.32.0.0/12 */
@@ -392,7 +421,7 @@ int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
 			if (!strcmp(f[0], topo_keys[k].name))
 				break;
 		if (k == ARRAY_SIZE(topo_keys)) {
-			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, host_rate, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net)",
+			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net)",
 				 f[0]);
 			goto err;
 		}

@@ -27,8 +27,10 @@ struct topo {
 	unsigned containers; /* per host */
 	unsigned replicas;   /* HDFS-like block replication */
 	uint64_t host_rate;  /* bit/s, host <-> ToR */
-	uint64_t uplink_rate; /* bw_e, bit/s, ToR <-> EPS core */
-	double oversub;	     /* hosts x host_rate / bw_e */
+	bool has_eps;	     /* false: no packet core, racks reach each
+			      * other only over the OCS (Sunflow's setup) */
+	uint64_t uplink_rate; /* bw_e, bit/s, ToR <-> EPS core; 0 without EPS */
+	double oversub;	     /* hosts x host_rate / bw_e; 0 without EPS */
 	bool has_ocs;
 	uint64_t ocs_rate; /* bw_o, bit/s, ToR <-> OCS */
 	int64_t delta;	   /* OCS reconfiguration delay, ns */

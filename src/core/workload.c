@@ -766,19 +766,64 @@ static int has_suffix(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
+/* "KIND:PATH[,key=value...]": split off the options and apply each with
+ * set(); a bad one is reported against the spec. *path is the caller's. */
+static int spec_opts(const char *spec, void *o,
+		     int (*set)(void *o, const char *kv, char *errbuf),
+		     char **path, char *errbuf)
+{
+	const char *rest = strchr(spec, ':') + 1;
+	char *copy = xstrdup(rest), *kv, *save = NULL, msg[HYDE_ERRBUF_SIZE];
+	size_t n = strcspn(copy, ",");
+
+	if (copy[n]) {
+		copy[n] = '\0';
+		for (kv = strtok_r(copy + n + 1, ",", &save); kv;
+		     kv = strtok_r(NULL, ",", &save))
+			if (set(o, kv, msg)) {
+				errbuf_set(errbuf, "%s: %s", spec, msg);
+				free(copy);
+				return -EINVAL;
+			}
+	}
+	*path = copy;
+	return 0;
+}
+
+static int set_swim(void *o, const char *kv, char *errbuf)
+{
+	return swim_opts_set(o, kv, errbuf);
+}
+
+static int set_coflow(void *o, const char *kv, char *errbuf)
+{
+	return coflow_opts_set(o, kv, errbuf);
+}
+
 int wl_open(const char *spec, struct workload **out, char *errbuf)
 {
+	char *path;
+	int r;
+
 	if (!strncmp(spec, "swim:", 5)) {
 		struct swim_opts o;
 
 		swim_opts_default(&o);
-		return wl_import_swim(spec + 5, &o, out, errbuf);
+		if ((r = spec_opts(spec, &o, set_swim, &path, errbuf)))
+			return r;
+		r = wl_import_swim(path, &o, out, errbuf);
+		free(path);
+		return r;
 	}
 	if (!strncmp(spec, "coflow:", 7)) {
 		struct coflow_opts o;
 
 		coflow_opts_default(&o);
-		return wl_import_coflow(spec + 7, &o, out, errbuf);
+		if ((r = spec_opts(spec, &o, set_coflow, &path, errbuf)))
+			return r;
+		r = wl_import_coflow(path, &o, out, errbuf);
+		free(path);
+		return r;
 	}
 	if (!strncmp(spec, "wl:", 3))
 		return wl_load(spec + 3, out, errbuf);

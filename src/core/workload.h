@@ -64,7 +64,9 @@ struct workload {
 int wl_load(const char *path, struct workload **out, char *errbuf);
 int wl_parse(FILE *fp, const char *path, struct workload **out, char *errbuf);
 /* Load any supported form: "swim:PATH", "coflow:PATH", "wl:PATH", or a path
- * ending in .tsv (SWIM) or .wl; trace imports use default options. */
+ * ending in .tsv (SWIM) or .wl. Trace imports take their options after the
+ * path, comma-separated: "coflow:PATH,mb=1MB,min_flow=1MB" (the keys of
+ * hyde import); without any, the defaults. */
 int wl_open(const char *spec, struct workload **out, char *errbuf);
 void wl_free(struct workload *wl);
 

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,11 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	struct cexec *x = &c->cx;
 	unsigned R = c->t->racks, i;
 
+	if (!c->t->has_eps && c->t->racks > 1 && (!name || !strcmp(name, "none"))) {
+		errbuf_set(errbuf, "topology %s has no EPS: cross-rack flows need circuits (-C sunflow or greedy, not none)",
+			   c->t->name);
+		return -EINVAL;
+	}
 	if (!name || !strcmp(name, "none") || !c->t->has_ocs) {
 		x->cs = NULL;
 	} else {
@@ -142,6 +148,9 @@ void cexec_destroy(struct ctl *c)
 	free(x->owner);
 	free(x->up);
 	free(x->resv_end);
+	if (x->cs && getenv("HYDE_SIM_STATS"))
+		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
+			(unsigned long long)x->plans, (unsigned long long)x->reconfigs);
 	cs_plan_free(&x->plan);
 	memset(x, 0, sizeof(*x));
 }
@@ -186,9 +195,13 @@ static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
 	for (i = 0; i < p->n_active; i++) {
 		struct flow *f = p->active[i];
 
-		if (c->be.ops->flow_remaining)
-			bits += 8.0 * (double)c->be.ops->flow_remaining(&c->be, f);
-		else
+		if (c->be.ops->flow_remaining) {
+			uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+
+			/* not done yet: it still needs its circuit, however
+			 * little the backend says is left */
+			bits += 8.0 * (double)(rem ? rem : 1);
+		} else
 			bits += 8.0 * (double)f->bytes;
 	}
 	eff = bw;

@@ -279,6 +279,8 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	if ((r = wl_check_topo(c->wl, c->t, o->wl_spec, errbuf)))
 		goto err;
+	if (o->coflow_only && (r = wl_check_coflow_only(c->wl, o->wl_spec, errbuf)))
+		goto err;
 	if ((r = sched_new(o->sched_name, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)))
 		goto err;
 	if ((r = evloop_init(&c->loop, o->backend->clock))) {
@@ -815,6 +817,8 @@ static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j
 
 	if (!c->t->has_ocs || i == j)
 		return false;
+	if (!c->t->has_eps)
+		return true; /* the OCS is the only way out of the rack */
 	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
 	return bytes >= (double)c->t->t_e;
 }
@@ -1084,18 +1088,23 @@ static void task_started(struct ctl *c, struct task *t, unsigned host)
 	}
 	j->reduces_placed++;
 	j->red_bytes_rack[topo_host_rack(c->t, host)] += wl_reduce_bytes(w, t->idx);
-	if (!shuffle_barrier(c)) {
+	if (!shuffle_barrier(c) || j->shuffle_open) {
 		j->shuffle_open = true;
 		reduce_open(c, t->job, t->idx);
-	} else if (j->reduces_placed == w->reduces) {
+	} else if (j->reduces_placed == w->reduces ||
+		   j->reduces_placed == c->c->n_hosts * c->t->containers) {
 		uint32_t k;
 
 		/* Co-scheduler §IV-A: the shuffle starts once every reduce
-		 * has its container */
+		 * has its container. A job with more reduces than the
+		 * cluster has containers runs them in waves: its shuffle
+		 * opens when its reduces hold every container, and later
+		 * reduces fetch as they start. */
 		j->shuffle_open = true;
 		ctl_event(c, "shuffle_open %s", w->id);
 		for (k = 0; k < w->reduces; k++)
-			reduce_open(c, t->job, k);
+			if (jb->reduces[k].state == TASK_RUNNING)
+				reduce_open(c, t->job, k);
 	}
 }
 
@@ -1311,6 +1320,8 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 		}
 		c->next_arrival++;
 		jstate_of(c, idx)->arrived = true;
+		if (c->opts.coflow_only)
+			c->js[idx].cf_start = ctl_now(c);
 		if (c->first_arrival < 0)
 			c->first_arrival = ctl_now(c);
 		cluster_place_blocks_random(c->c, jb, &c->rng);

@@ -78,6 +78,9 @@ struct ctl_opts {
 	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
 	int64_t rate_quantum; /* sim: at most one rate computation per this
 			       * (ns); 0: at every change (exact) */
+	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
+	 * and its CCT runs from its arrival, not its first flow's start. */
+	bool coflow_only;
 };
 
 void ctl_opts_default(struct ctl_opts *o);

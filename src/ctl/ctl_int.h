@@ -147,7 +147,7 @@ struct ctl {
 /* circuits.c */
 int cexec_init(struct ctl *c, const char *name, char *errbuf);
 void cexec_destroy(struct ctl *c);
-/* Demand changed (a coflow's OCS flows appeared or ended): re-plan soon. */
+/* Demand changed (a pair's OCS demand appeared or ended): re-plan soon. */
 void cexec_demand_changed(struct ctl *c);
 /* The circuit of flow f's pair is up and owned by its coflow: may start? */
 bool cexec_may_send(struct ctl *c, const struct flow *f);

@@ -24,50 +24,58 @@ struct ival {
 	int64_t s, e;
 };
 
-/* Busy intervals of one side (out or in) of a port, sorted by start. */
+/* Busy intervals of one side (out or in) of a port, sorted by start. They
+ * never overlap: a side carries one circuit at a time. */
 struct timeline {
 	struct ival *v;
 	size_t n, cap;
 };
 
+/* Index of the first interval that starts at or after t. */
+static size_t tl_lower(const struct timeline *tl, int64_t t)
+{
+	size_t lo = 0, hi = tl->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tl->v[mid].s < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void tl_add(struct timeline *tl, int64_t s, int64_t e)
 {
-	size_t i;
+	size_t i = tl_lower(tl, s + 1); /* after those starting at s too */
 
 	xgrow((void **)&tl->v, &tl->cap, tl->n + 1, sizeof(*tl->v));
-	for (i = tl->n; i > 0 && tl->v[i - 1].s > s; i--)
-		tl->v[i] = tl->v[i - 1];
+	memmove(tl->v + i + 1, tl->v + i, (tl->n - i) * sizeof(*tl->v));
 	tl->v[i] = (struct ival){ s, e };
 	tl->n++;
 }
 
-/* If t is inside a busy interval, its end; else t. */
+/* If t is inside a busy interval, the end of the busy stretch; else t. */
 static int64_t tl_free_from(const struct timeline *tl, int64_t t)
 {
-	size_t i;
-	bool moved = true;
+	size_t i = tl_lower(tl, t + 1); /* intervals [i, n) start after t */
 
-	while (moved) {
-		moved = false;
-		for (i = 0; i < tl->n; i++)
-			if (tl->v[i].s <= t && t < tl->v[i].e) {
-				t = tl->v[i].e;
-				moved = true;
-			}
-	}
+	if (i > 0)
+		i--; /* the last one starting at or before t */
+	for (; i < tl->n && tl->v[i].s <= t; i++)
+		if (t < tl->v[i].e)
+			t = tl->v[i].e;
 	return t;
 }
 
 /* Start of the first busy interval after t (t idle), or limit. */
 static int64_t tl_gap_end(const struct timeline *tl, int64_t t, int64_t limit)
 {
-	size_t i;
-	int64_t end = limit;
+	size_t i = tl_lower(tl, t);
 
-	for (i = 0; i < tl->n; i++)
-		if (tl->v[i].s >= t && tl->v[i].s < end)
-			end = tl->v[i].s;
-	return end;
+	return i < tl->n && tl->v[i].s < limit ? tl->v[i].s : limit;
 }
 
 struct pairdem {
@@ -114,27 +122,30 @@ static int cmp_cf(const void *a, const void *b)
 }
 
 /* Maximum bipartite matching (Kuhn's augmenting paths) over the candidate
- * pairs cand[] (indices into q[], sorted heaviest first), seeded greedily
- * by weight so the heavy pairs are kept when the size allows. Writes the
- * chosen indices; returns how many. */
+ * pairs cand[] (indices into q[], in ascending order: heaviest first),
+ * seeded greedily by weight so the heavy pairs are kept when the size
+ * allows. Writes the chosen indices, by destination port; returns how
+ * many. The candidates of each source are reached through a CSR list, so
+ * a matching costs O(ports x candidates) at worst. */
 struct mstate {
 	const struct pairdem *q;
 	const size_t *cand;
-	size_t ncand;
-	long *by_dst;	 /* dst port -> cand index matched, -1 */
-	long *by_src;	 /* src port -> cand index matched, -1 */
+	uint32_t *adj_off, *adj; /* by source port: candidate positions */
+	long *by_dst;	 /* dst port -> cand position matched, -1 */
+	long *by_src;	 /* src port -> cand position matched, -1 */
 	unsigned *seen;	 /* dst port -> visit stamp */
 	unsigned stamp;
 };
 
 static bool augment(struct mstate *m, uint32_t src)
 {
-	size_t k;
+	uint32_t a;
 
-	for (k = 0; k < m->ncand; k++) {
+	for (a = m->adj_off[src]; a < m->adj_off[src + 1]; a++) {
+		size_t k = m->adj[a];
 		const struct pairdem *e = &m->q[m->cand[k]];
 
-		if (e->src != src || m->seen[e->dst] == m->stamp)
+		if (m->seen[e->dst] == m->stamp)
 			continue;
 		m->seen[e->dst] = m->stamp;
 		if (m->by_dst[e->dst] < 0 ||
@@ -147,20 +158,39 @@ static bool augment(struct mstate *m, uint32_t src)
 	return false;
 }
 
+/* Scratch of size R (ports) for match_pairs, kept across calls. */
+struct mscratch {
+	uint32_t *adj_off, *fill;
+	long *by_dst, *by_src;
+	unsigned *seen;
+	uint32_t *adj;
+	size_t adj_cap;
+};
+
 static size_t match_pairs(const struct pairdem *q, const size_t *cand,
-			  size_t ncand, unsigned R, size_t *chosen)
+			  size_t ncand, unsigned R, struct mscratch *ms,
+			  size_t *chosen)
 {
-	struct mstate m = { q, cand, ncand, NULL, NULL, NULL, 0 };
+	struct mstate m = { q, cand, ms->adj_off, NULL, ms->by_dst, ms->by_src,
+			    ms->seen, 0 };
 	size_t k, n = 0;
 	unsigned v;
 
 	if (!ncand)
 		return 0;
-	m.by_dst = xcalloc(R, sizeof(long));
-	m.by_src = xcalloc(R, sizeof(long));
-	m.seen = xcalloc(R, sizeof(unsigned));
-	for (v = 0; v < R; v++)
+	xgrow((void **)&ms->adj, &ms->adj_cap, ncand, sizeof(*ms->adj));
+	m.adj = ms->adj;
+	memset(ms->adj_off, 0, (R + 1) * sizeof(*ms->adj_off));
+	for (k = 0; k < ncand; k++)
+		ms->adj_off[q[cand[k]].src + 1]++;
+	for (v = 0; v < R; v++) {
+		ms->adj_off[v + 1] += ms->adj_off[v];
+		ms->fill[v] = ms->adj_off[v];
 		m.by_dst[v] = m.by_src[v] = -1;
+		m.seen[v] = 0;
+	}
+	for (k = 0; k < ncand; k++)
+		ms->adj[ms->fill[q[cand[k]].src]++] = (uint32_t)k;
 	for (k = 0; k < ncand; k++) {
 		const struct pairdem *e = &q[cand[k]];
 
@@ -180,10 +210,66 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 	for (v = 0; v < R; v++)
 		if (m.by_dst[v] >= 0)
 			chosen[n++] = cand[m.by_dst[v]];
-	free(m.by_dst);
-	free(m.by_src);
-	free(m.seen);
 	return n;
+}
+
+/* Ports freeing up, by time: a min-heap of (time, side x R + port). */
+struct release {
+	int64_t t;
+	uint32_t port;
+};
+
+struct rheap {
+	struct release *v;
+	size_t n, cap;
+};
+
+static bool rel_before(const struct release *a, const struct release *b)
+{
+	return a->t < b->t || (a->t == b->t && a->port < b->port);
+}
+
+static void rh_push(struct rheap *h, int64_t t, uint32_t port)
+{
+	struct release e = { t, port };
+	size_t i;
+
+	xgrow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v));
+	i = h->n++;
+	while (i > 0 && rel_before(&e, &h->v[(i - 1) / 2])) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = e;
+}
+
+static struct release rh_pop(struct rheap *h)
+{
+	struct release top = h->v[0], last = h->v[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+
+		if (l >= h->n)
+			break;
+		if (l + 1 < h->n && rel_before(&h->v[l + 1], &h->v[l]))
+			m = l + 1;
+		if (!rel_before(&h->v[m], &last))
+			break;
+		h->v[i] = h->v[m];
+		i = m;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 static int64_t hold_time(double bits, double bw)
@@ -200,35 +286,54 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	int32_t *last_out = xcalloc(R, sizeof(int32_t)), *last_in = xcalloc(R, sizeof(int32_t));
 	uint8_t *taken = xcalloc((size_t)R * R, 1);
 	double *srow = xcalloc(R, sizeof(double)), *scol = xcalloc(R, sizeof(double));
-	size_t np = 0, ncf = 0, i, k;
+	size_t np = 0, ncf = 0, i, k, gfirst = 0;
 	int64_t t_plan = in->now;
+	struct { unsigned stamp; size_t at; } *cells;
+	unsigned cstamp = 0;
 
 	cs_plan_reset(out);
-	/* aggregate per (coflow, pair) */
+	/* aggregate per (coflow, pair): group by coflow (the controller
+	 * already lists a coflow's pairs together), then merge a pair's
+	 * entries inside its group through a per-cell stamp */
 	for (i = 0; i < in->n_d; i++)
 		if (in->d[i].bits > 0)
 			p[np++] = (struct pairdem){ in->d[i].coflow, in->d[i].src,
 						    in->d[i].dst, in->d[i].bits };
-	qsort(p, np, sizeof(*p), cmp_pair);
+	for (i = 1; i < np && p[i - 1].coflow <= p[i].coflow; i++)
+		;
+	if (i < np)
+		qsort(p, np, sizeof(*p), cmp_pair);
+	cells = xcalloc((size_t)R * R, sizeof(*cells));
 	for (i = 0, k = 0; i < np; i++) {
-		if (k && p[k - 1].coflow == p[i].coflow && p[k - 1].src == p[i].src &&
-		    p[k - 1].dst == p[i].dst)
-			p[k - 1].bits += p[i].bits;
-		else
-			p[k++] = p[i];
+		size_t c = (size_t)p[i].src * R + p[i].dst;
+
+		if (!k || p[k - 1].coflow != p[i].coflow)
+			cstamp++, gfirst = k; /* a new coflow */
+		if (cells[c].stamp == cstamp && cells[c].at >= gfirst) {
+			p[cells[c].at].bits += p[i].bits;
+			continue;
+		}
+		cells[c].stamp = cstamp;
+		cells[c].at = k;
+		p[k++] = p[i];
 	}
 	np = k;
-	/* coflows and their T(C) */
+	free(cells);
+	/* coflows and their T(C), over the pairs in layer order (heaviest
+	 * first: a total order, so the sums do not depend on the input's) */
 	cf = xcalloc(np + 1, sizeof(*cf));
 	for (i = 0; i < np; i = k) {
 		double best = 0;
 		size_t m;
 
-		for (k = i; k < np && p[k].coflow == p[i].coflow; k++) {
-			double w = p[k].bits / in->bw + (double)in->delta;
+		for (k = i; k < np && p[k].coflow == p[i].coflow; k++)
+			;
+		qsort(p + i, k - i, sizeof(*p), cmp_bits_desc);
+		for (m = i; m < k; m++) {
+			double w = p[m].bits / in->bw + (double)in->delta;
 
-			srow[p[k].src] += w;
-			scol[p[k].dst] += w;
+			srow[p[m].src] += w;
+			scol[p[m].dst] += w;
 		}
 		for (m = i; m < k; m++) {
 			if (srow[p[m].src] > best)
@@ -239,7 +344,6 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 		for (m = i; m < k; m++)
 			srow[p[m].src] = scol[p[m].dst] = 0;
 		cf[ncf++] = (struct cfinfo){ p[i].coflow, best, i, k - i };
-		qsort(p + i, k - i, sizeof(*p), cmp_bits_desc);
 	}
 	qsort(cf, ncf, sizeof(*cf), cmp_cf);
 
@@ -264,38 +368,86 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 		 * instant the pairs whose two ports are idle start together;
 		 * which of them is a maximum matching on those pairs (heaviest
 		 * first, then augmented), so that no port idles when a perfect
-		 * matching exists (Co-scheduler §III-B: 6 + 2 delta). */
+		 * matching exists (Co-scheduler §III-B: 6 + 2 delta).
+		 * A side of a port is free from the end of its last interval
+		 * on (free_at: out sides 0..R-1, in sides R..2R-1). The matching
+		 * is maximal, so after each instant every pair left has a busy
+		 * side: only the instants when a side frees up (rh) can start
+		 * pairs, and only pairs on such a side. */
 		const struct cfinfo *c = &cf[0];
+		const struct pairdem *q0 = p + c->first;
 		bool *done = xcalloc(c->n, sizeof(bool));
 		size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
 		size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
+		int64_t *free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
+		uint32_t *side_off = xcalloc(2 * (size_t)R + 1, sizeof(uint32_t));
+		uint32_t *side_fill = xcalloc(2 * (size_t)R, sizeof(uint32_t));
+		uint32_t *side = xcalloc(2 * c->n, sizeof(uint32_t));
+		unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
+		struct mscratch ms = {
+			.adj_off = xcalloc(R + 1, sizeof(uint32_t)),
+			.fill = xcalloc(R, sizeof(uint32_t)),
+			.by_dst = xcalloc(R, sizeof(long)),
+			.by_src = xcalloc(R, sizeof(long)),
+			.seen = xcalloc(R, sizeof(unsigned)),
+		};
+		struct rheap rh = { 0 };
 		size_t left = c->n;
 		int64_t t = in->now;
+		bool first = true;
+
+		for (i = 0; i < 2 * (size_t)R; i++)
+			free_at[i] = in->now;
+		for (i = 0; i < in->n_busy; i++) {
+			const struct cs_busy *b = &in->busy[i];
+
+			if (b->until > in->now) {
+				free_at[b->src] = free_at[R + b->dst] = b->until;
+				rh_push(&rh, b->until, b->src);
+				rh_push(&rh, b->until, R + b->dst);
+			}
+		}
+		for (k = 0; k < c->n; k++) {
+			side_off[q0[k].src + 1]++;
+			side_off[R + q0[k].dst + 1]++;
+		}
+		for (i = 0; i < 2 * (size_t)R; i++) {
+			side_off[i + 1] += side_off[i];
+			side_fill[i] = side_off[i];
+		}
+		for (k = 0; k < c->n; k++) {
+			side[side_fill[q0[k].src]++] = (uint32_t)k;
+			side[side_fill[R + q0[k].dst]++] = (uint32_t)k;
+		}
 
 		while (left) {
-			int64_t next = INT64_MAX;
-
 			ncand = 0;
-			for (k = 0; k < c->n; k++) {
-				const struct pairdem *q = &p[c->first + k];
-				int64_t fo, fi;
+			stamp++;
+			if (first) {
+				for (k = 0; k < c->n; k++)
+					if (free_at[q0[k].src] <= t && free_at[R + q0[k].dst] <= t)
+						cand[ncand++] = k;
+				first = false;
+			} else {
+				while (rh.n && rh.v[0].t <= t) {
+					struct release e = rh_pop(&rh);
+					uint32_t a;
 
-				if (done[k])
-					continue;
-				fo = tl_free_from(&outl[q->src], t);
-				fi = tl_free_from(&inl[q->dst], t);
-				if (fo > t || fi > t) {
-					int64_t w = fo > fi ? fo : fi;
+					for (a = side_off[e.port]; a < side_off[e.port + 1]; a++) {
+						size_t kk = side[a];
 
-					if (w < next)
-						next = w;
-					continue;
+						if (done[kk] || mark[kk] == stamp ||
+						    free_at[q0[kk].src] > t || free_at[R + q0[kk].dst] > t)
+							continue;
+						mark[kk] = stamp;
+						cand[ncand++] = kk;
+					}
 				}
-				cand[ncand++] = k;
+				qsort(cand, ncand, sizeof(*cand), cmp_size);
 			}
-			nch = match_pairs(p + c->first, cand, ncand, R, chosen);
+			nch = match_pairs(q0, cand, ncand, R, &ms, chosen);
 			for (k = 0; k < nch; k++) {
-				const struct pairdem *q = &p[c->first + chosen[k]];
+				const struct pairdem *q = &q0[chosen[k]];
 				int64_t end, d;
 
 				d = (last_out[q->src] == (int32_t)q->dst &&
@@ -303,6 +455,9 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 				end = t + d + hold_time(q->bits, in->bw);
 				tl_add(&outl[q->src], t, end);
 				tl_add(&inl[q->dst], t, end);
+				free_at[q->src] = free_at[R + q->dst] = end;
+				rh_push(&rh, end, q->src);
+				rh_push(&rh, end, R + q->dst);
 				if (last_out[q->src] >= 0)
 					last_in[last_out[q->src]] = -1;
 				if (last_in[q->dst] >= 0)
@@ -313,17 +468,29 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 				taken[(size_t)q->src * R + q->dst] = 1;
 				if (end > t_plan)
 					t_plan = end;
-				if (end < next)
-					next = end;
 				done[chosen[k]] = true;
 				left--;
 			}
+			if (left && !rh.n)
+				break; /* cannot happen: a pair left has a busy side */
 			if (left)
-				t = next;
+				t = rh.v[0].t;
 		}
 		free(done);
 		free(cand);
 		free(chosen);
+		free(free_at);
+		free(side_off);
+		free(side_fill);
+		free(side);
+		free(mark);
+		free(ms.adj_off);
+		free(ms.fill);
+		free(ms.by_dst);
+		free(ms.by_src);
+		free(ms.seen);
+		free(ms.adj);
+		free(rh.v);
 	}
 	/* later layers: gaps inside [now, t_plan] only */
 	for (i = 1; i < ncf; i++) {

@@ -52,7 +52,8 @@
  *
  * Options (the §V-C ablations: OCAS alone is mts=no psrt=no; MTS + OCAS is
  * psrt=no; all is the default): mts, psrt, sbs (only with psrt), sir,
- * barrier (§IV-A), spill, levels_first. */
+ * barrier (§IV-A), spill, levels_first, and trem_error for §V-D (T_rem
+ * estimates off by a uniform factor in 1 +- trem_error). */
 #include "config.h"
 
 #include <math.h>
@@ -67,6 +68,7 @@
 struct cs_opts {
 	bool mts, psrt, sbs, barrier, levels_first, spill;
 	double sir;
+	double trem_error;
 };
 
 struct cs_job {
@@ -111,6 +113,8 @@ static const struct opt_desc cs_opts[] = {
 	  "shuffle/input ratio assumed at arrival (§IV-C)" },
 	{ "barrier", O_BOOL, offsetof(struct cs_opts, barrier), 0, 0,
 	  "reduces after all maps, shuffle after all reduces placed (§IV-A)" },
+	{ "trem_error", O_DOUBLE, offsetof(struct cs_opts, trem_error), 0, 1,
+	  "error rate of the T_rem estimates, uniform in +-this (§V-D)" },
 	{ "spill", O_BOOL, offsetof(struct cs_opts, spill), 0, 0,
 	  "maps of a guided job may run off its guideline (Alg. 2 line 9)" },
 	{ "levels_first", O_BOOL, offsetof(struct cs_opts, levels_first), 0, 0,
@@ -280,7 +284,7 @@ static void rack_releases(struct sched *s, struct pol_rack *out)
 		for (k = 0; k < n; k++) {
 			struct task *t = k < j->wl->maps ? &j->maps[k] : &j->reduces[k - j->wl->maps];
 			int64_t elapsed;
-			double prog;
+			double prog, t_rem;
 
 			if (t->state != TASK_RUNNING ||
 			    ctl_task_progress(s->ctl, t, &elapsed, &prog))
@@ -288,7 +292,11 @@ static void rack_releases(struct sched *s, struct pol_rack *out)
 			r = topo_host_rack(s->t, (unsigned)t->host);
 			xgrow((void **)&p->rel[r], &p->cap_rel[r], p->n_rel[r] + 1,
 			      sizeof(double));
-			p->rel[r][p->n_rel[r]++] = pol_t_rem((double)elapsed / 1e9, prog);
+			t_rem = pol_t_rem((double)elapsed / 1e9, prog);
+			/* §V-D: estimates off by up to trem_error */
+			if (p->o.trem_error > 0 && !isinf(t_rem))
+				t_rem *= 1 + p->o.trem_error * (2 * rng_unit(&s->rng) - 1);
+			p->rel[r][p->n_rel[r]++] = t_rem;
 		}
 	}
 	for (r = 0; r < racks; r++) {
@@ -339,7 +347,7 @@ static void plan_reduces(struct sched *s, struct job *j)
 	for (r = 0; r < racks; r++)
 		sm[r] = (double)out[r];
 	n = pol_psrt(sm, racks, j->wl->reduces, (double)s->t->t_e,
-		     (double)s->t->ocs_rate / 8, (double)s->t->delta / 1e9, &ps);
+		     (double)s->t->ocs_rate / 8, (double)s->t->delta / 1e9, racks, &ps);
 	free(sm);
 	if (!n)
 		return;
@@ -387,6 +395,14 @@ static void cs_stage_finished(struct sched *s, struct job *j, enum task_kind sta
 		plan_reduces(s, j);
 }
 
+/* The reduces that must hold containers at once before the shuffle opens:
+ * all of them, or as many as the cluster has containers (the controller
+ * runs bigger jobs' reduces in waves). */
+static unsigned first_wave(const struct cs_priv *p, const struct job *j)
+{
+	return j->wl->reduces < p->total_cap ? j->wl->reduces : p->total_cap;
+}
+
 /* May the job's reduces start being placed without risking that reduces
  * holding containers wait for each other forever? */
 static bool may_admit(const struct cs_priv *p, const struct sched *s,
@@ -396,9 +412,7 @@ static bool may_admit(const struct cs_priv *p, const struct sched *s,
 
 	if (!p->o.barrier || cj->admitted)
 		return true;
-	if (j->wl->reduces > p->total_cap)
-		return true; /* can never fit: let the controller say so */
-	if (p->resv_total + j->wl->reduces > p->total_cap)
+	if (p->resv_total + first_wave(p, j) > p->total_cap)
 		return false;
 	if (cj->red_d)
 		for (r = 0; r < s->t->racks; r++)
@@ -412,7 +426,7 @@ static void admit(struct cs_priv *p, const struct sched *s, struct cs_job *cj,
 {
 	unsigned r;
 
-	p->resv_total += (unsigned)sign * j->wl->reduces;
+	p->resv_total += (unsigned)sign * first_wave(p, j);
 	if (cj->red_d)
 		for (r = 0; r < s->t->racks; r++)
 			p->resv_rack[r] += (unsigned)sign * cj->red_d[r];
@@ -431,7 +445,11 @@ static enum pol_ocas_level job_level(struct sched *s, struct job *j, unsigned ho
 	struct task *t;
 
 	*out = NULL;
+	/* without the barrier, reduces still wait for the maps to start (as
+	 * in fair): else they can take every container from maps waiting
+	 * for their guideline */
 	if (sched_job_has_pending(j, TASK_REDUCE) && (!scheduled || cj->red_left[rack]) &&
+	    (p->o.barrier || !sched_job_has_pending(j, TASK_MAP)) &&
 	    may_admit(p, s, cj, j) && (t = sched_pending_reduce(s, j, host))) {
 		/* a job with a best schedule only on its racks */
 		best = pol_ocas_level(false, cj->heavy && (cj->r_map || scheduled), scheduled);
@@ -500,8 +518,10 @@ static struct task *cs_pick(struct sched *s, unsigned host)
 	}
 	if (cj->red_left && cj->red_left[rack])
 		cj->red_left[rack]--;
-	if (++cj->reduces_placed == j->wl->reduces && cj->admitted && !cj->opened) {
-		/* the shuffle opens: these containers will be released */
+	if (++cj->reduces_placed == first_wave(p, j) && cj->admitted && !cj->opened) {
+		/* the shuffle opens (all reduces placed, or a first wave of
+		 * a job with more than the cluster holds): these containers
+		 * will be released */
 		cj->opened = true;
 		admit(p, s, cj, j, -1);
 	}

@@ -6,7 +6,7 @@
  * after node_wait and anywhere after node_wait + rack_wait; after a
  * rack-local launch, anywhere after rack_wait; a launch resets the wait.
  * Reduces have no input to be near: as in fair, once the slowstart
- * fraction of the job's maps is done.
+ * fraction of the job's maps is done and all its maps have started.
  *
  * Options: node_wait, rack_wait (default 1.5s each: Hadoop's fair
  * scheduler default locality delay of 1.5 heartbeats, at hyde's 1s
@@ -101,9 +101,13 @@ static struct task *delay_pick(struct sched *s, unsigned host)
 				dj->wait_since = -1;
 				return t;
 			}
-			/* skipped: the container goes to the next job */
+			/* skipped: the container goes to the next job, not to
+			 * this job's reduces (as in fair, reduces come after
+			 * the maps have all started: reduces taking the
+			 * containers of waiting maps can hold every container) */
 			if (dj->wait_since < 0)
 				dj->wait_since = now;
+			continue;
 		}
 		t = sched_pending_reduce(s, j, host);
 		if (t)

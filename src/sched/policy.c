@@ -43,13 +43,6 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int cmp_uns_desc(const void *a, const void *b)
-{
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-	return (x < y) - (x > y);
-}
-
 int pol_psrt_place(const double *sm, unsigned n_map, unsigned n_red,
 		   unsigned r_red, double t_e, unsigned *d)
 {
@@ -69,20 +62,13 @@ int pol_psrt_place(const double *sm, unsigned n_map, unsigned n_red,
 	first = need < 1 ? 1 : (unsigned)need;
 	if ((double)first * r_red > n_red)
 		return -1;
+	/* every rack receives in proportion to its reduces: the rest go one
+	 * by one to the rack with fewest (the first of them on ties), which
+	 * comes to left / r_red each and one more for the first left % r_red */
+	left = n_red - first * r_red;
 	for (i = 0; i < r_red; i++)
-		d[i] = first;
-	/* every rack receives in proportion to its reduces: the rack that
-	 * receives least is the one with fewest (first of them on ties) */
-	for (left = n_red - first * r_red; left; left--) {
-		unsigned best = 0;
-
-		for (i = 1; i < r_red; i++)
-			if (d[i] < d[best])
-				best = i;
-		d[best]++;
-	}
-	qsort(d, r_red, sizeof(*d), cmp_uns_desc);
-	return 0;
+		d[i] = first + left / r_red + (i < left % r_red);
+	return 0; /* descending already */
 }
 
 double pol_psrt_cct(const double *sm, unsigned n_map, const unsigned *d,
@@ -117,7 +103,8 @@ double pol_psrt_cct(const double *sm, unsigned n_map, const unsigned *d,
 }
 
 size_t pol_psrt(const double *sm, unsigned n_map, unsigned n_red, double t_e,
-		double bw, double delta, struct pol_schedule **out)
+		double bw, double delta, unsigned max_racks,
+		struct pol_schedule **out)
 {
 	double *v = xcalloc(n_map + 1, sizeof(double));
 	struct pol_schedule *s = NULL;
@@ -137,6 +124,8 @@ size_t pol_psrt(const double *sm, unsigned n_map, unsigned n_red, double t_e,
 	r_max = pol_r_red_max(v[0], t_e);
 	if (r_max > n_red)
 		r_max = n_red;
+	if (r_max > max_racks)
+		r_max = max_racks;
 	s = xcalloc(r_max + 1, sizeof(*s));
 	for (r = 1; r <= r_max; r++) {
 		unsigned *d = xcalloc(r, sizeof(unsigned));

@@ -46,10 +46,12 @@ struct pol_schedule {
 
 /* All possible schedules of §IV-D: map output below T_e is left out (it
  * cannot use the OCS whatever the placement), SM sorted ascending, every
- * R_red in [1, floor(SM_1 / T_e)] whose placement exists. The caller
- * frees with pol_schedules_free. Returns how many (0: none). */
+ * R_red in [1, floor(SM_1 / T_e)] whose placement exists, and no more
+ * than the cluster's max_racks. The caller frees with
+ * pol_schedules_free. Returns how many (0: none). */
 size_t pol_psrt(const double *sm, unsigned n_map, unsigned n_red, double t_e,
-		double bw, double delta, struct pol_schedule **out);
+		double bw, double delta, unsigned max_racks,
+		struct pol_schedule **out);
 void pol_schedules_free(struct pol_schedule *s, size_t n);
 
 /* ---- Co-scheduler §IV-E: SBS ---- */

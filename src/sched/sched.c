@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,28 @@ int sched_new(const char *name, char *const *kv, int n_kv, struct sched **out,
 	return 0;
 }
 
+void sched_print_options(void *fpv)
+{
+	FILE *fp = fpv;
+	size_t i;
+
+	fprintf(fp, "Scheduler options (-S KEY=VALUE; defaults shown):\n all:\n");
+	opts_print(&(struct sched){ .slowstart = 0.05 }, common_opts, ARRAY_SIZE(common_opts), fp);
+	for (i = 0; sched_table[i]; i++) {
+		const struct hyde_sched_ops *ops = sched_table[i];
+		void *priv;
+
+		if (!ops->n_opts)
+			continue;
+		priv = xcalloc(1, ops->priv_size);
+		if (ops->defaults)
+			ops->defaults(priv);
+		fprintf(fp, " %s:\n", ops->name);
+		opts_print(priv, ops->opts, ops->n_opts, fp);
+		free(priv);
+	}
+}
+
 void sched_free(struct sched *s)
 {
 	if (!s)
@@ -111,6 +134,7 @@ struct map_index {
 	uint32_t *host_off, *host_maps, *host_cur;
 	uint32_t *rack_off, *rack_maps, *rack_cur;
 	uint32_t any_cur;
+	uint32_t red_cur; /* reduces before it have started */
 	bool pinned;
 };
 
@@ -269,11 +293,16 @@ bool sched_reduces_may_start(struct sched *s, const struct job *j)
 
 struct task *sched_pending_reduce(struct sched *s, struct job *j, unsigned host)
 {
+	struct map_index *mi;
 	uint32_t k;
 
 	if (!sched_job_has_pending(j, TASK_REDUCE) || !sched_reduces_may_start(s, j))
 		return NULL;
-	for (k = 0; k < j->wl->reduces; k++)
+	/* as the maps' cursors: a reduce never becomes pending again */
+	mi = map_index_of(s, j);
+	while (mi->red_cur < j->wl->reduces && j->reduces[mi->red_cur].state != TASK_PENDING)
+		mi->red_cur++;
+	for (k = mi->red_cur; k < j->wl->reduces; k++)
 		if (j->reduces[k].state == TASK_PENDING &&
 		    sched_task_fits(s, &j->reduces[k], host))
 			return &j->reduces[k];

@@ -79,6 +79,8 @@ const struct hyde_sched_ops *sched_find(const char *name);
 int sched_new(const char *name, char *const *kv, int n_kv, struct sched **out,
 	      char *errbuf);
 void sched_free(struct sched *s);
+/* Every scheduler's options with their defaults, for --help. */
+void sched_print_options(void *fp);
 
 /* ---- helpers schedulers share (sched.c) ---- */
 
