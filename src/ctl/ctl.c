@@ -750,9 +750,9 @@ struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t ds
 
 /* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
  * its place among the pairs with demand. The circuits are planned again
- * when a pair's demand appears or ends, not when it grows or shrinks: the
- * plans' own re-plan times (Sunflow's T_plan, the end of a reservation)
- * catch demand that outlives its reservation. */
+ * when a pair's demand appears or its coflow's OCS demand ends, not when
+ * demand grows or shrinks: the plans' own re-plan times (Sunflow's T_plan,
+ * the end of a reservation) catch demand that outlives its reservation. */
 static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
 {
 	unsigned H = c->t->hosts;
@@ -765,6 +765,7 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 	if (d > 0) {
 		p->nsrc += !(*s)++;
 		p->ndst += !(*t)++;
+		c->js[p->job].ocs_flows_left++;
 		if (!p->flows_left++) {
 			cexec_demand_changed(c);
 			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
@@ -783,8 +784,11 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 				c->js[last.job].pairs[last.idx].live = p->live;
 			}
 			p->live = SIZE_MAX;
-			cexec_demand_changed(c);
 		}
+		/* Sunflow re-plans when a coflow finishes, not a pair: a
+		 * coflow may have thousands (the Coflow-Benchmark) */
+		if (!--c->js[p->job].ocs_flows_left)
+			cexec_demand_changed(c);
 	}
 }
 

@@ -84,6 +84,7 @@ struct jstate {
 	int64_t cf_start, cf_end, lower_bound;
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
+	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
 };
 
@@ -147,7 +148,8 @@ struct ctl {
 /* circuits.c */
 int cexec_init(struct ctl *c, const char *name, char *errbuf);
 void cexec_destroy(struct ctl *c);
-/* Demand changed (a pair's OCS demand appeared or ended): re-plan soon. */
+/* Demand changed (a pair's OCS demand appeared, or a coflow's ended):
+ * re-plan soon. */
 void cexec_demand_changed(struct ctl *c);
 /* The circuit of flow f's pair is up and owned by its coflow: may start? */
 bool cexec_may_send(struct ctl *c, const struct flow *f);
