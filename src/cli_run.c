@@ -3,12 +3,14 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,7 +27,7 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
-		"          [--coflow-only] [--progress] [-q]\n\n"
+		"          [--coflow-only] [--rates MODEL] [--rate-quantum TIME] [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
 		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE;\n"
@@ -47,12 +49,32 @@ static void run_usage(FILE *fp, const char *cmd)
 		"                        its CCT runs from its arrival to its last byte, as in\n"
 		"                        Sunflow's simulator, and fetches are not limited\n"
 		"                        (unless --copies says)\n"
+		"      --rates MODEL     (sim) how flows share links: maxmin (default), fcfs,\n"
+		"                        srpt, las (in that order on every link)\n"
+		"      --rate-quantum TIME  (sim) recompute rates at most once per TIME\n"
+		"                        (default 0: at every change, exact); faster,\n"
+		"                        approximate; keep it well below the circuits'\n"
+		"                        reservations (1ms-10ms): a flow waits up to TIME\n"
+		"                        for its rate\n"
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
 		"  -q, --quiet           no summary\n\n");
 	sched_print_options(fp);
 	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
+}
+
+/* What the run cost: events handled, and the process's peak memory. */
+static void print_cost(const struct ctl_totals *t, double wall)
+{
+	struct rusage ru;
+	char a[32];
+
+	printf("  events           %" PRIu64 ", %.0f per second\n", t->events,
+	       wall > 0 ? (double)t->events / wall : 0);
+	if (!getrusage(RUSAGE_SELF, &ru))
+		printf("  peak memory      %s\n",
+		       unit_human_size((double)ru.ru_maxrss * 1024, a, sizeof(a)));
 }
 
 static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
@@ -67,6 +89,7 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 		printf("  flows            %" PRIu64 "\n", t->flows);
 		printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
 		printf("  wall time        %.2fs\n", wall);
+		print_cost(t, wall);
 		if (o->outdir)
 			printf("  run directory    %s (coflows.csv: cct_ns per coflow)\n", o->outdir);
 		return;
@@ -93,8 +116,15 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 	       unit_human_size((double)t->cross_rack_bytes, b, sizeof(b)));
 	printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
 	printf("  wall time        %.2fs\n", wall);
+	print_cost(t, wall);
 	if (o->outdir)
 		printf("  run directory    %s\n", o->outdir);
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	ctl_interrupt();
 }
 
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
@@ -112,6 +142,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-analyze", no_argument, NULL, 6 },
 		{ "coflow-only", no_argument, NULL, 7 },
+		{ "rates", required_argument, NULL, 8 },
+		{ "rate-quantum", required_argument, NULL, 9 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -129,6 +161,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 
 	ctl_opts_default(&o);
 	o.backend = backend;
+	o.stream_flows = !emul;
 	o.sched_kv = xcalloc((size_t)argc, sizeof(char *));
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "t:w:s:S:C:o:qh", longopts, NULL)) != -1) {
@@ -185,6 +218,26 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		case 7:
 			o.coflow_only = true;
 			break;
+		case 8:
+			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&
+			    strcmp(optarg, "srpt") && strcmp(optarg, "las")) {
+				r = cli_usage_error(cmd, "--rates: expected maxmin, fcfs, srpt or las, got '%s'",
+						    optarg);
+				goto out;
+			}
+			if (emul && strcmp(optarg, "maxmin")) {
+				r = cli_usage_error(cmd, "--rates: TCP shares the emulated links; only the simulator has rate models");
+				goto out;
+			}
+			o.rates = optarg;
+			break;
+		case 9:
+			if (unit_parse_time(optarg, &o.rate_quantum) || o.rate_quantum < 0) {
+				r = cli_usage_error(cmd, "--rate-quantum: expected %s, got '%s'",
+						    unit_time_expect, optarg);
+				goto out;
+			}
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -227,6 +280,15 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		r = EXIT_USAGE;
 		goto out;
+	}
+	if (!emul) {
+		/* a long simulation stopped by hand still says how far it got
+		 * and writes its files */
+		struct sigaction sa = { .sa_handler = on_sigint };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
 	}
 	wall = now_ns();
 	r = ctl_run(c, errbuf);

@@ -29,8 +29,8 @@ struct simrun {
 	char *tpath, *wpath;
 };
 
-static void run_sim_mode(struct simrun *r, const char *topo, const char *wl,
-			 const char *csched, bool coflow_only)
+static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
+			 const char *csched, bool coflow_only, const char *rates)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl_opts o;
@@ -44,6 +44,7 @@ static void run_sim_mode(struct simrun *r, const char *topo, const char *wl,
 	o.coflow_only = coflow_only;
 	if (coflow_only)
 		o.parallel_copies = 1000;
+	o.rates = rates;
 	ck_assert_msg(ctl_new(&o, &r->c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(r->c, errbuf) == 0, "%s", errbuf);
 }
@@ -51,7 +52,7 @@ static void run_sim_mode(struct simrun *r, const char *topo, const char *wl,
 static void run_sim(struct simrun *r, const char *topo, const char *wl,
 		    const char *csched)
 {
-	run_sim_mode(r, topo, wl, csched, false);
+	run_sim_full(r, topo, wl, csched, false, NULL);
 }
 
 static void done_sim(struct simrun *r)
@@ -166,6 +167,51 @@ START_TEST(one_layer_cct_is_lower_bound)
 }
 END_TEST
 
+/* Two flows on one link (rack 0's 1Gbit/s uplink, 125MB/s): A starts at
+ * 0, B at 0.5s, when A has sent 62.5MB. Ends, from A's start:
+ * - maxmin, A 250MB, B 125MB: both at 62.5MB/s from 0.5s; B ends at
+ *   2.5s, A (62.5MB left) at 3s;
+ * - fcfs, the same flows: A first, alone, ends at 2s; B then at 3s;
+ * - srpt, A 250MB, B 62.5MB: B has less left (62.5 < 187.5), takes the
+ *   link, ends at 1s; A at 2.5s;
+ * - las, A 250MB, B 125MB: B has sent less and takes the link until it
+ *   has sent as much as A (62.5MB, at 1s); then they share, and B's last
+ *   62.5MB end at 2s, A's at 3s. */
+static const struct {
+	const char *rates, *a, *b;
+	int64_t end_a, end_b;
+} two_flows[] = {
+	{ "maxmin", "250MB", "125MB", 3000000000LL, 2500000000LL },
+	{ "fcfs", "250MB", "125MB", 2000000000LL, 3000000000LL },
+	{ "srpt", "250MB", "62.5MB", 2500000000LL, 1000000000LL },
+	{ "las", "250MB", "125MB", 3000000000LL, 2000000000LL },
+};
+
+START_TEST(two_flows_one_link)
+{
+	char wl[512];
+	struct simrun r;
+	const struct flow *a, *b;
+
+	snprintf(wl, sizeof(wl),
+		 "job id=a arrival=0s input=1MB shuffle=%s output=0B maps=1 reduces=1 "
+		 "map_time=0s reduce_time=0s map_racks=0 reduce_racks=1\n"
+		 "job id=b arrival=0.5s input=1MB shuffle=%s output=0B maps=1 reduces=1 "
+		 "map_time=0s reduce_time=0s map_racks=0 reduce_racks=1\n",
+		 two_flows[_i].a, two_flows[_i].b);
+	run_sim_full(&r, TOPO3("ocs no\n"), wl, "none", false, two_flows[_i].rates);
+	a = job_flow(r.c, 0);
+	b = job_flow(r.c, 1);
+	ck_assert_int_eq(a->path, PATH_EPS);
+	ck_assert_int_eq(b->start - a->start, 500000000LL);
+	ck_assert_msg(a->end - a->start == two_flows[_i].end_a, "%s: A ends at %lld",
+		      two_flows[_i].rates, (long long)(a->end - a->start));
+	ck_assert_msg(b->end - a->start == two_flows[_i].end_b, "%s: B ends at %lld",
+		      two_flows[_i].rates, (long long)(b->end - a->start));
+	done_sim(&r);
+}
+END_TEST
+
 /* Co-scheduler §III-B (Fig. 2) as a table. 3 racks, OCS at 1 unit per
  * unit time: 1 unit = 1MB, bw_o = 8Mbit/s, so a unit takes exactly 1s;
  * delta = 100ms. Job1 has 9 maps and 3 reduces, Job2 15 maps and 3
@@ -269,7 +315,7 @@ START_TEST(paper_section3b)
 	paper_job(wl, sizeof(wl), "job1", pc->m1, pc->r1);
 	if (two)
 		paper_job(wl + strlen(wl), sizeof(wl) - strlen(wl), "job2", pc->m2, pc->r2);
-	run_sim_mode(&r, PAPER_TOPO, wl, "sunflow", true);
+	run_sim_full(&r, PAPER_TOPO, wl, "sunflow", true, NULL);
 	ctl_coflow_times(r.c, 0, &s, &e);
 	want = pc->units1 * UNIT_NS + pc->deltas1 * PAPER_DELTA_NS;
 	ck_assert_msg(e - s == want, "%s: Job1's CCT is %lld ns, expected %u + %u delta = %lld ns",
@@ -283,6 +329,69 @@ START_TEST(paper_section3b)
 			      pc->name, (long long)(e - s), pc->units2, pc->deltas2, (long long)want);
 	}
 	done_sim(&r);
+}
+END_TEST
+
+/* Lines of a file, sorted (flows.csv streamed is in the order flows end). */
+static char *sorted_lines(const char *path)
+{
+	char cmd[512], *buf = calloc(1, 1 << 20);
+	FILE *fp;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "LC_ALL=C sort '%s'", path);
+	fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(buf, 1, (1 << 20) - 1, fp);
+	buf[n] = '\0';
+	ck_assert_int_eq(pclose(fp), 0);
+	return buf;
+}
+
+/* hyde sim streams flows.csv and frees flows as they end: the file holds
+ * the same lines as when every flow is kept to the end. */
+START_TEST(streamed_flows_same_file)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2];
+	const char *wl = "job id=a arrival=0s input=64MB shuffle=48MB output=0B maps=6 reduces=3 map_time=1s reduce_time=1s\n"
+			 "job id=b arrival=0.5s input=32MB shuffle=30MB output=0B maps=4 reduces=2 map_time=1s reduce_time=1s\n";
+	char *tpath = write_tmp(TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), ".topo");
+	char *wpath = write_tmp(wl, ".wl");
+	struct ctl_totals tt[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct ctl_opts o;
+		struct ctl *c;
+
+		snprintf(dir[k], sizeof(dir[k]), "/tmp/hyde-simstream-XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(dir[k]));
+		ctl_opts_default(&o);
+		o.topo_path = tpath;
+		o.wl_spec = wpath;
+		o.outdir = dir[k];
+		o.stream_flows = k == 1;
+		ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+		ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+		ctl_totals(c, &tt[k]);
+		ctl_free(c);
+		snprintf(path, sizeof(path), "%s/flows.csv", dir[k]);
+		text[k] = sorted_lines(path);
+	}
+	ck_assert_uint_gt(tt[0].flows, 5);
+	ck_assert_uint_eq(tt[0].flows, tt[1].flows);
+	ck_assert_str_eq(text[0], text[1]);
+	for (k = 0; k < 2; k++) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir[k]);
+		ck_assert_int_eq(system(cmd), 0);
+		free(text[k]);
+	}
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
 }
 END_TEST
 
@@ -386,10 +495,10 @@ START_TEST(one_layer_random_at_lower_bound)
 				tm_add(&tm, mr[i], rr[k], rb[k] / nm);
 	lb = tm_lower_bound(&tm, 1000000000, 10000000, 0);
 	tm_free(&tm);
-	run_sim_mode(&r,
+	run_sim_full(&r,
 		     "racks 8\nhosts 1\ncontainers 100\nreplicas 1\nhost_rate 10Gbit\n"
 		     "eps no\nocs yes\nocs_rate 1Gbit\ndelta 10ms\n",
-		     wl, "sunflow", true);
+		     wl, "sunflow", true, NULL);
 	ctl_coflow_times(r.c, 0, &s, &e);
 	ck_assert_msg(e - s == lb, "seed %d (%s): CCT %lld ns, T(C) %lld ns; %s", 1000 + _i,
 		      (const char *[]){ "incast", "outcast", "swap", "square" }[shape],
@@ -433,6 +542,8 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);
 	tcase_add_test(tc, deterministic);
+	tcase_add_test(tc, streamed_flows_same_file);
+	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));

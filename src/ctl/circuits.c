@@ -161,12 +161,6 @@ void cexec_demand_changed(struct ctl *c)
 		evloop_at(&c->loop, &c->cx.soon_timer, ctl_now(c));
 }
 
-void cexec_flow_done(struct ctl *c, const struct flow *f)
-{
-	if (!c->js[f->job].ocs_flows_left)
-		cexec_demand_changed(c);
-}
-
 bool cexec_may_send(struct ctl *c, const struct flow *f)
 {
 	const struct cexec *x = &c->cx;
@@ -195,26 +189,13 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
  * links need, or it ends with data left and the ports flap. */
 static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
 {
-	static uint32_t *mark;
-	static size_t mark_cap;
-	static uint32_t gen;
-	double bits = 0, bw = (double)c->t->ocs_rate, eff;
-	unsigned nsrc = 0, ndst = 0;
-	size_t i, H = topo_n_hosts(c->t);
+	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate, eff;
+	size_t i;
 
-	if (mark_cap < 2 * H) {
-		free(mark);
-		mark_cap = 2 * H;
-		mark = xcalloc(mark_cap, sizeof(*mark));
-		gen = 0;
-	}
-	gen++;
-	for (i = 0; i < p->n_flows; i++) {
-		struct flow *f = p->flows[i];
+	for (i = 0; i < p->n_active; i++) {
+		struct flow *f = p->active[i];
 
-		if (f->state == FLOW_DONE)
-			continue;
-		if (f->state == FLOW_ACTIVE && c->be.ops->flow_remaining) {
+		if (c->be.ops->flow_remaining) {
 			uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
 
 			/* not done yet: it still needs its circuit, however
@@ -222,21 +203,25 @@ static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
 			bits += 8.0 * (double)(rem ? rem : 1);
 		} else
 			bits += 8.0 * (double)f->bytes;
-		if (mark[f->src_host] != gen) {
-			mark[f->src_host] = gen;
-			nsrc++;
-		}
-		if (mark[H + f->dst_host] != gen) {
-			mark[H + f->dst_host] = gen;
-			ndst++;
-		}
 	}
 	eff = bw;
-	if ((double)nsrc * (double)c->t->host_rate < eff)
-		eff = (double)nsrc * (double)c->t->host_rate;
-	if ((double)ndst * (double)c->t->host_rate < eff)
-		eff = (double)ndst * (double)c->t->host_rate;
+	if ((double)p->nsrc * (double)c->t->host_rate < eff)
+		eff = (double)p->nsrc * (double)c->t->host_rate;
+	if ((double)p->ndst * (double)c->t->host_rate < eff)
+		eff = (double)p->ndst * (double)c->t->host_rate;
 	return eff > 0 ? bits * bw / eff : bits;
+}
+
+/* Pairs in the order of the jobs, then of the pairs' first flows: the
+ * order the circuit scheduler sees demand in, as it was before pairs were
+ * indexed (ties in its choices follow it). */
+static int cmp_pair_ref(const void *a, const void *b)
+{
+	const struct pair_ref *x = a, *y = b;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 static void replan(struct ctl *c)
@@ -252,37 +237,32 @@ static void replan(struct ctl *c)
 		return;
 	evloop_cancel(&c->loop, &x->soon_timer);
 	evloop_cancel(&c->loop, &x->replan_timer);
-	for (i = 0; i < c->wl->n_jobs; i++) {
-		struct jstate *j = &c->js[i];
+	qsort(c->live, c->n_live, sizeof(*c->live), cmp_pair_ref);
+	for (i = 0; i < c->n_live; i++)
+		c->js[c->live[i].job].pairs[c->live[i].idx].live = i;
+	for (i = 0; i < c->n_live; i++) {
+		uint32_t job = c->live[i].job;
+		struct ocs_pair *p = &c->js[job].pairs[c->live[i].idx];
+		double bits = pair_bits_left(c, p);
 
-		for (k = 0; k < j->n_pairs; k++) {
-			struct ocs_pair *p = &j->pairs[k];
-			double bits;
-
-			if (!p->flows_left)
-				continue;
-			bits = pair_bits_left(c, p);
-			if (bits <= 0)
-				continue;
-			/* a started reservation keeps its circuit to its end */
-			if (x->owner[p->src] == (int32_t)i && x->out_of[p->src] == (int32_t)p->dst &&
-			    x->resv_end[p->src] > now) {
-				xgrow((void **)&busy, &capb, nb + 1, sizeof(*busy));
-				busy[nb++] = (struct cs_busy){ p->src, p->dst, (uint32_t)i,
-							       x->resv_end[p->src] };
-				continue;
-			}
-			xgrow((void **)&d, &capd, nd + 1, sizeof(*d));
-			d[nd++] = (struct cs_demand){ (uint32_t)i, p->src, p->dst, bits };
+		if (bits <= 0)
+			continue;
+		/* a started reservation keeps its circuit to its end */
+		if (x->owner[p->src] == (int32_t)job && x->out_of[p->src] == (int32_t)p->dst &&
+		    x->resv_end[p->src] > now) {
+			xgrow((void **)&busy, &capb, nb + 1, sizeof(*busy));
+			busy[nb++] = (struct cs_busy){ p->src, p->dst, job, x->resv_end[p->src] };
+			continue;
 		}
+		xgrow((void **)&d, &capd, nd + 1, sizeof(*d));
+		d[nd++] = (struct cs_demand){ job, p->src, p->dst, bits };
 	}
 	/* ports whose reservation ended or whose demand is served are free */
 	for (i = 0; i < c->t->racks; i++) {
 		bool kept = false;
 
-		for (k = 0; k < nb; k++)
-			if (busy[k].src == i)
-				kept = true;
+		for (k = 0; k < nb && !kept; k++)
+			kept = busy[k].src == i;
 		if (!kept) {
 			x->owner[i] = -1;
 			x->resv_end[i] = 0;

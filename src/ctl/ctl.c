@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,11 @@
 
 #define CTL_OF_TIMER(t, field) \
 	((struct ctl *)((char *)(t) - offsetof(struct ctl, field)))
+
+/* batched map outputs (struct jlazy) */
+static void lz_init(struct ctl *c, struct jstate *j, const struct wl_job *w);
+static void lz_free(struct ctl *c, struct jstate *j);
+static void lz_need(struct jlazy *lz, unsigned h, uint32_t r, bool on);
 
 void ctl_opts_default(struct ctl_opts *o)
 {
@@ -90,7 +96,7 @@ void ctl_fail(struct ctl *c, const char *fmt, ...)
 
 struct flow *const *ctl_flows(const struct ctl *c, size_t *n)
 {
-	*n = c->n_flows;
+	*n = c->opts.stream_flows ? 0 : c->n_flows;
 	return c->flows;
 }
 
@@ -294,6 +300,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	c->up_load = xcalloc(c->t->racks, sizeof(double));
 	c->down_load = xcalloc(c->t->racks, sizeof(double));
 	c->arrival_order = wl_arrival_order(c->wl);
+	c->arrived = xcalloc(c->wl->n_jobs + 1, sizeof(uint32_t));
 	c->sched->ctl = c;
 	c->sched->c = c->c;
 	c->sched->t = c->t;
@@ -329,11 +336,26 @@ void ctl_free(struct ctl *c)
 		c->be.ops->destroy(&c->be);
 		free(c->be.priv);
 	}
-	for (i = 0; i < c->n_flows; i++) {
-		free(c->flows[i]->maps);
-		free(c->flows[i]);
-	}
+	if (!c->opts.stream_flows)
+		for (i = 0; i < c->n_flows; i++) {
+			free(c->flows[i]->maps);
+			free(c->flows[i]);
+		}
 	free(c->flows);
+	while (c->live_flows) {
+		struct flow *f = c->live_flows;
+
+		c->live_flows = f->lnext;
+		free(f->maps);
+		free(f);
+	}
+	if (c->flows_fp) { /* a run that never got to its report */
+		fclose(c->flows_fp);
+		unlink(c->flows_out.tmp);
+	}
+	free(c->ptab_key);
+	free(c->ptab_val);
+	free(c->live);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];
@@ -342,13 +364,16 @@ void ctl_free(struct ctl *c)
 			if (j->red)
 				for (r = 0; r < c->wl->jobs[i].reduces; r++)
 					free(j->red[r].open);
+			lz_free(c, j);
 			free(j->red);
+			free(j->fetching);
 			free(j->maps_done_rack);
 			free(j->red_bytes_rack);
-			for (r = 0; r < j->n_pairs; r++)
-				free(j->pairs[r].flows);
+			for (r = 0; r < j->n_pairs; r++) {
+				free(j->pairs[r].active);
+				free(j->pairs[r].per_host);
+			}
 			free(j->pairs);
-			free(j->pair_tab);
 		}
 	free(c->js);
 	cexec_destroy(c);
@@ -360,6 +385,7 @@ void ctl_free(struct ctl *c)
 	cluster_free(c->c);
 	evloop_destroy(&c->loop);
 	free(c->arrival_order);
+	free(c->arrived);
 	free(c->host_out);
 	free(c->host_in);
 	free(c->up_load);
@@ -387,8 +413,10 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 
 	if (!j->red) {
 		j->red = xcalloc(w->reduces + 1, sizeof(*j->red));
+		j->fetching = xcalloc(w->reduces + 1, sizeof(uint32_t));
 		j->maps_done_rack = xcalloc(c->t->racks, sizeof(uint32_t));
 		j->red_bytes_rack = xcalloc(c->t->racks, sizeof(uint64_t));
+		lz_init(c, j, w);
 	}
 	return j;
 }
@@ -403,23 +431,200 @@ static void start_compute(struct ctl *c, struct task *t, int64_t duration)
 			 strerror(-r));
 }
 
+/* The reduces of a job that take map outputs, in index order (the order
+ * the outputs are offered in): a finished map visits these, not every
+ * reduce of the job. */
+static uint32_t fetching_pos(const struct jstate *j, uint32_t r)
+{
+	uint32_t lo = 0, hi = j->n_fetching;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (j->fetching[mid] < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void fetching_add(struct jstate *j, uint32_t r)
+{
+	uint32_t k = fetching_pos(j, r);
+
+	if (k < j->n_fetching && j->fetching[k] == r)
+		return;
+	memmove(&j->fetching[k + 1], &j->fetching[k], (j->n_fetching - k) * sizeof(uint32_t));
+	j->fetching[k] = r;
+	j->n_fetching++;
+}
+
+static void fetching_remove(struct jstate *j, uint32_t r)
+{
+	uint32_t k = fetching_pos(j, r);
+
+	if (k == j->n_fetching || j->fetching[k] != r)
+		return;
+	memmove(&j->fetching[k], &j->fetching[k + 1], (j->n_fetching - k - 1) * sizeof(uint32_t));
+	j->n_fetching--;
+}
+
 static void reduce_maybe_compute(struct ctl *c, struct task *t)
 {
 	struct job *job = &c->c->jobs[t->job];
-	struct rstate *rs = &c->js[t->job].red[t->idx];
+	struct jstate *j = &c->js[t->job];
+	struct rstate *rs = &j->red[t->idx];
+	/* batched: an open reduce has been offered every finished map */
+	uint32_t seen = j->lz ? (rs->opened ? job->maps_done : 0) : rs->maps_seen;
 
-	if (rs->computing || !job_maps_done(job) || rs->maps_seen < job->wl->maps ||
-	    rs->flows_left)
+	if (rs->computing || !job_maps_done(job) || seen < job->wl->maps || rs->flows_left)
 		return;
 	rs->computing = true;
+	if (j->lz) {
+		unsigned h;
+
+		for (h = 0; h < topo_n_hosts(c->t); h++)
+			lz_need(j->lz, h, t->idx, false);
+	}
 	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
 	rs->open = NULL;
+	fetching_remove(&c->js[t->job], t->idx);
 	ctl_event(c, "reduce_compute %s %u", job->wl->id, t->idx);
 	start_compute(c, t, job->wl->reduce_time);
 }
 
 static void flow_activate(struct ctl *c, struct flow *f);
+
+/* ---- batched map outputs (struct jlazy) ---- */
+
+static unsigned lz_class(const struct wl_job *w, uint32_t r)
+{
+	return r < w->shuffle % w->reduces;
+}
+
+static void lz_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
+{
+	unsigned H = topo_n_hosts(c->t), k;
+	struct jlazy *lz;
+
+	/* every partition must have bytes (a map with none to give is no
+	 * fetch), and no per-reduce sizes */
+	if (!c->opts.stream_flows || !w->reduces || !w->maps || w->reduce_bytes ||
+	    w->shuffle / w->reduces < w->maps)
+		return;
+	lz = j->lz = xcalloc(1, sizeof(*lz));
+	lz->words = (w->reduces + 63) / 64;
+	lz->need = xcalloc((size_t)H * lz->words, sizeof(uint64_t));
+	lz->n_out = xcalloc(H, sizeof(uint32_t));
+	lz->cap = xcalloc(H, sizeof(uint32_t));
+	lz->single_n = xcalloc(H, sizeof(uint32_t));
+	lz->single_bytes = xcalloc(H, sizeof(uint64_t));
+	for (k = 0; k < 2; k++) {
+		uint64_t rb = w->shuffle / w->reduces + k;
+
+		lz->below[k] = xcalloc(H, sizeof(uint32_t *));
+		lz->base[k] = rb / w->maps;
+		lz->rem[k] = (uint32_t)(rb % w->maps);
+	}
+}
+
+static void lz_free(struct ctl *c, struct jstate *j)
+{
+	struct jlazy *lz = j->lz;
+	unsigned H = topo_n_hosts(c->t), h, k;
+
+	if (!lz)
+		return;
+	for (k = 0; k < 2; k++) {
+		for (h = 0; h < H; h++)
+			free(lz->below[k][h]);
+		free(lz->below[k]);
+	}
+	free(lz->need);
+	free(lz->n_out);
+	free(lz->cap);
+	free(lz->ocs_wait);
+	free(lz->single_n);
+	free(lz->single_bytes);
+	free(lz);
+	j->lz = NULL;
+}
+
+static void lz_need(struct jlazy *lz, unsigned h, uint32_t r, bool on)
+{
+	uint64_t *w = &lz->need[(size_t)h * lz->words + r / 64];
+
+	if (on)
+		*w |= 1ULL << (r % 64);
+	else
+		*w &= ~(1ULL << (r % 64));
+}
+
+/* Bytes of a host's outputs [from, end) for a reduce of class k. */
+static uint64_t lz_range(const struct jlazy *lz, unsigned h, unsigned k, uint32_t from,
+			 uint32_t end)
+{
+	if (end == from)
+		return 0;
+	return (uint64_t)(end - from) * lz->base[k] + lz->below[k][h][end] -
+	       lz->below[k][h][from];
+}
+
+static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow *f)
+{
+	unsigned H = topo_n_hosts(c->t), R = c->t->racks;
+
+	if (!lz->ocs_wait)
+		lz->ocs_wait = xcalloc((size_t)H * R * 2, sizeof(uint32_t));
+	return &lz->ocs_wait[((size_t)f->src_host * R + f->dst_rack) * 2 +
+			     lz_class(c->wl->jobs + f->job, f->reduce)];
+}
+
+/* The bytes a waiting batched fetch holds so far (for a run's files when
+ * it stops before the fetch starts). */
+uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f)
+{
+	const struct jlazy *lz = c->js[f->job].lz;
+
+	if (!f->lz_open || !lz)
+		return f->bytes;
+	return lz_range(lz, f->src_host, lz_class(&c->wl->jobs[f->job], f->reduce), f->lz_from,
+			lz->n_out[f->src_host]) - f->lz_adj_bytes;
+}
+
+/* A batched fetch starts: its bytes are final now; count them where
+ * eager batching (flow_add_map) counts them map by map. */
+static void lz_settle(struct ctl *c, struct flow *f)
+{
+	struct jstate *j = &c->js[f->job];
+	struct jlazy *lz = j->lz;
+	const struct wl_job *w = &c->wl->jobs[f->job];
+
+	if (f->lz_open) {
+		uint32_t end = lz->n_out[f->src_host];
+
+		f->bytes = lz_range(lz, f->src_host, lz_class(w, f->reduce), f->lz_from, end) -
+			   f->lz_adj_bytes;
+		f->n_maps = end - f->lz_from - f->lz_adj_maps;
+		f->lz_open = false;
+		if (f->path == PATH_OCS) {
+			(*lz_ocs_wait(c, lz, f))--;
+			j->pairs[f->pair].wait_bytes -= f->bytes;
+		}
+	}
+	j->bytes += f->bytes;
+	if (f->src_rack != f->dst_rack)
+		j->cross_rack_bytes += f->bytes;
+	if (f->path == PATH_OCS) {
+		j->pairs[f->pair].bytes += f->bytes;
+		j->ocs_bytes += f->bytes;
+	}
+	/* the reduce's next output from this host makes a new fetch */
+	if (j->red[f->reduce].opened && !j->red[f->reduce].computing)
+		lz_need(lz, f->src_host, f->reduce, true);
+}
 
 /* A copy slot freed (or a flow arrived): start waiting flows. */
 static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
@@ -432,7 +637,7 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 		if (!rs->wait_head)
 			rs->wait_tail = NULL;
 		f->next = NULL;
-		if (rs->open[f->src_host] == f)
+		if (rs->open && rs->open[f->src_host] == f)
 			rs->open[f->src_host] = NULL;
 		(void)t;
 		(void)j;
@@ -451,6 +656,17 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		c->js[f->job].cf_start = f->start;
 	c->host_out[f->src_host]++;
 	c->host_in[f->dst_host]++;
+	if (c->js[f->job].lz)
+		lz_settle(c, f);
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = &c->js[f->job].pairs[f->pair];
+
+		if (!c->js[f->job].lz)
+			p->wait_bytes -= f->bytes;
+		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
+		f->pslot = (uint32_t)p->n_active;
+		p->active[p->n_active++] = f;
+	}
 	ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64, f->id,
 		  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes);
 	r = c->be.ops->flow_start(&c->be, f);
@@ -480,47 +696,100 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 	reduce_pump(c, &c->js[f->job], rs);
 }
 
-static size_t pair_slot(const struct jstate *j, uint32_t src, uint32_t dst)
+static size_t ptab_slot(const struct ctl *c, uint64_t key)
 {
-	uint64_t k = ((uint64_t)src << 32) | dst;
-	size_t h = (size_t)splitmix64(&k) & j->pair_mask;
+	uint64_t h = key;
+	size_t i = (size_t)splitmix64(&h) & c->ptab_mask;
 
-	while (j->pair_tab[h]) {
-		const struct ocs_pair *p = &j->pairs[j->pair_tab[h] - 1];
-
-		if (p->src == src && p->dst == dst)
-			break;
-		h = (h + 1) & j->pair_mask;
-	}
-	return h;
+	while (c->ptab_key[i] && c->ptab_key[i] != key)
+		i = (i + 1) & c->ptab_mask;
+	return i;
 }
 
-/* A job's pairs are found through a hash: a coflow may have thousands
- * (the Coflow-Benchmark's largest has over 20000), and every OCS flow
- * looks its pair up several times. */
+static void ptab_grow(struct ctl *c)
+{
+	uint64_t *okey = c->ptab_key;
+	struct pair_ref *oval = c->ptab_val;
+	size_t on = c->ptab_key ? c->ptab_mask + 1 : 0, n = on ? 2 * on : 1024, i;
+
+	c->ptab_key = xcalloc(n, sizeof(*c->ptab_key));
+	c->ptab_val = xcalloc(n, sizeof(*c->ptab_val));
+	c->ptab_mask = n - 1;
+	for (i = 0; i < on; i++)
+		if (okey[i]) {
+			size_t k = ptab_slot(c, okey[i]);
+
+			c->ptab_key[k] = okey[i];
+			c->ptab_val[k] = oval[i];
+		}
+	free(okey);
+	free(oval);
+}
+
+/* The pair's record, made on first use. Found through a hash: a job can
+ * have thousands of pairs and this is asked for every OCS flow. */
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct jstate *j = &c->js[job];
-	size_t h, i;
+	uint64_t key = ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
+	size_t k;
 
-	if (j->pair_tab) {
-		h = pair_slot(j, src, dst);
-		if (j->pair_tab[h])
-			return &j->pairs[j->pair_tab[h] - 1];
-	}
+	if (2 * (c->ptab_n + 1) > (c->ptab_key ? c->ptab_mask + 1 : 0))
+		ptab_grow(c);
+	k = ptab_slot(c, key);
+	if (c->ptab_key[k])
+		return &j->pairs[c->ptab_val[k].idx];
+	c->ptab_key[k] = key;
+	c->ptab_val[k] = (struct pair_ref){ job, (uint32_t)j->n_pairs };
+	c->ptab_n++;
 	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
-	j->pairs[j->n_pairs] = (struct ocs_pair){ .src = src, .dst = dst };
-	j->n_pairs++;
-	if (2 * j->n_pairs > j->pair_mask) { /* keep the table at most half full */
-		free(j->pair_tab);
-		j->pair_mask = j->pair_mask ? 2 * j->pair_mask + 1 : 15;
-		j->pair_tab = xcalloc(j->pair_mask + 1, sizeof(*j->pair_tab));
-		for (i = 0; i < j->n_pairs; i++)
-			j->pair_tab[pair_slot(j, j->pairs[i].src, j->pairs[i].dst)] = (uint32_t)i + 1;
+	j->pairs[j->n_pairs] = (struct ocs_pair){ .job = job, .src = src, .dst = dst,
+						   .live = SIZE_MAX };
+	return &j->pairs[j->n_pairs++];
+}
+
+/* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
+ * its place among the pairs with demand. The circuits are planned again
+ * when a pair's demand appears or its coflow's OCS demand ends, not when
+ * demand grows or shrinks: the plans' own re-plan times (Sunflow's T_plan,
+ * the end of a reservation) catch demand that outlives its reservation. */
+static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
+{
+	unsigned H = c->t->hosts;
+	uint32_t *s, *t;
+
+	if (!p->per_host)
+		p->per_host = xcalloc(2 * (size_t)H, sizeof(uint32_t));
+	s = &p->per_host[f->src_host % H];
+	t = &p->per_host[H + f->dst_host % H];
+	if (d > 0) {
+		p->nsrc += !(*s)++;
+		p->ndst += !(*t)++;
+		c->js[p->job].ocs_flows_left++;
+		if (!p->flows_left++) {
+			cexec_demand_changed(c);
+			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
+			p->live = c->n_live;
+			c->live[c->n_live++] = (struct pair_ref){ p->job,
+								  (uint32_t)(p - c->js[p->job].pairs) };
+		}
 	} else {
-		j->pair_tab[pair_slot(j, src, dst)] = (uint32_t)j->n_pairs;
+		p->nsrc -= !--(*s);
+		p->ndst -= !--(*t);
+		if (!--p->flows_left) {
+			struct pair_ref last = c->live[--c->n_live];
+
+			if (p->live != c->n_live) {
+				c->live[p->live] = last;
+				c->js[last.job].pairs[last.idx].live = p->live;
+			}
+			p->live = SIZE_MAX;
+		}
+		/* Sunflow re-plans when a coflow finishes, not a pair: a
+		 * coflow may have thousands (the Coflow-Benchmark) */
+		if (!--c->js[p->job].ocs_flows_left)
+			cexec_demand_changed(c);
 	}
-	return &j->pairs[j->n_pairs - 1];
 }
 
 /* The circuit of (src, dst) is up and owned by the job's coflow: its
@@ -563,7 +832,7 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 {
 	struct flow *f = xcalloc(1, sizeof(*f));
 
-	f->id = (uint32_t)c->n_flows;
+	f->id = (uint32_t)c->n_flows++;
 	f->job = job;
 	f->reduce = reduce;
 	f->src_host = src_host;
@@ -574,10 +843,19 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 	f->start = f->end = -1;
 	f->path = flow_base_path(c->t, src_host, dst_host);
 	if (f->path == PATH_EPS && c->cx.cs &&
-	    pair_is_elephant(c, job, f->src_rack, f->dst_rack))
+	    pair_is_elephant(c, job, f->src_rack, f->dst_rack)) {
 		f->path = PATH_OCS;
-	xgrow((void **)&c->flows, &c->cap_flows, c->n_flows + 1, sizeof(*c->flows));
-	c->flows[c->n_flows++] = f;
+		f->pair = (uint32_t)(ctl_pair(c, job, f->src_rack, f->dst_rack) - c->js[job].pairs);
+	}
+	if (c->opts.stream_flows) {
+		f->lnext = c->live_flows;
+		if (f->lnext)
+			f->lnext->lprev = f;
+		c->live_flows = f;
+	} else {
+		xgrow((void **)&c->flows, &c->cap_flows, c->n_flows, sizeof(*c->flows));
+		c->flows[c->n_flows - 1] = f;
+	}
 	c->js[job].flows++;
 	return f;
 }
@@ -586,16 +864,23 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 {
 	struct jstate *j = &c->js[f->job];
 
-	f->maps = xrealloc(f->maps, (f->n_maps + 1) * sizeof(uint32_t));
-	f->maps[f->n_maps++] = m;
+	if (!c->opts.stream_flows) {
+		/* a power of two: grow */
+		if (!(f->n_maps & (f->n_maps - 1)))
+			f->maps = xrealloc(f->maps, (f->n_maps ? 2 * f->n_maps : 1) * sizeof(uint32_t));
+		f->maps[f->n_maps] = m;
+	}
+	f->n_maps++;
 	f->bytes += bytes;
 	j->bytes += bytes;
 	if (f->src_rack != f->dst_rack)
 		j->cross_rack_bytes += bytes;
 	if (f->path == PATH_OCS) {
-		ctl_pair(c, f->job, f->src_rack, f->dst_rack)->bytes_left += bytes;
+		struct ocs_pair *p = &j->pairs[f->pair];
+
+		p->bytes += bytes;
+		p->wait_bytes += bytes;
 		j->ocs_bytes += bytes;
-		cexec_demand_changed(c);
 	}
 }
 
@@ -607,7 +892,8 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	struct jstate *j = &c->js[job];
 	struct rstate *rs = &j->red[r];
 	unsigned src = (unsigned)jb->maps[m].host, dst = (unsigned)jb->reduces[r].host;
-	uint64_t bytes = wl_partition_bytes(jb->wl, m, r);
+	/* wl_partition_bytes, with the reduce's share worked out once */
+	uint64_t bytes = rs->part_base + (m < rs->part_rem);
 	struct flow *f;
 
 	rs->maps_seen++;
@@ -625,18 +911,15 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);
 	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = ctl_pair(c, job, f->src_rack, f->dst_rack);
+		struct ocs_pair *p = &j->pairs[f->pair];
 
 		f->state = FLOW_WAIT_CIRCUIT;
-		xgrow((void **)&p->flows, &p->cap_flows, p->n_flows + 1, sizeof(*p->flows));
-		p->flows[p->n_flows++] = f;
 		if (p->wait_tail)
 			p->wait_tail->next = f;
 		else
 			p->wait_head = f;
 		p->wait_tail = f;
-		p->flows_left++;
-		j->ocs_flows_left++;
+		pair_count(c, p, f, +1);
 		if (cexec_may_send(c, f))
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
 	} else {
@@ -644,15 +927,138 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	}
 }
 
+/* Batched: map m (on host h) makes a new fetch for reduce r, which has
+ * none waiting on h; as offer_map_output's new fetch. If it must wait, it
+ * holds h's outputs from `from` on, less the adj_* (see reduce_open). */
+static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_t m,
+				unsigned h, uint32_t from, uint32_t adj_maps, uint64_t adj_bytes)
+{
+	struct job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned k = lz_class(jb->wl, r);
+	struct flow *f = flow_new(c, job, r, h, (unsigned)jb->reduces[r].host);
+
+	j->red[r].flows_left++;
+	f->bytes = lz->base[k] + (m < lz->rem[k]);
+	f->n_maps = 1;
+	lz_need(lz, h, r, false);
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = &j->pairs[f->pair];
+
+		f->state = FLOW_WAIT_CIRCUIT;
+		if (p->wait_tail)
+			p->wait_tail->next = f;
+		else
+			p->wait_head = f;
+		p->wait_tail = f;
+		pair_count(c, p, f, +1);
+		if (cexec_may_send(c, f))
+			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
+	} else {
+		queue_for_copy(c, f, false);
+	}
+	if (f->state != FLOW_ACTIVE) { /* it waits: it takes h's next outputs */
+		f->lz_open = true;
+		f->lz_from = from;
+		f->lz_adj_maps = adj_maps;
+		f->lz_adj_bytes = adj_bytes;
+		if (f->path == PATH_OCS) {
+			(*lz_ocs_wait(c, lz, f))++;
+			j->pairs[f->pair].wait_bytes +=
+				lz_range(lz, h, k, from, lz->n_out[h]) - adj_bytes;
+		}
+	}
+	return f;
+}
+
+/* Batched: map m of the job is done (its output is on its host). */
+static void lz_map_done(struct ctl *c, uint32_t job, uint32_t m)
+{
+	struct job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
+	uint32_t n = lz->n_out[h], wd;
+
+	if (lz->cap[h] < n + 2) {
+		lz->cap[h] = lz->cap[h] ? 2 * lz->cap[h] : 16;
+		for (k = 0; k < 2; k++)
+			lz->below[k][h] = xrealloc(lz->below[k][h], lz->cap[h] * sizeof(uint32_t));
+		if (!n)
+			lz->below[0][h][0] = lz->below[1][h][0] = 0;
+	}
+	for (k = 0; k < 2; k++)
+		lz->below[k][h][n + 1] = lz->below[k][h][n] + (m < lz->rem[k]);
+	lz->n_out[h] = n + 1;
+	if (!j->shuffle_open)
+		return;
+	/* the waiting OCS fetches from h take it: their pairs' demand grows */
+	if (lz->ocs_wait)
+		for (d = 0; d < R; d++) {
+			const uint32_t *cnt = &lz->ocs_wait[((size_t)h * R + d) * 2];
+
+			if (cnt[0] || cnt[1])
+				ctl_pair(c, job, topo_host_rack(c->t, h), d)->wait_bytes +=
+					cnt[0] * (lz->base[0] + (m < lz->rem[0])) +
+					cnt[1] * (lz->base[1] + (m < lz->rem[1]));
+		}
+	/* the reduces with no fetch waiting on h get one, in index order */
+	for (wd = 0; wd < lz->words; wd++) {
+		uint64_t bits = lz->need[(size_t)h * lz->words + wd];
+
+		while (bits) {
+			uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			lz_new_flow(c, job, r, m, h, n, 0, 0);
+		}
+	}
+}
+
 /* Reduce r may now receive every finished map's output. */
 static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct rstate *rs = &j->red[r];
+	uint64_t rb = wl_reduce_bytes(jb->wl, r);
 	uint32_t m;
 
-	for (m = 0; m < jb->wl->maps; m++)
-		if (jb->maps[m].state == TASK_DONE)
-			offer_map_output(c, job, m, r);
+	rs->part_base = rb / jb->wl->maps;
+	rs->part_rem = (uint32_t)(rb % jb->wl->maps);
+	rs->opened = true;
+	fetching_add(j, r);
+	if (j->lz) {
+		/* as the loop below, batched: in map order, a host's outputs
+		 * go to fetches that start at once (one map each) until one
+		 * must wait; that one holds all the host's other outputs */
+		struct jlazy *lz = j->lz;
+		unsigned H = topo_n_hosts(c->t), h, k = lz_class(jb->wl, r);
+
+		for (h = 0; h < H; h++)
+			lz_need(lz, h, r, true);
+		memset(lz->single_n, 0, H * sizeof(*lz->single_n));
+		memset(lz->single_bytes, 0, H * sizeof(*lz->single_bytes));
+		for (m = 0; m < jb->wl->maps; m++) {
+			struct flow *f;
+
+			if (jb->maps[m].state != TASK_DONE)
+				continue;
+			h = (unsigned)jb->maps[m].host;
+			if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
+				continue; /* a waiting fetch from h holds it */
+			f = lz_new_flow(c, job, r, m, h, 0, lz->single_n[h], lz->single_bytes[h]);
+			if (f->state == FLOW_ACTIVE) {
+				lz->single_n[h]++;
+				lz->single_bytes[h] += lz->base[k] + (m < lz->rem[k]);
+			}
+		}
+	} else {
+		for (m = 0; m < jb->wl->maps; m++)
+			if (jb->maps[m].state == TASK_DONE)
+				offer_map_output(c, job, m, r);
+	}
 	reduce_maybe_compute(c, &jb->reduces[r]);
 }
 
@@ -706,13 +1112,36 @@ static void task_started(struct ctl *c, struct task *t, unsigned host)
 	}
 }
 
+/* Is there a task any scheduler could start: a pending task of a ready
+ * job? Over the jobs arrived and not done (dropping those done), so that a
+ * pass with nothing to start costs those jobs, not a pick per free host
+ * (a scheduler's pick may weigh every job of the workload). */
+static bool anything_pending(struct ctl *c)
+{
+	size_t i, k = 0;
+	bool any = false;
+
+	for (i = 0; i < c->n_arrived; i++) {
+		const struct job *j = &c->c->jobs[c->arrived[i]];
+
+		if (j->state == JOB_DONE || j->state == JOB_FAILED)
+			continue;
+		c->arrived[k++] = c->arrived[i];
+		if (!any && j->state == JOB_READY &&
+		    (sched_job_has_pending(j, TASK_MAP) || sched_job_has_pending(j, TASK_REDUCE)))
+			any = true;
+	}
+	c->n_arrived = k;
+	return any;
+}
+
 static void schedule_pass(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, sched_timer);
 	unsigned n = topo_n_hosts(c->t), k;
 
 	(void)l;
-	if (c->failed || c->c->total_free == 0)
+	if (c->failed || c->c->total_free == 0 || !anything_pending(c))
 		return;
 	/* as heartbeats from the nodes: start from a rotating host so no
 	 * host is always first; it rotates with the tasks started, not with
@@ -753,6 +1182,7 @@ static void job_finished(struct ctl *c, struct job *jb)
 
 	c->jobs_done++;
 	c->last_end = ctl_now(c);
+	lz_free(c, j);
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
 		j->cf_end = ctl_now(c);
@@ -784,10 +1214,11 @@ void ctl_compute_done(struct ctl *c, struct task *t)
 	ctl_event(c, "task_done %s %s %u", w->id, task_kind_name(t->kind), t->idx);
 	if (t->kind == TASK_MAP) {
 		j->maps_done_rack[topo_host_rack(c->t, host)]++;
-		if (j->shuffle_open)
-			for (k = 0; k < w->reduces; k++)
-				if (jb->reduces[k].state == TASK_RUNNING)
-					offer_map_output(c, t->job, t->idx, k);
+		if (j->lz)
+			lz_map_done(c, t->job, t->idx);
+		else if (j->shuffle_open)
+			for (k = 0; k < j->n_fetching; k++)
+				offer_map_output(c, t->job, t->idx, j->fetching[k]);
 	}
 	if (c->sched->ops->task_finished)
 		c->sched->ops->task_finished(c->sched, t);
@@ -843,17 +1274,26 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	}
 	ctl_event(c, "flow_done %" PRIu32, f->id);
 	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = ctl_pair(c, f->job, f->src_rack, f->dst_rack);
+		struct ocs_pair *p = &j->pairs[f->pair];
+		struct flow *last = p->active[--p->n_active];
 
-		p->flows_left--;
-		p->bytes_left -= p->bytes_left < f->bytes ? p->bytes_left : f->bytes;
-		if (!p->flows_left)
-			p->bytes_left = 0;
-		j->ocs_flows_left--;
-		cexec_flow_done(c, f);
+		p->active[f->pslot] = last;
+		last->pslot = f->pslot;
+		pair_count(c, p, f, -1);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
+	if (c->opts.stream_flows) {
+		report_flow_line(c, f);
+		if (f->lprev)
+			f->lprev->lnext = f->lnext;
+		else
+			c->live_flows = f->lnext;
+		if (f->lnext)
+			f->lnext->lprev = f->lprev;
+		free(f->maps);
+		free(f);
+	}
 }
 
 void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst)
@@ -890,6 +1330,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 			c->first_arrival = ctl_now(c);
 		cluster_place_blocks_random(c->c, jb, &c->rng);
 		job_arrive(c->c, jb, ctl_now(c));
+		c->arrived[c->n_arrived++] = idx;
 		ctl_event(c, "job_arrive %s", jb->wl->id);
 		if (c->sched->ops->job_arrived)
 			c->sched->ops->job_arrived(c->sched, jb);
@@ -897,10 +1338,23 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 	}
 }
 
+static volatile sig_atomic_t interrupted;
+
+void ctl_interrupt(void)
+{
+	interrupted = 1;
+}
+
 static void heartbeat(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, heartbeat_timer);
+	size_t idle;
 
+	if (interrupted) {
+		ctl_fail(c, "interrupted at %.3fs with %zu of %zu jobs done",
+			 (double)(ctl_now(c) - c->t0) / 1e9, c->jobs_done, c->wl->n_jobs);
+		return;
+	}
 	if (c->sched->ops->tick)
 		c->sched->ops->tick(c->sched, ctl_now(c));
 	schedule_soon(c);
@@ -908,12 +1362,14 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 		return;
 	/* In virtual time, a heartbeat with nothing else to wait for (no
 	 * arrival, no task at work, no flow moving, no circuit coming) and
-	 * nothing the scheduler starts now is a run that cannot finish. */
-	if (l->clock == EVLOOP_VIRTUAL && evq_len(&l->q) == 1 &&
+	 * nothing the scheduler starts now is a run that cannot finish (the
+	 * progress line's timer does not count). */
+	idle = evtimer_armed(&c->progress_timer) ? 1 : 0;
+	if (l->clock == EVLOOP_VIRTUAL && evq_len(&l->q) == idle + 1 &&
 	    evtimer_armed(&c->sched_timer)) {
 		schedule_pass(l, &c->sched_timer);
 		evloop_cancel(l, &c->sched_timer);
-		if (evq_len(&l->q) == 0) {
+		if (evq_len(&l->q) == idle) {
 			ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done and nothing left to wait for",
 				 (double)(ctl_now(c) - c->t0) / 1e9,
 				 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
@@ -923,30 +1379,44 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 	evloop_at(l, tm, ctl_now(c) + c->opts.heartbeat);
 }
 
+/* The progress line: simulated (or run) time, jobs done, and, when some
+ * are done, a guess of the wall time left from the share done so far. */
 static void progress_line(struct ctl *c, bool final)
 {
-	char a[32], b[32], extra[128] = "";
+	char a[32], b[32], e[32], extra[128] = "";
+	int64_t wall = now_ns() - c->wall_start;
+	size_t done = c->jobs_done + c->jobs_failed;
 
 	if (!c->opts.progress)
 		return;
+	c->progress_at = wall;
 	if (c->be.ops->progress)
 		c->be.ops->progress(&c->be, extra, sizeof(extra));
-	fprintf(stderr, "\r%s jobs %zu/%zu  t=%s  moved %s%s%s", c->be.ops->name,
-		c->jobs_done, c->wl->n_jobs,
-		unit_human_time((double)(ctl_now(c) - c->t0), a, sizeof(a)),
+	if (done && !final)
+		snprintf(e, sizeof(e), "%.0fs",
+			 (double)wall / 1e9 * (double)(c->wl->n_jobs - done) / (double)done);
+	else
+		snprintf(e, sizeof(e), "%s", final ? "0s" : "?");
+	snprintf(a, sizeof(a), "%.1fs", (double)(ctl_now(c) - c->t0) / 1e9);
+	fprintf(stderr, "\r%s t=%s  jobs %zu/%zu  ETA %s  moved %s%s%s", c->be.ops->name, a,
+		c->jobs_done, c->wl->n_jobs, e,
 		unit_human_size((double)c->bytes_done, b, sizeof(b)),
 		extra[0] ? "  " : "", extra);
 	fprintf(stderr, final ? "\n" : "\033[K");
 	fflush(stderr);
 }
 
+/* In virtual time the timer comes often (every 100ms simulated) and the
+ * line is only written a few times a wall-clock second. */
 static void progress_tick(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, progress_timer);
+	bool virt = l->clock == EVLOOP_VIRTUAL;
 
-	progress_line(c, false);
+	if (!virt || now_ns() - c->wall_start - c->progress_at >= NSEC_PER_SEC / 4)
+		progress_line(c, false);
 	if (c->jobs_done + c->jobs_failed < c->wl->n_jobs)
-		evloop_at(l, tm, ctl_now(c) + NSEC_PER_SEC);
+		evloop_at(l, tm, ctl_now(c) + (virt ? NSEC_PER_SEC / 10 : NSEC_PER_SEC));
 }
 
 int ctl_run(struct ctl *c, char *errbuf)
@@ -962,8 +1432,10 @@ int ctl_run(struct ctl *c, char *errbuf)
 	evtimer_init(&c->progress_timer, progress_tick);
 	evloop_at(&c->loop, &c->arrival_timer, c->t0);
 	evloop_at(&c->loop, &c->heartbeat_timer, c->t0 + c->opts.heartbeat);
-	if (c->opts.progress && c->loop.clock == EVLOOP_REAL)
-		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC);
+	if (c->opts.progress)
+		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC / 10);
+	if (c->be.ops == &backend_sim && report_flows_begin(c, errbuf))
+		return -1;
 	ctl_event(c, "run_start %s %s %s", c->be.ops->name, c->sched->ops->name,
 		  c->cx.cs ? c->cx.cs->name : "none");
 	r = evloop_run(&c->loop);
@@ -1007,6 +1479,7 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 	t->last_end = c->last_end;
 	t->makespan = c->last_end - c->first_arrival;
 	t->reconfigurations = c->cx.reconfigs;
+	t->events = c->loop.events;
 	for (i = 0; i < c->wl->n_jobs; i++) {
 		const struct job *jb = &c->c->jobs[i];
 		const struct jstate *j = &c->js[i];

@@ -28,7 +28,9 @@ enum flow_state {
 
 /* A flow is one fetch: a reduce task pulls the outputs of one or more maps
  * of its job that ran on one host (as Hadoop's fetcher does), over one TCP
- * connection in emulation. */
+ * connection in emulation. With ctl_opts.stream_flows the controller keeps
+ * no list of maps (maps is NULL, n_maps counts them) and frees the flow
+ * once it is done and its line is in flows.csv. */
 struct flow {
 	uint32_t id;
 	uint32_t job; /* the coflow is the job's shuffle: same index */
@@ -42,6 +44,14 @@ struct flow {
 	enum flow_state state;
 	int64_t created, start, end;
 	struct flow *next; /* in a wait queue */
+	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
+	uint32_t pair;	   /* OCS: index of its pair in the job's */
+	/* batched outputs (ctl_int.h, struct jlazy): while it waits, the flow
+	 * holds its host's outputs from lz_from on, less lz_adj_* */
+	bool lz_open;
+	uint32_t lz_from, lz_adj_maps;
+	uint64_t lz_adj_bytes;
+	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	void *bpriv;	   /* the backend's */
 };
 
@@ -61,6 +71,13 @@ struct ctl_opts {
 	bool progress;		  /* a progress line on stderr */
 	const char *prefix;	  /* emulation: namespace prefix of the fabric */
 	bool quiet;
+	/* Free each flow when it is done, its line streamed to flows.csv,
+	 * and keep no map lists: memory stays bounded on long runs (hyde
+	 * sim). ctl_flows then lists nothing. */
+	bool stream_flows;
+	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
+	int64_t rate_quantum; /* sim: at most one rate computation per this
+			       * (ns); 0: at every change (exact) */
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
@@ -76,6 +93,7 @@ struct ctl_totals {
 	int64_t makespan, first_arrival, last_end;
 	double avg_jct, avg_cct;
 	uint64_t reconfigurations;
+	uint64_t events; /* of the event loop: timers fired */
 };
 
 struct ctl;
@@ -86,6 +104,9 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf);
 /* Run to the end. 0: every job done; -1: the run failed (errbuf says why). */
 int ctl_run(struct ctl *c, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
+/* From a signal handler: the running ctl_run stops at its next heartbeat
+ * as a failed run ("interrupted"), its files written (hyde sim's SIGINT). */
+void ctl_interrupt(void);
 void ctl_free(struct ctl *c);
 
 /* What happened, for tests and reports: every flow made, and each job's

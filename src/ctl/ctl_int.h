@@ -5,14 +5,31 @@
 #include "ctl/ctl.h"
 
 /* OCS demand of one job on one rack pair, with the flows waiting for the
- * pair's circuit. */
+ * pair's circuit. Kept up to date as flows come and go, so that a re-plan
+ * costs the pairs with demand, not every flow ever made. */
 struct ocs_pair {
-	uint32_t src, dst;
-	uint64_t bytes_left;	 /* of flows not done (from the backend when known) */
+	uint32_t job, src, dst;
+	uint64_t bytes;		 /* of all its flows (for T(C)) */
+	uint64_t wait_bytes;	 /* of its flows not started yet */
 	unsigned flows_left;
 	struct flow *wait_head, *wait_tail;
-	struct flow **flows; /* all of them, for the demand left */
-	size_t n_flows, cap_flows;
+	struct flow **active;	 /* started, not done (remaining from the backend) */
+	size_t n_active, cap_active;
+	uint32_t *per_host;	 /* flows not done per source host, then per
+				  * destination host (hosts of a rack each) */
+	unsigned nsrc, ndst;	 /* hosts with such flows */
+	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
+};
+
+/* A file being written under a temporary name (report.c). */
+struct outfile {
+	char path[4096], tmp[4200];
+	FILE *fp;
+};
+
+/* Where a pair is: job and index into its pairs. */
+struct pair_ref {
+	uint32_t job, idx;
 };
 
 struct rstate {
@@ -23,11 +40,38 @@ struct rstate {
 	uint32_t flows_left;	     /* flows created and not done */
 	uint64_t bytes_done;	     /* of its fetches done, for its progress */
 	int64_t compute_start;	     /* when its work began */
+	uint64_t part_base;	     /* bytes from each map, */
+	uint32_t part_rem;	     /* one more from maps below this */
 	bool computing;
+	bool opened;		     /* takes map outputs (reduce_open) */
+};
+
+/* Map outputs batched per host (hyde sim, jobs whose every partition has
+ * bytes): a waiting fetch from host h holds every output of h from its
+ * first on, so it is not visited per output: its bytes are worked out
+ * when it starts, from prefix counts. A finished map visits only the
+ * reduces with no fetch waiting on its host (need), and the waiting OCS
+ * fetches only as counts per (host, reduce rack, class), for the pairs'
+ * demand. Two classes of reduces: rb = shuffle / reduces, plus one for
+ * the first shuffle % reduces (wl_reduce_bytes). */
+struct jlazy {
+	uint32_t words;		/* 64-bit words of a host's bitset of reduces */
+	uint64_t *need;		/* per host: fetching, no fetch waiting on it */
+	uint32_t *n_out;	/* per host: outputs there so far */
+	uint32_t **below[2];	/* per host: of its first k outputs, how many
+				 * have m < rem[class] (k = 0 .. n_out) */
+	uint32_t *cap;		/* per host: room in below */
+	uint64_t base[2];	/* bytes from any map to a reduce of a class, */
+	uint32_t rem[2];	/* one more from maps below this */
+	uint32_t *ocs_wait;	/* (host, reduce rack, class): waiting OCS fetches */
+	uint32_t *single_n;	/* reduce_open's scratch, per host */
+	uint64_t *single_bytes;
 };
 
 struct jstate {
 	struct rstate *red;
+	struct jlazy *lz;	/* batched outputs, or NULL */
+	uint32_t *fetching, n_fetching; /* reduces taking outputs, by index */
 	uint32_t *maps_done_rack;	 /* finished maps per rack */
 	uint64_t *red_bytes_rack;	 /* shuffle bytes of placed reduces per rack */
 	uint32_t reduces_placed;
@@ -40,8 +84,6 @@ struct jstate {
 	int64_t cf_start, cf_end, lower_bound;
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
-	uint32_t *pair_tab;	 /* hash of pairs by (src, dst): index + 1, 0 empty */
-	size_t pair_mask;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
 };
@@ -70,10 +112,21 @@ struct ctl {
 	struct sched *sched;
 	struct rng rng;
 	struct jstate *js;
-	struct flow **flows;
+	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
+	struct flow *live_flows; /* stream_flows: flows not done yet */
+	FILE *flows_fp;		 /* stream_flows: flows.csv being written */
+	struct outfile flows_out;
+	/* pairs by (job, src, dst): open addressing, key 0 is empty */
+	uint64_t *ptab_key;
+	struct pair_ref *ptab_val;
+	size_t ptab_mask, ptab_n;
+	struct pair_ref *live;	/* pairs with flows not done */
+	size_t n_live, cap_live;
 	uint32_t *arrival_order;
 	size_t next_arrival;
+	uint32_t *arrived; /* jobs arrived and maybe not done */
+	size_t n_arrived;
 	struct evtimer arrival_timer, sched_timer, heartbeat_timer, progress_timer;
 	unsigned host_rr;
 	uint64_t tasks_started;
@@ -89,16 +142,15 @@ struct ctl {
 	FILE *events;
 	char *outdir;
 	int64_t wall_start;
+	int64_t progress_at; /* wall ns since wall_start of the last line */
 };
 
 /* circuits.c */
 int cexec_init(struct ctl *c, const char *name, char *errbuf);
 void cexec_destroy(struct ctl *c);
-/* Demand changed (a coflow's OCS flows appeared): re-plan soon. */
+/* Demand changed (a pair's OCS demand appeared, or a coflow's ended):
+ * re-plan soon. */
 void cexec_demand_changed(struct ctl *c);
-/* An OCS flow ended: re-plan if it was its coflow's last (Sunflow re-plans
- * when a coflow arrives or finishes, and at T_plan; not per flow). */
-void cexec_flow_done(struct ctl *c, const struct flow *f);
 /* The circuit of flow f's pair is up and owned by its coflow: may start? */
 bool cexec_may_send(struct ctl *c, const struct flow *f);
 void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
@@ -107,7 +159,12 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 
+/* ctl.c: a flow's bytes so far (a waiting batched fetch grows). */
+uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
+
 /* report.c */
+int report_flows_begin(struct ctl *c, char *errbuf);
+void report_flow_line(struct ctl *c, const struct flow *f);
 int report_write_app(struct ctl *c, char *errbuf);
 int report_write_analysis(struct ctl *c, char *errbuf);
 

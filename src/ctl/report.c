@@ -13,11 +13,6 @@
 #include "core/rundir.h"
 #include "ctl/ctl_int.h"
 
-struct outfile {
-	char path[4096], tmp[4200];
-	FILE *fp;
-};
-
 static int out_open(struct ctl *c, struct outfile *o, const char *name,
 		    const char *header, char *errbuf)
 {
@@ -58,10 +53,8 @@ static int64_t job_lower_bound(struct ctl *c, uint32_t job)
 	tm_init(&tm, c->t->racks);
 	for (k = 0; k < c->js[job].n_pairs; k++) {
 		const struct ocs_pair *p = &c->js[job].pairs[k];
-		size_t i;
 
-		for (i = 0; i < p->n_flows; i++)
-			tm_add(&tm, p->src, p->dst, p->flows[i]->bytes);
+		tm_add(&tm, p->src, p->dst, p->bytes);
 	}
 	lb = tm_lower_bound(&tm, c->t->ocs_rate, c->t->delta, 0);
 	tm_free(&tm);
@@ -104,6 +97,38 @@ int report_write_app(struct ctl *c, char *errbuf)
 	return out_close(&o, errbuf);
 }
 
+static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
+{
+	int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
+	uint64_t bytes = ctl_flow_bytes_now(c, f);
+
+	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
+		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 "\n",
+		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), bytes,
+		f->start, f->end, fct, f->path == PATH_OCS ? bytes : 0,
+		f->path == PATH_EPS ? bytes : 0, fct);
+}
+
+/* stream_flows: flows.csv is written as flows end (in that order), so
+ * that no flow is kept to the end of the run. */
+int report_flows_begin(struct ctl *c, char *errbuf)
+{
+	int r;
+
+	if (!c->outdir || !c->opts.stream_flows)
+		return 0;
+	if ((r = out_open(c, &c->flows_out, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+		return r;
+	c->flows_fp = c->flows_out.fp;
+	return 0;
+}
+
+void report_flow_line(struct ctl *c, const struct flow *f)
+{
+	if (c->flows_fp)
+		flow_line(c, c->flows_fp, f);
+}
+
 /* The simulator knows every flow's exact start and end: it writes the files
  * `hyde analyze` derives from packet captures in an emulation. */
 int report_write_analysis(struct ctl *c, char *errbuf)
@@ -113,17 +138,22 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 	size_t i;
 	int r;
 
-	if ((r = out_open(c, &o, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
-		return r;
-	for (i = 0; i < c->n_flows; i++) {
-		const struct flow *f = c->flows[i];
-		int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
+	if (c->opts.stream_flows) {
+		const struct flow *f;
 
-		fprintf(o.fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
-			",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 "\n",
-			f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), f->bytes,
-			f->start, f->end, fct, f->path == PATH_OCS ? f->bytes : 0,
-			f->path == PATH_EPS ? f->bytes : 0, fct);
+		if (!c->flows_fp)
+			return 0;
+		/* the flows done are in already: the rest never ended */
+		for (f = c->live_flows; f; f = f->lnext)
+			flow_line(c, c->flows_fp, f);
+		o = c->flows_out;
+		o.fp = c->flows_fp;
+		c->flows_fp = NULL;
+	} else {
+		if ((r = out_open(c, &o, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+			return r;
+		for (i = 0; i < c->n_flows; i++)
+			flow_line(c, o.fp, c->flows[i]);
 	}
 	if ((r = out_close(&o, errbuf)))
 		return r;

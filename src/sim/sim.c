@@ -9,9 +9,19 @@
  * changes. A circuit i -> j is usable delta after it is set, and only the
  * ports whose circuit changes pay that (not-all-stop); an OCS flow whose
  * circuit is not usable has rate 0 and keeps its bytes. Tasks' work is a
- * timer. Everything is deterministic: the same inputs give the same run. */
+ * timer. Everything is deterministic: the same inputs give the same run.
+ *
+ * Beside max-min, rate models that serve flows in an order (as NEAT
+ * needs): FCFS (by start), SRPT (by bits left), LAS (by bits sent). On
+ * every link the order decides who is served first: taking flows in that
+ * order, each gets what the flows before it left on its path (flows tied
+ * in the order share that max-min fairly).
+ *
+ * Rates are recomputed at every change (exact); --rate-quantum trades
+ * that for speed: at most one computation per quantum. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -42,6 +52,8 @@ struct sim_flow {
 
 struct sim_class {
 	uint32_t src, dst;
+	uint32_t seq; /* order of creation: the last tie-break */
+	bool hashed;  /* in the class table (max-min classes only) */
 	enum flow_path path;
 	int links[4];
 	int nlinks;
@@ -66,11 +78,6 @@ struct port_timer {
 	unsigned port;
 };
 
-struct heap_ent {
-	double share;
-	int link;
-	unsigned ver;
-};
 
 struct sim {
 	struct ctl *ctl;
@@ -79,7 +86,9 @@ struct sim {
 	double *cap;	   /* bits per ns, per link */
 	double *left;
 	double *cnt;	   /* members not yet fixed, per link */
-	unsigned *ver;
+	int *hl, *hpos; /* the heap of links, and where each link is in it */
+	double *hkey;
+	size_t hn;
 	uint32_t *off, *fill, *lcls; /* CSR: classes per link */
 	int *used;	   /* links touched by active classes */
 	size_t n_used;
@@ -96,9 +105,47 @@ struct sim {
 	int32_t *out_of;
 	bool *usable;
 	struct port_timer *pt;
-	struct heap_ent *heap;
-	size_t n_heap, cap_heap;
 	uint64_t recomputes, cls_sum;
+	const struct rate_model *model;
+	uint32_t seq;
+	struct evtimer cross_timer; /* an ordered model's order changes */
+	int64_t last_cross;
+	int64_t quantum, last_compute;
+};
+
+/* How flows share links: max-min (key NULL), or in the order of a key,
+ * lowest first. slope: how the key of a flow at rate r moves per ns (for
+ * the instant two flows change places). tol: keys this close are tied. */
+struct rate_model {
+	const char *name;
+	double (*key)(const struct sim_class *c);
+	double slope; /* d key / dt = slope x rate */
+	double tol;
+};
+
+static double key_fcfs(const struct sim_class *c)
+{
+	return (double)c->h[0]->f->start;
+}
+
+static double key_srpt(const struct sim_class *c)
+{
+	return c->h[0]->finish - c->vt;
+}
+
+static double key_las(const struct sim_class *c)
+{
+	return c->vt;
+}
+
+/* The tolerance of the bit counts covers what a rate of up to 1Tbit/s
+ * moves in the nanosecond that event times are rounded to. */
+static const struct rate_model rate_models[] = {
+	{ "maxmin", NULL, 0, 0 },
+	{ "fcfs", key_fcfs, 0, 0 },
+	{ "srpt", key_srpt, -1, 1024 },
+	{ "las", key_las, 1, 1024 },
+	{ NULL, NULL, 0, 0 },
 };
 
 static inline struct sim *SIM(struct backend *b)
@@ -112,47 +159,78 @@ static inline struct sim *SIM(struct backend *b)
 #define L_TOR_DOWN(s, r) ((int)(2 * (s)->H + (s)->R + (r)))
 #define L_CIRCUIT(s, r) ((int)(2 * (s)->H + 2 * (s)->R + (r)))
 
-/* ---- lazy min-heap of link shares ---- */
+/* ---- indexed min-heap of link shares: one entry per link, moved in
+ * place when its share changes (ties by link: deterministic) ---- */
 
-static bool ent_before(const struct heap_ent *a, const struct heap_ent *b)
+static bool hless(const struct sim *s, int a, int b)
 {
-	return a->share < b->share || (a->share == b->share && a->link < b->link);
+	return s->hkey[a] < s->hkey[b] || (s->hkey[a] == s->hkey[b] && a < b);
 }
 
-static void heap_push(struct sim *s, double share, int link)
+static void hplace(struct sim *s, size_t i, int l)
 {
-	struct heap_ent e = { share, link, s->ver[link] };
-	size_t i;
+	s->hl[i] = l;
+	s->hpos[l] = (int)i;
+}
 
-	xgrow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof(*s->heap));
-	i = s->n_heap++;
-	while (i > 0 && ent_before(&e, &s->heap[(i - 1) / 2])) {
-		s->heap[i] = s->heap[(i - 1) / 2];
+static void hup(struct sim *s, size_t i)
+{
+	int l = s->hl[i];
+
+	while (i > 0 && hless(s, l, s->hl[(i - 1) / 2])) {
+		hplace(s, i, s->hl[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
-	s->heap[i] = e;
+	hplace(s, i, l);
 }
 
-static struct heap_ent heap_pop(struct sim *s)
+static void hdown(struct sim *s, size_t i)
 {
-	struct heap_ent top = s->heap[0], last = s->heap[--s->n_heap];
-	size_t i = 0;
+	int l = s->hl[i];
 
 	for (;;) {
-		size_t l = 2 * i + 1, m = l;
+		size_t c = 2 * i + 1;
 
-		if (l >= s->n_heap)
+		if (c >= s->hn)
 			break;
-		if (l + 1 < s->n_heap && ent_before(&s->heap[l + 1], &s->heap[l]))
-			m = l + 1;
-		if (!ent_before(&s->heap[m], &last))
+		if (c + 1 < s->hn && hless(s, s->hl[c + 1], s->hl[c]))
+			c++;
+		if (!hless(s, s->hl[c], l))
 			break;
-		s->heap[i] = s->heap[m];
-		i = m;
+		hplace(s, i, s->hl[c]);
+		i = c;
 	}
-	if (s->n_heap)
-		s->heap[i] = last;
-	return top;
+	hplace(s, i, l);
+}
+
+static void hset(struct sim *s, int l, double key)
+{
+	double old = s->hkey[l];
+
+	s->hkey[l] = key;
+	if (s->hpos[l] < 0) {
+		s->hl[s->hn] = l;
+		s->hpos[l] = (int)s->hn;
+		hup(s, s->hn++);
+	} else if (key < old) {
+		hup(s, (size_t)s->hpos[l]);
+	} else {
+		hdown(s, (size_t)s->hpos[l]);
+	}
+}
+
+static void hremove(struct sim *s, int l)
+{
+	size_t i = (size_t)s->hpos[l];
+	int last;
+
+	s->hpos[l] = -1;
+	last = s->hl[--s->hn];
+	if (i == s->hn)
+		return;
+	hplace(s, i, last);
+	hup(s, i);
+	hdown(s, (size_t)s->hpos[last]);
 }
 
 /* ---- members of a class: min-heap on finish ---- */
@@ -213,10 +291,12 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	size_t h = class_hash(s, f->src_host, f->dst_host, f->path);
 	struct sim_class *c;
 
-	for (c = s->tab[h]; c; c = c->hnext)
-		if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
-			return c;
+	if (!s->model->key) /* ordered models: every flow is its own class */
+		for (c = s->tab[h]; c; c = c->hnext)
+			if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
+				return c;
 	c = xcalloc(1, sizeof(*c));
+	c->seq = s->seq++;
 	c->src = f->src_host;
 	c->dst = f->dst_host;
 	c->path = f->path;
@@ -239,8 +319,11 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
 		break;
 	}
-	c->hnext = s->tab[h];
-	s->tab[h] = c;
+	if (!s->model->key) {
+		c->hnext = s->tab[h];
+		s->tab[h] = c;
+		c->hashed = true;
+	}
 	c->slot = SIZE_MAX;
 	return c;
 }
@@ -250,9 +333,11 @@ static void class_release(struct sim *s, struct sim_class *c)
 	size_t h = class_hash(s, c->src, c->dst, c->path);
 	struct sim_class **pp;
 
-	for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
-		;
-	*pp = c->hnext;
+	if (c->hashed) {
+		for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
+			;
+		*pp = c->hnext;
+	}
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
 	free(c->h);
@@ -284,20 +369,41 @@ static bool class_usable(const struct sim *s, const struct sim_class *c)
 	return s->out_of[sr] == (int32_t)dr && s->usable[sr];
 }
 
+/* Rates below this (1kbit/s, in bits per ns) are what float rounding
+ * leaves of a link shared out, not bandwidth. */
+#define RATE_MIN 1e-6
+
+/* See compute_ordered. */
+#define CROSS_QUANTUM (NSEC_PER_SEC / 1000)
+
+struct keyed {
+	double key;
+	struct sim_class *c;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->c->seq > y->c->seq) - (x->c->seq < y->c->seq);
+}
+
 /* Max-min fair rates by progressive filling: repeatedly take the link with
- * the smallest fair share among the flows not yet fixed, fix them at it. */
-static void compute_rates(struct sim *s)
+ * the smallest fair share among the flows not yet fixed, fix them at it.
+ * Over the classes cls[0..n), on full links (fresh) or on what the links
+ * have left (an ordered model's tie group). */
+static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
 {
 	size_t i, k;
 
-	s->recomputes++;
-	s->cls_sum += s->n_act;
 	for (i = 0; i < s->n_used; i++)
 		s->is_used[s->used[i]] = false;
 	s->n_used = 0;
 	memset(s->off, 0, (s->L + 1) * sizeof(uint32_t));
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
+	for (i = 0; i < n; i++) {
+		struct sim_class *c = cls[i];
 
 		c->rate = 0;
 		c->frozen = !class_usable(s, c);
@@ -309,7 +415,8 @@ static void compute_rates(struct sim *s)
 			if (!s->is_used[l]) {
 				s->is_used[l] = true;
 				s->used[s->n_used++] = l;
-				s->left[l] = s->cap[l];
+				if (fresh)
+					s->left[l] = s->cap[l];
 				s->cnt[l] = 0;
 				s->fill[l] = 0;
 			}
@@ -320,8 +427,8 @@ static void compute_rates(struct sim *s)
 	for (i = 0; i < s->L; i++)
 		s->off[i + 1] += s->off[i];
 	s->lcls = xrealloc(s->lcls, (s->off[s->L] + 1) * sizeof(uint32_t));
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
+	for (i = 0; i < n; i++) {
+		struct sim_class *c = cls[i];
 
 		if (c->frozen)
 			continue;
@@ -331,25 +438,26 @@ static void compute_rates(struct sim *s)
 			s->lcls[s->off[l] + s->fill[l]++] = (uint32_t)i;
 		}
 	}
-	s->n_heap = 0;
+	for (i = 0; i < s->hn; i++)
+		s->hpos[s->hl[i]] = -1;
+	s->hn = 0;
 	for (i = 0; i < s->n_used; i++) {
 		int l = s->used[i];
 
-		s->ver[l]++;
-		heap_push(s, s->left[l] / s->cnt[l], l);
+		hset(s, l, (s->left[l] > 0 ? s->left[l] : 0) / s->cnt[l]);
 	}
-	while (s->n_heap) {
-		struct heap_ent e = heap_pop(s);
-		int l = e.link;
+	while (s->hn) {
+		int l = s->hl[0];
 		double share;
 
-		if (e.ver != s->ver[l] || s->cnt[l] <= 0)
+		hremove(s, l);
+		if (s->cnt[l] <= 0)
 			continue;
 		share = s->left[l] / s->cnt[l];
-		if (share < 0)
+		if (share < RATE_MIN)
 			share = 0;
 		for (k = s->off[l]; k < s->off[l] + s->fill[l]; k++) {
-			struct sim_class *c = s->act[s->lcls[k]];
+			struct sim_class *c = cls[s->lcls[k]];
 			int m;
 
 			if (c->frozen)
@@ -361,12 +469,91 @@ static void compute_rates(struct sim *s)
 
 				s->left[l2] -= share * (double)c->n;
 				s->cnt[l2] -= (double)c->n;
-				s->ver[l2]++;
-				if (l2 != l && s->cnt[l2] > 0.5)
-					heap_push(s, (s->left[l2] > 0 ? s->left[l2] : 0) / s->cnt[l2], l2);
+				if (l2 == l)
+					continue;
+				if (s->cnt[l2] > 0.5)
+					hset(s, l2, (s->left[l2] > 0 ? s->left[l2] : 0) / s->cnt[l2]);
+				else if (s->hpos[l2] >= 0)
+					hremove(s, l2);
 			}
 		}
 	}
+}
+
+static void compute_ordered(struct sim *s);
+
+static void compute_rates(struct sim *s)
+{
+	s->recomputes++;
+	s->cls_sum += s->n_act;
+	s->last_compute = ctl_now(s->ctl);
+	evloop_cancel(ctl_loop(s->ctl), &s->rate_timer);
+	if (s->model->key)
+		compute_ordered(s);
+	else
+		fill(s, s->act, s->n_act, true);
+}
+
+/* An ordered model: classes by key; each tie group takes, max-min among
+ * itself, what the groups before it left. Then the first instant two
+ * neighbours in the order change places, when the rates must be redone. */
+static void compute_ordered(struct sim *s)
+{
+	const struct rate_model *m = s->model;
+	struct keyed *g = xcalloc(s->n_act + 1, sizeof(*g));
+	struct sim_class **grp = xcalloc(s->n_act + 1, sizeof(*grp));
+	double next = INFINITY;
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < s->n_act; i++) {
+		g[i] = (struct keyed){ m->key(s->act[i]), s->act[i] };
+		for (k = 0; k < s->act[i]->nlinks; k++)
+			s->left[s->act[i]->links[k]] = s->cap[s->act[i]->links[k]];
+	}
+	qsort(g, s->n_act, sizeof(*g), cmp_keyed);
+	for (i = 0; i < s->n_act; i = j) {
+		for (j = i + 1; j < s->n_act && g[j].key - g[i].key <= m->tol; j++)
+			;
+		if (j - i == 1) { /* alone in its place: what its path has left */
+			struct sim_class *c = g[i].c;
+			double r = INFINITY;
+
+			c->frozen = !class_usable(s, c);
+			for (k = 0; k < c->nlinks && !c->frozen; k++)
+				if (s->left[c->links[k]] < r)
+					r = s->left[c->links[k]];
+			/* what rounding leaves of a full link is no rate */
+			c->rate = c->frozen || r < RATE_MIN ? 0 : r;
+			for (k = 0; k < c->nlinks; k++)
+				s->left[c->links[k]] -= c->rate * (double)c->n;
+			continue;
+		}
+		for (k = 0; (size_t)k < j - i; k++)
+			grp[k] = g[i + (size_t)k].c;
+		fill(s, grp, j - i, false);
+	}
+	for (i = 0; i + 1 < s->n_act; i++) {
+		double gap = g[i + 1].key - g[i].key;
+		double closing = m->slope * (g[i].c->rate - g[i + 1].c->rate);
+
+		if (gap > m->tol && closing > 0 && gap / closing < next)
+			next = gap / closing;
+	}
+	free(g);
+	free(grp);
+	/* Two flows with different bottlenecks can swap places again and
+	 * again (each tie lets the slower fall behind): an order change is
+	 * acted on at most once per CROSS_QUANTUM, the one approximation of
+	 * the ordered models. */
+	if (next < INFINITY) {
+		int64_t at = ctl_now(s->ctl) + (int64_t)ceil(next);
+
+		if (at < s->last_cross + CROSS_QUANTUM)
+			at = s->last_cross + CROSS_QUANTUM;
+		evloop_at(ctl_loop(s->ctl), &s->cross_timer, at);
+	} else
+		evloop_cancel(ctl_loop(s->ctl), &s->cross_timer);
 }
 
 static void arm_completion(struct sim *s)
@@ -386,7 +573,7 @@ static void arm_completion(struct sim *s)
 				best = t;
 		}
 	}
-	if (best == INFINITY) {
+	if (best > 1e18) { /* none, or more than 30 years away */
 		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
 		return;
 	}
@@ -399,8 +586,15 @@ static void arm_completion(struct sim *s)
  * event of the same instant (they may change more). */
 static void rates_dirty(struct sim *s)
 {
+	int64_t at = ctl_now(s->ctl);
+
+	/* --rate-quantum: at most one computation per quantum; until then
+	 * the rates stay as they were (a new flow waits, a finished flow's
+	 * share lies idle): fewer events, approximate times */
+	if (s->quantum && at < s->last_compute + s->quantum)
+		at = s->last_compute + s->quantum;
 	if (!evtimer_armed(&s->rate_timer))
-		evloop_at(ctl_loop(s->ctl), &s->rate_timer, ctl_now(s->ctl));
+		evloop_at(ctl_loop(s->ctl), &s->rate_timer, at);
 }
 
 static void rate_fire(struct evloop *l, struct evtimer *t)
@@ -408,6 +602,17 @@ static void rate_fire(struct evloop *l, struct evtimer *t)
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, rate_timer));
 
 	(void)l;
+	advance(s);
+	compute_rates(s);
+	arm_completion(s);
+}
+
+static void cross_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, cross_timer));
+
+	(void)l;
+	s->last_cross = ctl_now(s->ctl);
 	advance(s);
 	compute_rates(s);
 	arm_completion(s);
@@ -446,7 +651,10 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			i++;
 	}
 	s->n_flows -= n;
-	compute_rates(s);
+	if (s->quantum && ctl_now(s->ctl) < s->last_compute + s->quantum)
+		rates_dirty(s);
+	else
+		compute_rates(s);
 	arm_completion(s);
 	for (i = 0; i < n; i++) {
 		struct flow *f = done[i]->f;
@@ -487,12 +695,24 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 
 static int sim_init(struct backend *b, char *errbuf)
 {
-	struct sim *s = xcalloc(1, sizeof(*s));
+	struct sim *s;
 	const struct topo *t = ctl_topo(b->ctl);
+	const char *rates = ctl_options(b->ctl)->rates;
+	const struct rate_model *m;
 	size_t tab = 1024;
 	unsigned i;
 
-	(void)errbuf;
+	for (m = rate_models; m->name; m++)
+		if (!rates || !strcmp(rates, m->name))
+			break;
+	if (!m->name) {
+		errbuf_set(errbuf, "unknown rate model '%s' (expected maxmin, fcfs, srpt or las)",
+			   rates);
+		return -EINVAL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->model = m;
+	s->quantum = ctl_options(b->ctl)->rate_quantum;
 	*(struct sim **)b->priv = s;
 	s->ctl = b->ctl;
 	s->t = t;
@@ -502,7 +722,11 @@ static int sim_init(struct backend *b, char *errbuf)
 	s->cap = xcalloc(s->L, sizeof(double));
 	s->left = xcalloc(s->L, sizeof(double));
 	s->cnt = xcalloc(s->L, sizeof(double));
-	s->ver = xcalloc(s->L, sizeof(unsigned));
+	s->hl = xcalloc(s->L, sizeof(int));
+	s->hpos = xcalloc(s->L, sizeof(int));
+	s->hkey = xcalloc(s->L, sizeof(double));
+	for (i = 0; i < s->L; i++)
+		s->hpos[i] = -1;
 	s->off = xcalloc(s->L + 1, sizeof(uint32_t));
 	s->fill = xcalloc(s->L, sizeof(uint32_t));
 	s->used = xcalloc(s->L, sizeof(int));
@@ -528,7 +752,9 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
+	evtimer_init(&s->cross_timer, cross_fire);
 	s->last = ctl_now(s->ctl);
+	s->last_cross = INT64_MIN / 2;
 	return 0;
 }
 
@@ -563,7 +789,9 @@ static void sim_destroy(struct backend *b)
 	free(s->cap);
 	free(s->left);
 	free(s->cnt);
-	free(s->ver);
+	free(s->hl);
+	free(s->hpos);
+	free(s->hkey);
 	free(s->off);
 	free(s->fill);
 	free(s->lcls);
@@ -572,7 +800,6 @@ static void sim_destroy(struct backend *b)
 	free(s->out_of);
 	free(s->usable);
 	free(s->pt);
-	free(s->heap);
 	free(s);
 	*(struct sim **)b->priv = NULL;
 }
