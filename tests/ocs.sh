@@ -253,6 +253,12 @@ n=0
 for t in $(awk '$1 == "down" && $3 == 0 {print $4}' "$tmpdir/ev"); do
 	n=$((n + 1))
 	s=$(silent_after "$tmpdir/tor0.ts" "$t")
+	if [ "$s" = none ]; then
+		# the transfer ended before this down: no frame after it at
+		# all, so none before delta either (seen on a loaded machine)
+		echo "  r0's circuit, reconfiguration $n: no frame into r0 after the down (the transfer had ended)"
+		continue
+	fi
 	echo "  r0's circuit, reconfiguration $n: first frame into r0 ${s}ms after the down"
 	echo "$s" >>"$tmpdir/stalls"
 	ge "$s" "$(awk -v d="$DELTA_MS" 'BEGIN {print d - 0.02}')" ||
