@@ -884,6 +884,27 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 	}
 }
 
+/* A new fetch waits for its circuit (OCS: at the end of its pair's queue)
+ * or for a copy slot (EPS and within a rack). */
+static void flow_enqueue_new(struct ctl *c, struct jstate *j, uint32_t job, struct flow *f)
+{
+	if (f->path == PATH_OCS) {
+		struct ocs_pair *p = &j->pairs[f->pair];
+
+		f->state = FLOW_WAIT_CIRCUIT;
+		if (p->wait_tail)
+			p->wait_tail->next = f;
+		else
+			p->wait_head = f;
+		p->wait_tail = f;
+		pair_count(c, p, f, +1);
+		if (cexec_may_send(c, f))
+			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
+	} else {
+		queue_for_copy(c, f, false);
+	}
+}
+
 /* Hand map m's output to reduce r: batch it into a fetch from the same
  * host that has not started yet, or make a new fetch. */
 static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
@@ -910,21 +931,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	rs->open[src] = f;
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);
-	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = &j->pairs[f->pair];
-
-		f->state = FLOW_WAIT_CIRCUIT;
-		if (p->wait_tail)
-			p->wait_tail->next = f;
-		else
-			p->wait_head = f;
-		p->wait_tail = f;
-		pair_count(c, p, f, +1);
-		if (cexec_may_send(c, f))
-			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
-	} else {
-		queue_for_copy(c, f, false);
-	}
+	flow_enqueue_new(c, j, job, f);
 }
 
 /* Batched: map m (on host h) makes a new fetch for reduce r, which has
@@ -943,21 +950,7 @@ static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_
 	f->bytes = lz->base[k] + (m < lz->rem[k]);
 	f->n_maps = 1;
 	lz_need(lz, h, r, false);
-	if (f->path == PATH_OCS) {
-		struct ocs_pair *p = &j->pairs[f->pair];
-
-		f->state = FLOW_WAIT_CIRCUIT;
-		if (p->wait_tail)
-			p->wait_tail->next = f;
-		else
-			p->wait_head = f;
-		p->wait_tail = f;
-		pair_count(c, p, f, +1);
-		if (cexec_may_send(c, f))
-			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
-	} else {
-		queue_for_copy(c, f, false);
-	}
+	flow_enqueue_new(c, j, job, f);
 	if (f->state != FLOW_ACTIVE) { /* it waits: it takes h's next outputs */
 		f->lz_open = true;
 		f->lz_from = from;
