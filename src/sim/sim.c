@@ -40,7 +40,8 @@
  * member's progress, and a member is done when vt reaches its `finish`
  * (vt when it joined + its bits): a heap on finish gives the next one
  * (processor sharing in virtual time). Work per event grows with the
- * classes and links in use, not with the flows. */
+ * classes and links in use, not with the flows, and not with the OCS
+ * classes waiting for their circuit (parked, see struct sim). */
 struct sim_class;
 
 struct sim_flow {
