@@ -40,7 +40,8 @@
  * member's progress, and a member is done when vt reaches its `finish`
  * (vt when it joined + its bits): a heap on finish gives the next one
  * (processor sharing in virtual time). Work per event grows with the
- * classes and links in use, not with the flows. */
+ * classes and links in use, not with the flows, and not with the OCS
+ * classes waiting for their circuit (parked, see struct sim). */
 struct sim_class;
 
 struct sim_flow {
@@ -52,6 +53,7 @@ struct sim_flow {
 
 struct sim_class {
 	uint32_t src, dst;
+	uint32_t sr, dr; /* their racks */
 	uint32_t seq; /* order of creation: the last tie-break */
 	bool hashed;  /* in the class table (max-min classes only) */
 	enum flow_path path;
@@ -60,9 +62,12 @@ struct sim_class {
 	double vt;   /* bits received per member */
 	double rate; /* bits per ns per member */
 	bool frozen;
+	bool due;    /* has members done (done_fire) */
 	struct sim_flow **h; /* members, min-heap on finish */
 	size_t n, cap;
 	size_t slot; /* in the active class array */
+	size_t rslot; /* in the running array, SIZE_MAX when parked */
+	struct sim_class *pnext, *pprev; /* parked on its (sr, dr) list */
 	struct sim_class *hnext;
 };
 
@@ -95,6 +100,14 @@ struct sim {
 	bool *is_used;
 	struct sim_class **act;	/* classes with members */
 	size_t n_act, cap_act;
+	/* Max-min only: an OCS class whose circuit is not usable moves no
+	 * data; it is parked on the list of its racks, out of run (the
+	 * classes the per-event loops visit), until its circuit comes up. */
+	struct sim_class **run;
+	size_t n_run, cap_run;
+	struct sim_class **parked; /* R x R lists, by (sr, dr) */
+	struct sim_class **sorted; /* scratch: run in act order */
+	size_t cap_sorted;
 	struct sim_class **tab;	/* hash of classes by key */
 	size_t tab_mask;
 	struct sim_flow **local; /* same-host flows: done at once */
@@ -299,6 +312,8 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	c->seq = s->seq++;
 	c->src = f->src_host;
 	c->dst = f->dst_host;
+	c->sr = topo_host_rack(s->t, f->src_host);
+	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
 	switch (f->path) {
 	case PATH_HOST:
@@ -325,10 +340,49 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 		c->hashed = true;
 	}
 	c->slot = SIZE_MAX;
+	c->rslot = SIZE_MAX;
 	return c;
 }
 
-static void class_release(struct sim *s, struct sim_class *c)
+static void run_add(struct sim *s, struct sim_class *c)
+{
+	xgrow((void **)&s->run, &s->cap_run, s->n_run + 1, sizeof(*s->run));
+	c->rslot = s->n_run;
+	s->run[s->n_run++] = c;
+}
+
+static void run_del(struct sim *s, struct sim_class *c)
+{
+	s->run[c->rslot] = s->run[--s->n_run];
+	s->run[c->rslot]->rslot = c->rslot;
+	c->rslot = SIZE_MAX;
+}
+
+static void park(struct sim *s, struct sim_class *c)
+{
+	struct sim_class **head = &s->parked[(size_t)c->sr * s->R + c->dr];
+
+	run_del(s, c);
+	c->pprev = NULL;
+	c->pnext = *head;
+	if (*head)
+		(*head)->pprev = c;
+	*head = c;
+}
+
+static void park_unlink(struct sim *s, struct sim_class *c)
+{
+	if (c->pprev)
+		c->pprev->pnext = c->pnext;
+	else
+		s->parked[(size_t)c->sr * s->R + c->dr] = c->pnext;
+	if (c->pnext)
+		c->pnext->pprev = c->pprev;
+	c->pnext = c->pprev = NULL;
+}
+
+/* Out of the table and the arrays; the memory is the caller's to free. */
+static void class_drop(struct sim *s, struct sim_class *c)
 {
 	size_t h = class_hash(s, c->src, c->dst, c->path);
 	struct sim_class **pp;
@@ -338,8 +392,17 @@ static void class_release(struct sim *s, struct sim_class *c)
 			;
 		*pp = c->hnext;
 	}
+	if (c->rslot == SIZE_MAX)
+		park_unlink(s, c);
+	else
+		run_del(s, c);
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
+}
+
+static void class_release(struct sim *s, struct sim_class *c)
+{
+	class_drop(s, c);
 	free(c->h);
 	free(c);
 }
@@ -352,21 +415,17 @@ static void advance(struct sim *s)
 	double dt = (double)(now - s->last);
 	size_t i;
 
-	if (dt > 0)
-		for (i = 0; i < s->n_act; i++)
-			s->act[i]->vt += s->act[i]->rate * dt;
+	if (dt > 0) /* parked classes have rate 0 */
+		for (i = 0; i < s->n_run; i++)
+			s->run[i]->vt += s->run[i]->rate * dt;
 	s->last = now;
 }
 
 static bool class_usable(const struct sim *s, const struct sim_class *c)
 {
-	unsigned sr, dr;
-
 	if (c->path != PATH_OCS)
 		return true;
-	sr = topo_host_rack(s->t, c->src);
-	dr = topo_host_rack(s->t, c->dst);
-	return s->out_of[sr] == (int32_t)dr && s->usable[sr];
+	return s->out_of[c->sr] == (int32_t)c->dr && s->usable[c->sr];
 }
 
 /* Rates below this (1kbit/s, in bits per ns) are what float rounding
@@ -482,6 +541,38 @@ static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
 
 static void compute_ordered(struct sim *s);
 
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct sim_class *x = *(struct sim_class *const *)a;
+	const struct sim_class *y = *(struct sim_class *const *)b;
+
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Max-min: park the running classes that cannot send, then fill over the
+ * rest taken in the order of the active array, so that every float sum
+ * is done in the order it would be over all the classes. */
+static void compute_maxmin(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_run;) {
+		struct sim_class *c = s->run[i];
+
+		if (class_usable(s, c)) {
+			i++;
+			continue;
+		}
+		c->rate = 0;
+		c->frozen = true;
+		park(s, c); /* moves another class into slot i */
+	}
+	xgrow((void **)&s->sorted, &s->cap_sorted, s->n_run + 1, sizeof(*s->sorted));
+	memcpy(s->sorted, s->run, s->n_run * sizeof(*s->sorted));
+	qsort(s->sorted, s->n_run, sizeof(*s->sorted), cmp_slot);
+	fill(s, s->sorted, s->n_run, true);
+}
+
 static void compute_rates(struct sim *s)
 {
 	s->recomputes++;
@@ -491,7 +582,7 @@ static void compute_rates(struct sim *s)
 	if (s->model->key)
 		compute_ordered(s);
 	else
-		fill(s, s->act, s->n_act, true);
+		compute_maxmin(s);
 }
 
 /* An ordered model: classes by key; each tie group takes, max-min among
@@ -563,8 +654,8 @@ static void arm_completion(struct sim *s)
 
 	if (s->n_local)
 		best = 0;
-	for (i = 0; i < s->n_act && best > 0; i++) {
-		const struct sim_class *c = s->act[i];
+	for (i = 0; i < s->n_run && best > 0; i++) {
+		const struct sim_class *c = s->run[i];
 
 		if (c->rate > 0) {
 			double t = (c->h[0]->finish - c->vt) / c->rate;
@@ -629,7 +720,8 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, done_timer));
 	struct sim_flow **done = NULL;
-	size_t n = 0, cap = 0, i;
+	struct sim_class *dead = NULL;
+	size_t n = 0, cap = 0, i, nd;
 
 	(void)l;
 	advance(s);
@@ -638,17 +730,46 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 		done[n++] = s->local[i];
 	}
 	s->n_local = 0;
-	for (i = 0; i < s->n_act;) {
-		struct sim_class *c = s->act[i];
+	/* The classes with members done, visited as a walk over the active
+	 * array would: in slot order, and a class moved into the slot of one
+	 * released is next (the order of the done calls is the walk's). */
+	for (i = 0, nd = 0; i < s->n_run; i++) {
+		struct sim_class *c = s->run[i];
 
-		while (c->n && c->rate > 0 && member_done(c, c->h[0])) {
-			xgrow((void **)&done, &cap, n + 1, sizeof(*done));
-			done[n++] = mh_pop(c);
+		c->due = c->rate > 0 && member_done(c, c->h[0]);
+		if (c->due) {
+			xgrow((void **)&s->sorted, &s->cap_sorted, nd + 1, sizeof(*s->sorted));
+			s->sorted[nd++] = c;
 		}
-		if (!c->n)
-			class_release(s, c); /* moves another class into slot i */
-		else
-			i++;
+	}
+	qsort(s->sorted, nd, sizeof(*s->sorted), cmp_slot);
+	for (i = 0; i < nd; i++) {
+		struct sim_class *c = s->sorted[i];
+
+		while (c && c->due) {
+			struct sim_class *last = s->act[s->n_act - 1];
+
+			c->due = false;
+			while (c->n && c->rate > 0 && member_done(c, c->h[0])) {
+				xgrow((void **)&done, &cap, n + 1, sizeof(*done));
+				done[n++] = mh_pop(c);
+			}
+			if (c->n)
+				break;
+			/* moves last into its slot; freed below, as sorted
+			 * may still hold it */
+			class_drop(s, c);
+			c->hnext = dead;
+			dead = c;
+			c = last != c ? last : NULL;
+		}
+	}
+	while (dead) {
+		struct sim_class *c = dead;
+
+		dead = c->hnext;
+		free(c->h);
+		free(c);
 	}
 	s->n_flows -= n;
 	if (s->quantum && ctl_now(s->ctl) < s->last_compute + s->quantum)
@@ -687,6 +808,17 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 		return;
 	advance(s);
 	s->usable[pt->port] = true;
+	if (s->parked) {
+		struct sim_class **head;
+
+		head = &s->parked[(size_t)pt->port * s->R + (size_t)s->out_of[pt->port]];
+		while (*head) { /* rate 0 until the rates are computed */
+			struct sim_class *c = *head;
+
+			park_unlink(s, c);
+			run_add(s, c);
+		}
+	}
 	rates_dirty(s);
 	ctl_circuit_up(s->ctl, pt->port, (unsigned)s->out_of[pt->port]);
 }
@@ -742,6 +874,8 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->cap[L_CIRCUIT(s, i)] = t->has_ocs ? (double)t->ocs_rate / 1e9 : 0;
 	}
 	s->out_of = xcalloc(s->R, sizeof(int32_t));
+	if (!m->key)
+		s->parked = xcalloc((size_t)s->R * s->R, sizeof(*s->parked));
 	s->usable = xcalloc(s->R, sizeof(bool));
 	s->pt = xcalloc(s->R, sizeof(*s->pt));
 	for (i = 0; i < s->R; i++) {
@@ -785,6 +919,9 @@ static void sim_destroy(struct backend *b)
 	}
 	free(s->local);
 	free(s->act);
+	free(s->run);
+	free(s->parked);
+	free(s->sorted);
 	free(s->tab);
 	free(s->cap);
 	free(s->left);
@@ -844,6 +981,7 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 		xgrow((void **)&s->act, &s->cap_act, s->n_act + 1, sizeof(*s->act));
 		c->slot = s->n_act;
 		s->act[s->n_act++] = c;
+		run_add(s, c);
 	}
 	sf->cl = c;
 	sf->finish = c->vt + 8.0 * (double)f->bytes;
