@@ -608,7 +608,7 @@ static void print_table(FILE *fp, const struct cmp_run *runs, size_t n)
 	for (i = 0; i < n; i++)
 		if ((int)strlen(runs[i].label) > w)
 			w = (int)strlen(runs[i].label);
-	fprintf(fp, "%-*s %5s %10s %10s %10s %12s %9s %11s\n", w, "scheduler", "jobs",
+	fprintf(fp, "%-*s %9s %10s %10s %10s %12s %9s %11s\n", w, "scheduler", "jobs",
 		"makespan", "avg JCT", "avg CCT", "throughput", "OCS share", "cross-rack");
 	for (i = 0; i < n; i++) {
 		const struct cmp_run *r = &runs[i];
@@ -623,7 +623,7 @@ static void print_table(FILE *fp, const struct cmp_run *runs, size_t n)
 			snprintf(thr, sizeof(thr), "-");
 		else
 			snprintf(thr, sizeof(thr), "%.1f job/h", r->throughput);
-		fprintf(fp, "%-*s %5s %10s %10s %10s %12s %9s %11s%s\n", w, r->label, jobs,
+		fprintf(fp, "%-*s %9s %10s %10s %10s %12s %9s %11s%s\n", w, r->label, jobs,
 			fmt_s(r->makespan_s, a, sizeof(a)), fmt_s(r->avg_jct_s, b, sizeof(b)),
 			fmt_s(r->avg_cct_s, c, sizeof(c)), thr, fmt_pct(r->ocs_share, d, sizeof(d)),
 			unit_human_size((double)r->cross_rack_bytes, e, sizeof(e)),
@@ -640,13 +640,14 @@ static void print_table(FILE *fp, const struct cmp_run *runs, size_t n)
 
 		if (!r->jobs)
 			continue;
-		fprintf(fp, "%-*s %10s %10s %10s %12s %11s\n", w, r->label,
+		fprintf(fp, "%-*s %10s %10s %10s %12s %11s%s\n", w, r->label,
 			fmt_change(r->makespan_s, z->makespan_s, a, sizeof(a)),
 			fmt_change(r->avg_jct_s, z->avg_jct_s, b, sizeof(b)),
 			fmt_change(r->avg_cct_s, z->avg_cct_s, c, sizeof(c)),
 			fmt_change(r->throughput, z->throughput, d, sizeof(d)),
 			fmt_change((double)r->cross_rack_bytes, (double)z->cross_rack_bytes, f,
-				   sizeof(f)));
+				   sizeof(f)),
+			r->ok && z->ok ? "" : "  (a failed run: partial figures)");
 	}
 	(void)e;
 }
