@@ -342,22 +342,6 @@ struct csv {
 	int nh;
 };
 
-/* Split a line of our CSV files (no quoting: no field holds a comma). */
-static int csv_split(char *s, char **f, int max)
-{
-	int n = 0;
-
-	for (;;) {
-		if (n == max)
-			return max + 1;
-		f[n++] = s;
-		s = strchr(s, ',');
-		if (!s)
-			return n;
-		*s++ = '\0';
-	}
-}
-
 static int csv_open(struct csv *c, const char *dir, const char *name, char *errbuf)
 {
 	long n;
@@ -378,7 +362,7 @@ static int csv_open(struct csv *c, const char *dir, const char *name, char *errb
 		errbuf_set(errbuf, "%s:1: expected a header line", c->path);
 		goto bad;
 	}
-	c->nh = csv_split(c->line, c->f, 32);
+	c->nh = str_split_commas(c->line, c->f, 32);
 	if (c->nh < 1 || c->nh > 32) {
 		errbuf_set(errbuf, "%s:1: expected at most 32 columns", c->path);
 		goto bad;
@@ -415,7 +399,7 @@ static int csv_next(struct csv *c, char *errbuf)
 	} while (n == 0);
 	if (n < 0)
 		return 0;
-	c->nf = csv_split(c->line, c->f, 32);
+	c->nf = str_split_commas(c->line, c->f, 32);
 	if (c->nf != c->nh) {
 		errbuf_set(errbuf, "%s:%u: expected %d fields, got %d", c->path, c->lineno,
 			   c->nh, c->nf);

@@ -39,21 +39,6 @@ static char *path_join(const char *dir, const char *rel)
 	return p;
 }
 
-static int split_commas(char *s, char **f, int max)
-{
-	int n = 0;
-
-	for (;;) {
-		if (n == max)
-			return max + 1;
-		f[n++] = s;
-		s = strchr(s, ',');
-		if (!s)
-			return n;
-		*s++ = '\0';
-	}
-}
-
 static void csv_close(struct csv *c)
 {
 	if (c->fp)
@@ -73,7 +58,7 @@ static int csv_open(struct csv *c, const char *dir, const char *rel,
 	c->path = path_join(dir, rel);
 	c->header = header;
 	c->hdr_copy = xstrdup(header);
-	c->nfields = split_commas(c->hdr_copy, c->names, CSV_MAX_FIELDS);
+	c->nfields = str_split_commas(c->hdr_copy, c->names, CSV_MAX_FIELDS);
 	c->fp = fopen(c->path, "r");
 	if (!c->fp) {
 		errbuf_set(errbuf, "%s: %s", c->path, strerror(errno));
@@ -110,7 +95,7 @@ static int csv_next(struct csv *c, char *errbuf)
 		if (n > 0)
 			break;
 	}
-	got = split_commas(c->buf, c->f, CSV_MAX_FIELDS);
+	got = str_split_commas(c->buf, c->f, CSV_MAX_FIELDS);
 	if (got != c->nfields) {
 		errbuf_set(errbuf, "%s:%zu: expected %d comma-separated fields (%s), got %d",
 			   c->path, c->line, c->nfields, c->header, got);

@@ -92,6 +92,21 @@ int str_split_fields(char *s, char **fields, int max)
 	return n;
 }
 
+int str_split_commas(char *s, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		f[n++] = s;
+		s = strchr(s, ',');
+		if (!s)
+			return n;
+		*s++ = '\0';
+	}
+}
+
 long read_line(void *fp, char **buf, size_t *cap)
 {
 	ssize_t n = getline(buf, cap, (FILE *)fp);

@@ -28,6 +28,9 @@ void xgrow(void **arr, size_t *cap, size_t need, size_t elsz);
 /* Split s in place on blanks; returns the number of fields (at most max).
  * A '#' outside a field starts a comment that ends the line. */
 int str_split_fields(char *s, char **fields, int max);
+/* Split s in place on commas (our CSV files: no quoting, no field holds a
+ * comma); returns the number of fields, or max + 1 if there are more. */
+int str_split_commas(char *s, char **fields, int max);
 /* Read one line of any length into *buf (grown as needed); strips the end
  * of line. Returns its length, -1 at end of file, or -2 if the line holds a
  * NUL byte (the file is not text). */
