@@ -27,6 +27,12 @@ for d in fair fair-slowstart=1; do
 	[ -f "$O/$d/summary.json" ] || fail "no run directory $O/$d"
 done
 
+# the spec's options reach its run, and only its run
+grep -qx '0 sched_options slowstart=1' "$O/fair-slowstart=1/events.log" ||
+	fail "fair:slowstart=1 ran with: $(grep sched_options "$O/fair-slowstart=1/events.log")"
+grep -qx '0 sched_options' "$O/fair/events.log" ||
+	fail "fair ran with: $(grep sched_options "$O/fair/events.log")"
+
 # compare.csv against each run's summary.json (computed by the controller,
 # not by compare): makespan, average JCT, average CCT, OCS share
 json() { sed -n "s/^ *\"$2\": *\\([-0-9.e+]*\\),*\$/\\1/p" "$1/summary.json"; }

@@ -1431,6 +1431,16 @@ int ctl_run(struct ctl *c, char *errbuf)
 		return -1;
 	ctl_event(c, "run_start %s %s %s", c->be.ops->name, c->sched->ops->name,
 		  c->cx.cs ? c->cx.cs->name : "none");
+	/* the scheduler options as given (the rest are the defaults that
+	 * hyde sim --help lists), so a run directory says how it was made */
+	if (c->events) {
+		int k;
+
+		fprintf(c->events, "%" PRId64 " sched_options", ctl_now(c));
+		for (k = 0; k < c->opts.n_sched_kv; k++)
+			fprintf(c->events, " %s", c->opts.sched_kv[k]);
+		fputc('\n', c->events);
+	}
 	r = evloop_run(&c->loop);
 	if (r && !c->failed)
 		ctl_fail(c, "event loop: %s", strerror(-r));
