@@ -28,6 +28,7 @@
 
 #include "analyze/plot.h"
 #include "cli.h"
+#include "core/csv.h"
 #include "core/rundir.h"
 #include "core/units.h"
 #include "core/util.h"
@@ -331,135 +332,37 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 
 /* ---- reading a run directory ---- */
 
-struct csv {
-	FILE *fp;
-	char *path, *line;
-	size_t cap;
-	unsigned lineno;
-	char *f[32];
-	int nf;
-	char hdr[32][32];
-	int nh;
-};
-
-static int csv_open(struct csv *c, const char *dir, const char *name, char *errbuf)
+/* The column of name in c's header (fixed by rundir.h, so always there). */
+static int col(const struct csv *c, const char *name)
 {
-	long n;
-	int i;
+	int k = csv_col(c, name);
 
-	memset(c, 0, sizeof(*c));
-	c->path = xmalloc(strlen(dir) + strlen(name) + 2);
-	sprintf(c->path, "%s/%s", dir, name);
-	c->fp = fopen(c->path, "r");
-	if (!c->fp) {
-		errbuf_set(errbuf, "%s: %s", c->path, strerror(errno));
-		free(c->path);
-		return -errno;
-	}
-	n = read_line(c->fp, &c->line, &c->cap);
-	c->lineno = 1;
-	if (n <= 0) {
-		errbuf_set(errbuf, "%s:1: expected a header line", c->path);
-		goto bad;
-	}
-	c->nh = str_split_commas(c->line, c->f, 32);
-	if (c->nh < 1 || c->nh > 32) {
-		errbuf_set(errbuf, "%s:1: expected at most 32 columns", c->path);
-		goto bad;
-	}
-	for (i = 0; i < c->nh; i++)
-		snprintf(c->hdr[i], sizeof(c->hdr[i]), "%s", c->f[i]);
-	return 0;
-bad:
-	fclose(c->fp);
-	free(c->line);
-	free(c->path);
-	return -EINVAL;
-}
-
-static int csv_col(struct csv *c, const char *name, char *errbuf)
-{
-	int i;
-
-	for (i = 0; i < c->nh; i++)
-		if (!strcmp(c->hdr[i], name))
-			return i;
-	errbuf_set(errbuf, "%s:1: expected a column '%s'", c->path, name);
-	return -1;
-}
-
-/* 1 a row, 0 the end, <0 an error. */
-static int csv_next(struct csv *c, char *errbuf)
-{
-	long n;
-
-	do {
-		n = read_line(c->fp, &c->line, &c->cap);
-		c->lineno++;
-	} while (n == 0);
-	if (n < 0)
-		return 0;
-	c->nf = str_split_commas(c->line, c->f, 32);
-	if (c->nf != c->nh) {
-		errbuf_set(errbuf, "%s:%u: expected %d fields, got %d", c->path, c->lineno,
-			   c->nh, c->nf);
-		return -EINVAL;
-	}
-	return 1;
-}
-
-static int csv_int(struct csv *c, int col, int64_t *v, char *errbuf)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(c->f[col], &end, 10);
-	if (errno || end == c->f[col] || *end) {
-		errbuf_set(errbuf, "%s:%u: expected an integer %s, got '%s'", c->path,
-			   c->lineno, c->hdr[col], c->f[col]);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void csv_close(struct csv *c)
-{
-	fclose(c->fp);
-	free(c->line);
-	free(c->path);
+	return k < 0 ? 0 : k;
 }
 
 static int read_jobs(struct cmp_run *run, char *errbuf)
 {
-	int c_arr, c_end, c_jct, c_cross, c_shuf, r;
-	int64_t arr, end, jct, cross, shuf, first = INT64_MAX, last = INT64_MIN;
+	int64_t arr, end, jct, first = INT64_MAX, last = INT64_MIN;
+	uint64_t cross, shuf;
 	size_t cap = 0;
 	double sum = 0;
 	struct csv c;
+	int r;
 
-	if ((r = csv_open(&c, run->dir, RUNDIR_JOBS, errbuf)))
+	if ((r = csv_open(&c, run->dir, RUNDIR_JOBS, RUNDIR_JOBS_HEADER, errbuf)))
 		return r;
-	if ((c_arr = csv_col(&c, "arrival_ns", errbuf)) < 0 ||
-	    (c_end = csv_col(&c, "end_ns", errbuf)) < 0 ||
-	    (c_jct = csv_col(&c, "jct_ns", errbuf)) < 0 ||
-	    (c_cross = csv_col(&c, "cross_rack_bytes", errbuf)) < 0 ||
-	    (c_shuf = csv_col(&c, "shuffle_bytes", errbuf)) < 0) {
-		r = -EINVAL;
-		goto out;
-	}
 	while ((r = csv_next(&c, errbuf)) > 0) {
-		if ((r = csv_int(&c, c_arr, &arr, errbuf)) || (r = csv_int(&c, c_end, &end, errbuf)) ||
-		    (r = csv_int(&c, c_jct, &jct, errbuf)) ||
-		    (r = csv_int(&c, c_cross, &cross, errbuf)) ||
-		    (r = csv_int(&c, c_shuf, &shuf, errbuf)))
+		if ((r = csv_ns(&c, col(&c, "arrival_ns"), &arr, errbuf)) ||
+		    (r = csv_ns(&c, col(&c, "end_ns"), &end, errbuf)) ||
+		    (r = csv_ns(&c, col(&c, "jct_ns"), &jct, errbuf)) ||
+		    (r = csv_u64(&c, col(&c, "cross_rack_bytes"), UINT64_MAX, &cross, errbuf)) ||
+		    (r = csv_u64(&c, col(&c, "shuffle_bytes"), UINT64_MAX, &shuf, errbuf)))
 			goto out;
 		run->jobs++;
 		if (arr < first)
 			first = arr;
-		if (cross > 0)
-			run->cross_rack_bytes += (uint64_t)cross;
-		if (shuf > 0)
-			run->shuffle_bytes += (uint64_t)shuf;
+		run->cross_rack_bytes += cross;
+		run->shuffle_bytes += shuf;
 		if (end < 0 || jct < 0)
 			continue;
 		if (end > last)
@@ -483,24 +386,20 @@ out:
 /* Average CCT over the coflows that moved bytes and completed. */
 static int read_coflows(struct cmp_run *run, char *errbuf)
 {
-	int c_bytes, c_cct, r;
-	int64_t bytes, cct;
+	uint64_t bytes;
 	size_t cap = 0;
 	double sum = 0;
 	struct csv c;
+	int64_t cct;
+	int r;
 
-	if ((r = csv_open(&c, run->dir, RUNDIR_COFLOWS, errbuf)))
+	if ((r = csv_open(&c, run->dir, RUNDIR_COFLOWS, RUNDIR_COFLOWS_HEADER, errbuf)))
 		return r;
-	if ((c_bytes = csv_col(&c, "bytes", errbuf)) < 0 ||
-	    (c_cct = csv_col(&c, "cct_ns", errbuf)) < 0) {
-		r = -EINVAL;
-		goto out;
-	}
 	while ((r = csv_next(&c, errbuf)) > 0) {
-		if ((r = csv_int(&c, c_bytes, &bytes, errbuf)) ||
-		    (r = csv_int(&c, c_cct, &cct, errbuf)))
+		if ((r = csv_u64(&c, col(&c, "bytes"), UINT64_MAX, &bytes, errbuf)) ||
+		    (r = csv_ns(&c, col(&c, "cct_ns"), &cct, errbuf)))
 			goto out;
-		if (bytes <= 0)
+		if (!bytes)
 			continue;
 		run->coflows++;
 		if (cct < 0)
@@ -521,24 +420,18 @@ out:
 /* OCS share: payload on the OCS over payload on the OCS and the EPS. */
 static int read_flows(struct cmp_run *run, char *errbuf)
 {
-	int c_ocs, c_eps, r;
-	int64_t ocs, eps;
+	uint64_t ocs, eps;
 	struct csv c;
+	int r;
 
-	if ((r = csv_open(&c, run->dir, RUNDIR_FLOWS, errbuf)))
+	if ((r = csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
 		return r;
-	if ((c_ocs = csv_col(&c, "ocs_bytes", errbuf)) < 0 ||
-	    (c_eps = csv_col(&c, "eps_bytes", errbuf)) < 0) {
-		r = -EINVAL;
-		goto out;
-	}
 	while ((r = csv_next(&c, errbuf)) > 0) {
-		if ((r = csv_int(&c, c_ocs, &ocs, errbuf)) || (r = csv_int(&c, c_eps, &eps, errbuf)))
+		if ((r = csv_u64(&c, col(&c, "ocs_bytes"), UINT64_MAX, &ocs, errbuf)) ||
+		    (r = csv_u64(&c, col(&c, "eps_bytes"), UINT64_MAX, &eps, errbuf)))
 			goto out;
-		if (ocs > 0)
-			run->ocs_bytes += (uint64_t)ocs;
-		if (eps > 0)
-			run->eps_bytes += (uint64_t)eps;
+		run->ocs_bytes += ocs;
+		run->eps_bytes += eps;
 	}
 	if (r < 0)
 		goto out;

@@ -9,27 +9,10 @@
 #include <string.h>
 
 #include "analyze/runread.h"
+#include "core/csv.h"
 #include "core/rundir.h"
 
 const char *const an_path_names[] = { "eps", "ocs", "rack", "host" };
-
-#define CSV_MAX_FIELDS 16
-
-/* A strict reader of the run directory's CSV files: the header must be the
- * one rundir.h fixes, every line has exactly that many fields (the values
- * never hold commas, so there is no quoting). */
-struct csv {
-	FILE *fp;
-	char *path;
-	const char *header;
-	char *names[CSV_MAX_FIELDS]; /* field names, split from a copy */
-	char *hdr_copy;
-	int nfields;
-	size_t line;
-	char *buf;
-	size_t cap;
-	char *f[CSV_MAX_FIELDS];
-};
 
 static char *path_join(const char *dir, const char *rel)
 {
@@ -37,110 +20,6 @@ static char *path_join(const char *dir, const char *rel)
 
 	sprintf(p, "%s/%s", dir, rel);
 	return p;
-}
-
-static void csv_close(struct csv *c)
-{
-	if (c->fp)
-		fclose(c->fp);
-	free(c->path);
-	free(c->hdr_copy);
-	free(c->buf);
-	memset(c, 0, sizeof(*c));
-}
-
-static int csv_open(struct csv *c, const char *dir, const char *rel,
-		    const char *header, char *errbuf)
-{
-	long n;
-
-	memset(c, 0, sizeof(*c));
-	c->path = path_join(dir, rel);
-	c->header = header;
-	c->hdr_copy = xstrdup(header);
-	c->nfields = str_split_commas(c->hdr_copy, c->names, CSV_MAX_FIELDS);
-	c->fp = fopen(c->path, "r");
-	if (!c->fp) {
-		errbuf_set(errbuf, "%s: %s", c->path, strerror(errno));
-		csv_close(c);
-		return -EINVAL;
-	}
-	n = read_line(c->fp, &c->buf, &c->cap);
-	c->line = 1;
-	if (n == -1 || n == -2 || strcmp(c->buf, header)) {
-		errbuf_set(errbuf, "%s:1: expected the header '%s'%s", c->path,
-			   header, n == -1 ? ", got an empty file" : "");
-		csv_close(c);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* 1 with c->f filled, 0 at the end, -EINVAL on a malformed line. */
-static int csv_next(struct csv *c, char *errbuf)
-{
-	long n;
-	int got;
-
-	for (;;) {
-		n = read_line(c->fp, &c->buf, &c->cap);
-		c->line++;
-		if (n == -1)
-			return 0;
-		if (n == -2) {
-			errbuf_set(errbuf, "%s:%zu: NUL byte: not a text file",
-				   c->path, c->line);
-			return -EINVAL;
-		}
-		if (n > 0)
-			break;
-	}
-	got = str_split_commas(c->buf, c->f, CSV_MAX_FIELDS);
-	if (got != c->nfields) {
-		errbuf_set(errbuf, "%s:%zu: expected %d comma-separated fields (%s), got %d",
-			   c->path, c->line, c->nfields, c->header, got);
-		return -EINVAL;
-	}
-	return 1;
-}
-
-static int csv_err(struct csv *c, int field, const char *expect, char *errbuf)
-{
-	errbuf_set(errbuf, "%s:%zu: %s: expected %s, got '%s'", c->path,
-		   c->line, c->names[field], expect, c->f[field]);
-	return -EINVAL;
-}
-
-static int csv_u64(struct csv *c, int field, uint64_t max, uint64_t *out,
-		   char *errbuf)
-{
-	if (parse_uint(c->f[field], 0, max, out))
-		return csv_err(c, field, "a whole number", errbuf);
-	return 0;
-}
-
-/* A timestamp in ns, or -1 for "never happened". */
-static int csv_ns(struct csv *c, int field, int64_t *out, char *errbuf)
-{
-	uint64_t v;
-
-	if (!strcmp(c->f[field], "-1")) {
-		*out = -1;
-		return 0;
-	}
-	if (parse_uint(c->f[field], 0, INT64_MAX, &v))
-		return csv_err(c, field, "nanoseconds (a whole number, or -1)", errbuf);
-	*out = (int64_t)v;
-	return 0;
-}
-
-static int csv_word(struct csv *c, int field, char *errbuf)
-{
-	const char *s = c->f[field];
-
-	if (!*s || strpbrk(s, " \t\"\\"))
-		return csv_err(c, field, "a name without blanks or quotes", errbuf);
-	return 0;
 }
 
 /* ---- lookups (sorted index arrays; the files are small next to the
