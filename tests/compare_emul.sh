@@ -7,7 +7,7 @@
 require_root
 command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
 
-P=hydetcmp
+P=$(test_prefix tcmp)
 SCHEDS=${HYDE_COMPARE_SCHEDS:-fair,coscheduler}
 cleanup() {
 	"$HYDE" clean --prefix $P >/dev/null 2>&1

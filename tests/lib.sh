@@ -43,6 +43,13 @@ require_root() {
 	fi
 }
 
+# A namespace prefix of this test's own: hyde<NAME> and 6 random hex
+# digits, so that suites (two checkouts, a distcheck beside a check) can
+# run side by side without touching each other's fabrics.
+test_prefix() { # NAME
+	printf 'hyde%s%s\n' "$1" "$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')"
+}
+
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/hyde-test.XXXXXX")
 trap 'rm -rf "$tmpdir"' EXIT
 

@@ -22,7 +22,7 @@ for t in iperf3 tcpdump; do
 	}
 done
 
-P=hydeocs
+P=$(test_prefix ocs)
 XFER="${HYDE_BUILDDIR:-.}/tests/ocs_xfer"
 SOCK="$tmpdir/ocs.sock"
 DELTA_MS=10

@@ -7,7 +7,7 @@
 require_root
 command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
 
-P=hydetrun
+P=$(test_prefix trun)
 D="$HYDE_SRCDIR/tests/data"
 cleanup() {
 	"$HYDE" clean --prefix $P >/dev/null 2>&1
