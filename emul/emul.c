@@ -46,7 +46,7 @@ struct proc {
 	struct emul *e;
 	enum proc_kind kind;
 	pid_t pid;
-	struct task *task;
+	struct hyde_task *task;
 	char name[64];
 	bool exited;
 };
@@ -55,7 +55,7 @@ struct proc {
 struct rconn {
 	struct evfd w;
 	struct emul *e;
-	struct task *task; /* NULL until hello */
+	struct hyde_task *task; /* NULL until hello */
 	char *in;
 	size_t in_len, in_cap;
 	bool computed;
@@ -106,7 +106,7 @@ static char *self_exe(void)
 static void proc_exit(struct evloop *l, struct evfd *w, uint32_t events);
 
 static int proc_spawn(struct emul *e, const char *node, char *const argv[],
-		      int out_fd, enum proc_kind kind, struct task *task,
+		      int out_fd, enum proc_kind kind, struct hyde_task *task,
 		      const char *name, char *errbuf)
 {
 	struct proc *p = xcalloc(1, sizeof(*p));
@@ -226,7 +226,7 @@ static int send_line(int fd, const char *line)
 }
 
 /* Send to the reduce task of t, or keep it until the task says hello. */
-static int to_reduce(struct emul *e, struct task *t, const char *line)
+static int to_reduce(struct emul *e, struct hyde_task *t, const char *line)
 {
 	struct rconn *rc = e->red[t->job] ? e->red[t->job][t->idx] : NULL;
 	char **box;
@@ -321,7 +321,7 @@ static void reduce_line(struct emul *e, struct rconn *rc, char *line)
 		return;
 	}
 	if (!strncmp(line, "fail ", 5)) {
-		const struct job *jb = &ctl_cluster(c)->jobs[rc->task->job];
+		const struct hyde_job *jb = &ctl_cluster(c)->jobs[rc->task->job];
 
 		ctl_fail(c, "reduce %u of job %s: fetch %s", rc->task->idx, jb->wl->id, line + 5);
 		return;
@@ -794,13 +794,13 @@ static void emul_destroy(struct backend *b)
 
 /* ---- backend ops ---- */
 
-static int emul_task_start(struct backend *b, struct task *t)
+static int emul_task_start(struct backend *b, struct hyde_task *t)
 {
 	struct emul *e = EM(b);
 	char node[32], job[16], red[16], seed[32], name[96];
 	char *argv[12];
 
-	if (t->kind == TASK_MAP)
+	if (t->kind == HYDE_MAP)
 		return 0; /* its process is its work: started by task_compute */
 	host_name(e->t, (unsigned)t->host, node, sizeof(node));
 	snprintf(job, sizeof(job), "%u", t->job);
@@ -823,13 +823,13 @@ static int emul_task_start(struct backend *b, struct task *t)
 	return proc_spawn(e, node, argv, -1, P_REDUCE, t, name, NULL);
 }
 
-static int emul_task_compute(struct backend *b, struct task *t, int64_t duration)
+static int emul_task_compute(struct backend *b, struct hyde_task *t, int64_t duration)
 {
 	struct emul *e = EM(b);
 	const struct wl_job *w = ctl_cluster(e->ctl)->jobs[t->job].wl;
 	char line[96];
 
-	if (t->kind == TASK_MAP) {
+	if (t->kind == HYDE_MAP) {
 		char node[32], job[16], map[16], ns[32], reg[300], name[96];
 		char *argv[14];
 
@@ -860,7 +860,7 @@ static int emul_task_compute(struct backend *b, struct task *t, int64_t duration
 	return to_reduce(e, t, line);
 }
 
-static int emul_task_end(struct backend *b, struct task *t)
+static int emul_task_end(struct backend *b, struct hyde_task *t)
 {
 	(void)b;
 	(void)t;
@@ -870,7 +870,7 @@ static int emul_task_end(struct backend *b, struct task *t)
 static int emul_flow_start(struct backend *b, struct flow *f)
 {
 	struct emul *e = EM(b);
-	const struct job *jb = &ctl_cluster(e->ctl)->jobs[f->job];
+	const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[f->job];
 	const struct topo_net *net = f->path == PATH_OCS ? &e->t->ocs_net : &e->t->eps_net;
 	size_t cap = 96 + 40 * (size_t)f->n_maps, len;
 	char ip[32], *line = xmalloc(cap);

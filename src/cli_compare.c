@@ -32,7 +32,7 @@
 #include "core/rundir.h"
 #include "core/units.h"
 #include "core/util.h"
-#include "sched/sched.h"
+#include "ctl/sched_host.h"
 
 #define CMP_DEFAULT_TOPO "topologies/rack8.topo"
 #define CMP_DEFAULT_WL "workloads/fb-small.wl"
@@ -59,7 +59,7 @@ struct cmp_opts {
 	const char *seed, *copies, *heartbeat, *prefix;
 	char **kv; /* -S for every scheduler */
 	int n_kv;
-	bool quiet;
+	bool quiet, no_io;
 };
 
 static volatile sig_atomic_t cmp_interrupted;
@@ -75,7 +75,7 @@ static void compare_usage(FILE *fp)
 	fprintf(fp,
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
-		"          [--seed N] [--copies N] [--heartbeat TIME] [--prefix P] [-q]\n\n"
+		"          [--seed N] [--copies N] [--heartbeat TIME] [--no-io] [--prefix P] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seed, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
 		"cross-rack bytes, cross-rack bytes), absolute and normalised to the first\n"
@@ -92,7 +92,8 @@ static void compare_usage(FILE *fp)
 		"  -C, --circuits NAME   circuit scheduler (default sunflow)\n"
 		"      --seed N          seed of every random choice (default 1)\n"
 		"      --copies N        parallel fetches per reduce (default 5)\n"
-		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
+		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
+		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
 		"  -q, --quiet           only the table\n\n"
 		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
@@ -117,14 +118,26 @@ static void cmp_run_free(struct cmp_run *r)
 	free(r->cct);
 }
 
-/* A directory name for a spec: ':' becomes '-', '/' is refused earlier. */
+/* A directory name for a spec: a plugin's file name without its
+ * directory and ".so"; ':' becomes '-'. */
 static char *spec_dirname(const char *label)
 {
-	char *s = xstrdup(label), *p;
+	const char *base = label, *p;
+	char *s, *q;
+	size_t n;
 
-	for (p = s; *p; p++)
-		if (*p == ':')
-			*p = '-';
+	for (p = label; *p && *p != ':'; p++)
+		if (*p == '/')
+			base = p + 1;
+	n = (size_t)(p - base);
+	s = xmalloc(n + strlen(p) + 1);
+	memcpy(s, base, n);
+	if (n > 3 && !strncmp(s + n - 3, ".so", 3))
+		n -= 3;
+	strcpy(s + n, p);
+	for (q = s; *q; q++)
+		if (*q == ':')
+			*q = '-';
 	return s;
 }
 
@@ -139,7 +152,7 @@ static int parse_specs(const struct cmp_opts *o, struct cmp_run **out, size_t *n
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct cmp_run *run;
 		char *save2 = NULL, *part, *spec = xstrdup(tok);
-		struct sched *s = NULL;
+		struct hyde_sched *s = NULL;
 		int k;
 
 		xgrow((void **)&runs, &cap, n + 1, sizeof(*runs));
@@ -153,7 +166,7 @@ static int parse_specs(const struct cmp_opts *o, struct cmp_run **out, size_t *n
 			run->kv[run->n_kv++] = xstrdup(part);
 		}
 		free(spec);
-		if (strchr(tok, '/') || !*run->name) {
+		if (!*run->name) {
 			errbuf_set(errbuf, "'%s': expected NAME[:KEY=VALUE...]", tok);
 			r = -EINVAL;
 			break;
@@ -166,16 +179,14 @@ static int parse_specs(const struct cmp_opts *o, struct cmp_run **out, size_t *n
 			}
 		if (r)
 			break;
-		if (!sched_find(run->name)) {
-			const struct hyde_sched_ops *const *ops;
-			char known[256] = "";
+		if (sched_is_plugin(run->name)) {
+			/* the runs start elsewhere: the plugin's whole path */
+			char *abs = realpath(run->name, NULL);
 
-			for (ops = sched_table; *ops; ops++)
-				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-					 ops == sched_table ? "" : ", ", (*ops)->name);
-			errbuf_set(errbuf, "unknown scheduler '%s' (known: %s)", run->name, known);
-			r = -EINVAL;
-			break;
+			if (abs) {
+				free(run->name);
+				run->name = abs;
+			}
 		}
 		/* the options, as the run will get them: the common ones, then
 		 * the spec's own */
@@ -278,6 +289,8 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 		argv[argc++] = "--heartbeat";
 		argv[argc++] = o->heartbeat;
 	}
+	if (o->no_io)
+		argv[argc++] = "--no-io";
 	if (emul && o->prefix) {
 		argv[argc++] = "--prefix";
 		argv[argc++] = o->prefix;
@@ -667,6 +680,7 @@ int cmd_compare(int argc, char **argv)
 		{ "copies", required_argument, NULL, 3 },
 		{ "heartbeat", required_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
+		{ "no-io", no_argument, NULL, 6 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -721,6 +735,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 5:
 			o.prefix = optarg;
+			break;
+		case 6:
+			o.no_io = true;
 			break;
 		case 'q':
 			o.quiet = true;

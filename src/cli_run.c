@@ -18,6 +18,7 @@
 #include "core/util.h"
 #include "analyze/analyze.h"
 #include "ctl/ctl.h"
+#include "ctl/sched_host.h"
 #include "emul/emul.h"
 
 static void run_usage(FILE *fp, const char *cmd)
@@ -27,7 +28,8 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
-		"          [--coflow-only] [--rates MODEL] [--rate-quantum TIME] [--progress] [-q]\n\n"
+		"          [--no-io] [--coflow-only] [--rates MODEL] [--rate-quantum TIME]\n"
+		"          [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
 		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE;\n"
@@ -38,13 +40,20 @@ static void run_usage(FILE *fp, const char *cmd)
 	for (i = 0; sched_table[i]; i++)
 		fprintf(fp, " %s", sched_table[i]->name);
 	fprintf(fp,
-		"\n  -S KEY=VALUE          a scheduler option (repeatable; slowstart=0.05 for all)\n"
+		",\n                        or a plugin built against <hyde/sched.h>: ./mysched.so\n"
+		"  -S KEY=VALUE          a scheduler option (repeatable; for all: slowstart=0.05,\n"
+		"                        assign=1 containers per heartbeat, or all)\n"
 		"  -C, --circuits NAME   circuit scheduler: sunflow (default), greedy, none\n"
 		"  -o, --out DIR         run directory: inputs, events.log, app/*.csv,\n"
 		"                        flows.csv, coflows.csv, jobs.csv, summary.json\n"
 		"      --seed N          seed of every random choice (default 1)\n"
 		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
-		"      --heartbeat TIME  scheduler heartbeat (default 1s)\n"
+		"      --heartbeat TIME  node managers' heartbeat (default 1s, as YARN): a\n"
+		"                        host's free containers are offered to the\n"
+		"                        scheduler then; 0: at every change, all of them\n"
+		"      --no-io           no HDFS traffic: maps read their input where they\n"
+		"                        run, reduces write one local replica; only the\n"
+		"                        shuffle crosses the network\n"
 		"      --coflow-only     every job is a bare coflow (pinned tasks, no compute):\n"
 		"                        its CCT runs from its arrival to its last byte, as in\n"
 		"                        Sunflow's simulator, and fetches are not limited\n"
@@ -60,7 +69,7 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
 		"  -q, --quiet           no summary\n\n");
-	sched_print_options(fp);
+	sched_print_options((FILE *)fp);
 	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
 }
 
@@ -144,6 +153,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "coflow-only", no_argument, NULL, 7 },
 		{ "rates", required_argument, NULL, 8 },
 		{ "rate-quantum", required_argument, NULL, 9 },
+		{ "no-io", no_argument, NULL, 10 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -200,8 +210,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			copies = true;
 			break;
 		case 3:
-			if (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat <= 0) {
-				r = cli_usage_error(cmd, "--heartbeat: expected %s, got '%s'",
+			if (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat < 0) {
+				r = cli_usage_error(cmd, "--heartbeat: expected %s (0: none), got '%s'",
 						    unit_time_expect, optarg);
 				goto out;
 			}
@@ -217,6 +227,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			break;
 		case 7:
 			o.coflow_only = true;
+			break;
+		case 10:
+			o.no_io = true;
 			break;
 		case 8:
 			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&

@@ -62,7 +62,7 @@ START_TEST(blocks_hdfs_policy)
 	struct topo *t = load_tiny_like(5, 4);
 	struct workload *wl = two_jobs();
 	struct cluster *c = cluster_new(t, wl);
-	struct job *j = &c->jobs[0];
+	struct hyde_job *j = &c->jobs[0];
 	uint64_t sum = 0;
 	struct rng r;
 	int round;
@@ -72,7 +72,7 @@ START_TEST(blocks_hdfs_policy)
 	for (round = 0; round < 200; round++) {
 		cluster_place_blocks_random(c, j, &r);
 		for (k = 0; k < j->wl->maps; k++) {
-			const struct block *b = &j->blocks[k];
+			const struct hyde_block *b = &j->blocks[k];
 
 			ck_assert_uint_eq(b->n_replicas, 3);
 			ck_assert_uint_ne(b->replica[0], b->replica[1]);
@@ -107,7 +107,7 @@ START_TEST(blocks_on_rack_sets)
 	rng_seed(&r, 1);
 	cluster_place_blocks_racks(c, &c->jobs[0], sets, 2, &r);
 	for (k = 0; k < 3; k++) {
-		const struct block *b = &c->jobs[0].blocks[k];
+		const struct hyde_block *b = &c->jobs[0].blocks[k];
 
 		ck_assert_uint_eq(topo_host_rack(t, b->replica[0]), s0[k % 2]);
 		ck_assert_uint_eq(topo_host_rack(t, b->replica[1]), s1[k % 2]);
@@ -126,15 +126,15 @@ START_TEST(state_machine)
 	struct topo *t = load_tiny_like(2, 2);
 	struct workload *wl = two_jobs();
 	struct cluster *c = cluster_new(t, wl);
-	struct job *a = &c->jobs[0], *b = &c->jobs[1];
+	struct hyde_job *a = &c->jobs[0], *b = &c->jobs[1];
 	uint32_t k;
 
 	ck_assert_int_eq(task_start(c, &a->maps[0], 0, 0), -EINVAL); /* not arrived */
 	ck_assert_int_eq(job_arrive(c, a, 0), 0);
 	ck_assert_int_eq(job_arrive(c, a, 0), -EINVAL);
 	ck_assert_int_eq(job_arrive(c, b, 0), 0);
-	ck_assert_int_eq(a->state, JOB_READY);
-	ck_assert_int_eq(b->state, JOB_WAITING); /* parent a not done */
+	ck_assert_int_eq(a->state, HYDE_JOB_READY);
+	ck_assert_int_eq(b->state, HYDE_JOB_WAITING); /* parent a not done */
 	ck_assert_int_eq(task_start(c, &b->maps[0], 0, 0), -EINVAL);
 	for (k = 0; k < 3; k++)
 		ck_assert_int_eq(task_start(c, &a->maps[k], k, 1), 0);
@@ -142,19 +142,19 @@ START_TEST(state_machine)
 	ck_assert_int_eq(task_finish(c, &a->reduces[0], 2), -EINVAL); /* pending */
 	for (k = 0; k < 3; k++)
 		ck_assert_int_eq(task_finish(c, &a->maps[k], 2), 0);
-	ck_assert(job_maps_done(a));
-	ck_assert_int_eq(a->state, JOB_READY);
+	ck_assert(hyde_job_maps_done(a));
+	ck_assert_int_eq(a->state, HYDE_JOB_READY);
 	ck_assert_int_eq(task_start(c, &a->reduces[0], 1, 3), 0);
 	ck_assert_int_eq(task_finish(c, &a->reduces[0], 4), 0);
-	ck_assert_int_eq(a->state, JOB_DONE);
+	ck_assert_int_eq(a->state, HYDE_JOB_DONE);
 	ck_assert_int_eq(a->end, 4);
-	ck_assert_int_eq(b->state, JOB_READY);
+	ck_assert_int_eq(b->state, HYDE_JOB_READY);
 	ck_assert_int_eq(b->ready_at, 4);
 	ck_assert_uint_eq(c->total_free, 8);
 	/* a failure is final */
 	ck_assert_int_eq(task_start(c, &b->maps[0], 0, 5), 0);
 	ck_assert_int_eq(task_fail(c, &b->maps[0], 6), 0);
-	ck_assert_int_eq(b->state, JOB_FAILED);
+	ck_assert_int_eq(b->state, HYDE_JOB_FAILED);
 	ck_assert_uint_eq(c->total_free, 8);
 	cluster_free(c);
 	wl_free(wl);

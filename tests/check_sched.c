@@ -13,7 +13,7 @@
 #include "core/util.h"
 #include "ctl/ctl.h"
 #include "sched/policy.h"
-#include "sched/sched.h"
+#include "ctl/sched_host.h"
 
 /* ---- eq. (3)-(6): R_map ---- */
 
@@ -489,7 +489,7 @@ static void check_barrier(const char *topo, const char *wl)
 	size_t n, i, checked = 0;
 
 	for (i = 0; i < cl->n_jobs; i++) {
-		const struct job *j = &cl->jobs[i];
+		const struct hyde_job *j = &cl->jobs[i];
 		int64_t last_map = -1, last_red = -1, first_red = INT64_MAX;
 		uint32_t k;
 
@@ -507,7 +507,7 @@ static void check_barrier(const char *topo, const char *wl)
 				      j->wl->id);
 		f = ctl_flows(c, &n);
 		for (k = 0; k < n; k++)
-			if (f[k]->job == i) {
+			if (f[k]->job == i && f[k]->kind == HYDE_FLOW_SHUFFLE) {
 				ck_assert_msg(f[k]->start >= last_red,
 					      "job %s: flow %u starts before its last reduce is placed",
 					      j->wl->id, f[k]->id);
@@ -539,7 +539,7 @@ START_TEST(fair_overlaps)
 	size_t i, early = 0;
 
 	for (i = 0; i < cl->n_jobs; i++) {
-		const struct job *j = &cl->jobs[i];
+		const struct hyde_job *j = &cl->jobs[i];
 		int64_t last_map = -1;
 		uint32_t k;
 
@@ -564,7 +564,7 @@ static double node_local(struct ctl *c, size_t *n_maps)
 	size_t i, local = 0, n = 0;
 
 	for (i = 0; i < cl->n_jobs; i++) {
-		const struct job *j = &cl->jobs[i];
+		const struct hyde_job *j = &cl->jobs[i];
 		uint32_t k;
 
 		for (k = 0; k < j->wl->maps; k++, n++)
@@ -583,7 +583,7 @@ static void check_maps_before_reduces(struct ctl *c)
 	size_t i;
 
 	for (i = 0; i < cl->n_jobs; i++) {
-		const struct job *j = &cl->jobs[i];
+		const struct hyde_job *j = &cl->jobs[i];
 		int64_t last_map_start = -1;
 		uint32_t k;
 
@@ -696,7 +696,7 @@ START_TEST(mts_placement)
 			     "map_time=1s reduce_time=1s\n", ".wl");
 	struct ctl *c = run(test_srcpath("topologies/rack8.topo"), wp, "coscheduler", NULL, 0);
 	struct cluster *cl = ctl_cluster(c);
-	const struct job *j = &cl->jobs[0];
+	const struct hyde_job *j = &cl->jobs[0];
 	unsigned count[3][8] = { { 0 } }, used[8] = { 0 }, k, r, b, n;
 
 	for (b = 0; b < 8; b++) {
@@ -745,7 +745,7 @@ static const struct {
 START_TEST(bad_option)
 {
 	char errbuf[HYDE_ERRBUF_SIZE], *kv = (char *)bad_opts[_i].kv;
-	struct sched *s = NULL;
+	struct hyde_sched *s = NULL;
 
 	ck_assert_int_lt(sched_new(bad_opts[_i].sched, &kv, 1, &s, errbuf), 0);
 	ck_assert_ptr_null(s);

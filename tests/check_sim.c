@@ -42,6 +42,10 @@ static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
 	o.wl_spec = r->wpath;
 	o.csched_name = csched;
 	o.coflow_only = coflow_only;
+	/* the fluid model and the circuits, on the shuffle alone: tasks
+	 * placed at once, no HDFS reads or writes */
+	o.heartbeat = 0;
+	o.no_io = true;
 	if (coflow_only)
 		o.parallel_copies = 1000;
 	o.rates = rates;

@@ -7,6 +7,12 @@
 #include "cluster.h"
 #include "util.h"
 
+/* Reduce r's output part: the job's output split as the shuffle is. */
+static uint64_t cluster_output_bytes(const struct wl_job *w, uint32_t r)
+{
+	return w->output / w->reduces + (r < w->output % w->reduces);
+}
+
 static void cluster_index_children(struct cluster *c)
 {
 	uint32_t *fill, k;
@@ -27,6 +33,10 @@ static void cluster_index_children(struct cluster *c)
 			c->children[c->child_off[p] + fill[p]++] = (uint32_t)i;
 		}
 	free(fill);
+	for (i = 0; i < n; i++) {
+		c->jobs[i].children = &c->children[c->child_off[i]];
+		c->jobs[i].n_children = c->child_off[i + 1] - c->child_off[i];
+	}
 }
 
 struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
@@ -46,31 +56,51 @@ struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
 	}
 	c->total_free = c->n_hosts * t->containers;
 	c->n_jobs = wl ? wl->n_jobs : 0;
-	c->jobs = xcalloc(c->n_jobs + 1, sizeof(struct job));
+	c->jobs = xcalloc(c->n_jobs + 1, sizeof(struct hyde_job));
 	for (i = 0; i < c->n_jobs; i++) {
-		struct job *j = &c->jobs[i];
+		struct hyde_job *j = &c->jobs[i];
 		const struct wl_job *w = &wl->jobs[i];
 		uint32_t k;
 
 		j->wl = w;
 		j->idx = (uint32_t)i;
-		j->state = JOB_WAITING;
+		j->id = w->id;
+		j->user = w->user;
+		j->user_idx = wl->user_of[i];
+		j->submit = w->arrival;
+		j->input = w->input;
+		j->shuffle = w->shuffle;
+		j->output = w->output;
+		j->n_maps = w->maps;
+		j->n_reduces = w->reduces;
+		j->map_time = w->map_time;
+		j->reduce_time = w->reduce_time;
+		j->parents = w->parents;
+		j->n_parents = w->n_parents;
+		j->map_racks = w->map_racks;
+		j->reduce_racks = w->reduce_racks;
+		j->input_from_parents = w->input_from_parents;
+		j->state = HYDE_JOB_WAITING;
 		j->parents_left = w->n_parents;
-		j->ready_at = j->end = -1;
-		j->maps = xcalloc(w->maps, sizeof(struct task));
-		j->reduces = xcalloc(w->reduces + 1, sizeof(struct task));
-		j->blocks = xcalloc(w->maps, sizeof(struct block));
+		j->arrival = j->ready_at = j->end = -1;
+		j->maps = xcalloc(w->maps, sizeof(struct hyde_task));
+		j->reduces = xcalloc(w->reduces + 1, sizeof(struct hyde_task));
+		j->blocks = xcalloc(w->maps, sizeof(struct hyde_block));
+		j->outputs = xcalloc(w->reduces + 1, sizeof(struct hyde_block));
+		for (k = 0; k < w->reduces; k++)
+			j->outputs[k] = (struct hyde_block){ .job = (uint32_t)i, .idx = k,
+				.bytes = cluster_output_bytes(w, k) };
 		for (k = 0; k < w->maps; k++) {
-			j->maps[k] = (struct task){ .job = (uint32_t)i, .idx = k,
-				.kind = TASK_MAP, .host = -1, .start = -1, .end = -1 };
+			j->maps[k] = (struct hyde_task){ .job = (uint32_t)i, .idx = k,
+				.kind = HYDE_MAP, .host = -1, .start = -1, .end = -1 };
 			j->blocks[k].job = (uint32_t)i;
 			j->blocks[k].idx = k;
 			/* input split into maps blocks, the remainder spread */
 			j->blocks[k].bytes = w->input / w->maps + (k < w->input % w->maps);
 		}
 		for (k = 0; k < w->reduces; k++)
-			j->reduces[k] = (struct task){ .job = (uint32_t)i, .idx = k,
-				.kind = TASK_REDUCE, .host = -1, .start = -1, .end = -1 };
+			j->reduces[k] = (struct hyde_task){ .job = (uint32_t)i, .idx = k,
+				.kind = HYDE_REDUCE, .host = -1, .start = -1, .end = -1 };
 	}
 	cluster_index_children(c);
 	return c;
@@ -86,9 +116,16 @@ void cluster_free(struct cluster *c)
 		free(c->jobs[i].maps);
 		free(c->jobs[i].reduces);
 		free(c->jobs[i].blocks);
+		free(c->jobs[i].outputs);
 		map_index_free(c->jobs[i].map_idx);
+		if (c->segs) {
+			free(c->segs[i]);
+			free(c->seg_off[i]);
+		}
 	}
 	free(c->jobs);
+	free(c->segs);
+	free(c->seg_off);
 	free(c->child_off);
 	free(c->children);
 	free(c->free_slots);
@@ -113,7 +150,7 @@ void cluster_slot_release(struct cluster *c, unsigned host)
 	c->total_free++;
 }
 
-bool block_on_host(const struct block *b, unsigned host)
+bool block_on_host(const struct hyde_block *b, unsigned host)
 {
 	uint32_t k;
 
@@ -123,7 +160,7 @@ bool block_on_host(const struct block *b, unsigned host)
 	return false;
 }
 
-bool block_on_rack(const struct cluster *c, const struct block *b,
+bool block_on_rack(const struct cluster *c, const struct hyde_block *b,
 		   unsigned rack)
 {
 	uint32_t k;
@@ -140,18 +177,18 @@ static unsigned random_host_in_rack(const struct topo *t, unsigned rack,
 	return topo_host_id(t, rack, (unsigned)rng_below(rng, t->hosts));
 }
 
-void cluster_place_blocks_random(struct cluster *c, struct job *j,
+void cluster_place_blocks_random(struct cluster *c, struct hyde_job *j,
 				 struct rng *rng)
 {
 	const struct topo *t = c->topo;
 	unsigned want = t->replicas, n_hosts = c->n_hosts;
 	uint32_t k;
 
-	if (want > CLUSTER_MAX_REPLICAS)
-		want = CLUSTER_MAX_REPLICAS;
+	if (want > HYDE_MAX_REPLICAS)
+		want = HYDE_MAX_REPLICAS;
 	j->blocks_version++;
 	for (k = 0; k < j->wl->maps; k++) {
-		struct block *b = &j->blocks[k];
+		struct hyde_block *b = &j->blocks[k];
 		unsigned first, second, h;
 
 		b->n_replicas = 0;
@@ -193,7 +230,7 @@ void cluster_place_blocks_random(struct cluster *c, struct job *j,
 	}
 }
 
-void cluster_place_blocks_racks(struct cluster *c, struct job *j,
+void cluster_place_blocks_racks(struct cluster *c, struct hyde_job *j,
 				const uint32_t *const *sets, unsigned n_racks,
 				struct rng *rng)
 {
@@ -201,11 +238,11 @@ void cluster_place_blocks_racks(struct cluster *c, struct job *j,
 	unsigned want = t->replicas, k;
 	uint32_t b;
 
-	if (want > CLUSTER_MAX_REPLICAS)
-		want = CLUSTER_MAX_REPLICAS;
+	if (want > HYDE_MAX_REPLICAS)
+		want = HYDE_MAX_REPLICAS;
 	j->blocks_version++;
 	for (b = 0; b < j->wl->maps; b++) {
-		struct block *blk = &j->blocks[b];
+		struct hyde_block *blk = &j->blocks[b];
 
 		blk->n_replicas = 0;
 		for (k = 0; k < want; k++) {
@@ -216,74 +253,243 @@ void cluster_place_blocks_racks(struct cluster *c, struct job *j,
 	}
 }
 
+void cluster_place_output(struct cluster *c, struct hyde_job *j, uint32_t r,
+			  unsigned writer, struct rng *rng)
+{
+	const struct topo *t = c->topo;
+	struct hyde_block *b = &j->outputs[r];
+	unsigned want = t->output_replication, h;
+
+	if (want > HYDE_MAX_REPLICAS)
+		want = HYDE_MAX_REPLICAS;
+	if (want > c->n_hosts)
+		want = c->n_hosts;
+	b->n_replicas = 0;
+	b->replica[b->n_replicas++] = writer;
+	/* HDFS: the second replica off the writer's rack, the third on the
+	 * second's rack, further ones anywhere not used yet */
+	if (want >= 2) {
+		if (t->racks > 1) {
+			unsigned r0 = topo_host_rack(t, writer);
+			unsigned k = (unsigned)rng_below(rng, t->racks - 1);
+
+			h = random_host_in_rack(t, k >= r0 ? k + 1 : k, rng);
+		} else {
+			do
+				h = (unsigned)rng_below(rng, c->n_hosts);
+			while (h == writer);
+		}
+		b->replica[b->n_replicas++] = h;
+	}
+	if (want >= 3) {
+		unsigned r2 = topo_host_rack(t, b->replica[1]);
+
+		if (t->hosts > 1) {
+			do
+				h = random_host_in_rack(t, r2, rng);
+			while (h == b->replica[1]);
+		} else {
+			do
+				h = (unsigned)rng_below(rng, c->n_hosts);
+			while (block_on_host(b, h));
+		}
+		b->replica[b->n_replicas++] = h;
+	}
+	while (b->n_replicas < want) {
+		do
+			h = (unsigned)rng_below(rng, c->n_hosts);
+		while (block_on_host(b, h));
+		b->replica[b->n_replicas++] = h;
+	}
+}
+
+/* Hosts of a split by bytes held, most first (ties: lowest first seen). */
+struct host_bytes {
+	uint32_t host;
+	uint64_t bytes;
+};
+
+static void add_host_bytes(struct host_bytes *hb, unsigned *n, uint32_t host, uint64_t bytes)
+{
+	unsigned i;
+
+	for (i = 0; i < *n; i++)
+		if (hb[i].host == host) {
+			hb[i].bytes += bytes;
+			return;
+		}
+	hb[(*n)++] = (struct host_bytes){ host, bytes };
+}
+
+void cluster_locate_split(struct cluster *c, struct hyde_job *j)
+{
+	const struct workload *wl = c->wl;
+	const struct wl_job *w = j->wl;
+	uint32_t m, k, p, r, n = 0;
+	size_t cap = 0;
+	struct cluster_seg *segs = NULL;
+	uint32_t *off;
+	uint64_t pos = 0, part_end = 0, from;
+
+	if (!w->input_from_parents || !w->maps)
+		return;
+	if (!c->segs) {
+		c->segs = xcalloc(c->n_jobs + 1, sizeof(*c->segs));
+		c->seg_off = xcalloc(c->n_jobs + 1, sizeof(*c->seg_off));
+	}
+	free(c->segs[j->idx]);
+	free(c->seg_off[j->idx]);
+	off = xcalloc(w->maps + 1, sizeof(uint32_t));
+	/* the parents' parts, concatenated in parents= order, then reduce
+	 * order, cut into maps equal splits (CombineFileInputFormat over the
+	 * part files): a split may span parts */
+	p = 0;
+	r = 0;
+	for (m = 0; m < w->maps; m++) {
+		uint64_t len = j->blocks[m].bytes, left = len;
+		struct host_bytes hb[64];
+		unsigned nh = 0, i, a, b2;
+
+		off[m] = n;
+		while (left) {
+			const struct hyde_job *par;
+			uint64_t take;
+
+			while (pos == part_end && p < w->n_parents) {
+				/* the next non-empty part */
+				par = &c->jobs[w->parents[p]];
+				if (r == par->n_reduces) {
+					p++;
+					r = 0;
+					continue;
+				}
+				part_end = pos + par->outputs[r].bytes;
+				r++;
+			}
+			if (p == w->n_parents)
+				break; /* cannot be: input is the parts' sum */
+			par = &c->jobs[w->parents[p]];
+			from = pos - (part_end - par->outputs[r - 1].bytes);
+			take = part_end - pos < left ? part_end - pos : left;
+			xgrow((void **)&segs, &cap, n + 1, sizeof(*segs));
+			segs[n++] = (struct cluster_seg){ par->idx, r - 1, from, take };
+			for (k = 0; k < par->outputs[r - 1].n_replicas && nh < ARRAY_SIZE(hb); k++)
+				add_host_bytes(hb, &nh, par->outputs[r - 1].replica[k], take);
+			pos += take;
+			left -= take;
+		}
+		/* its locations: the hosts holding most of it */
+		for (a = 1; a < nh; a++) {
+			struct host_bytes x = hb[a];
+
+			for (b2 = a; b2 > 0 && hb[b2 - 1].bytes < x.bytes; b2--)
+				hb[b2] = hb[b2 - 1];
+			hb[b2] = x;
+		}
+		j->blocks[m].n_replicas = 0;
+		for (i = 0; i < nh && i < HYDE_MAX_REPLICAS; i++)
+			j->blocks[m].replica[j->blocks[m].n_replicas++] = hb[i].host;
+	}
+	off[w->maps] = n;
+	c->segs[j->idx] = segs;
+	c->seg_off[j->idx] = off;
+	j->blocks_version++;
+	(void)wl;
+}
+
+static bool held(const struct cluster *c, const struct hyde_block *b, unsigned where, bool rack)
+{
+	return rack ? block_on_rack(c, b, where) : block_on_host(b, where);
+}
+
+uint64_t cluster_input_bytes_on(const struct cluster *c, const struct hyde_job *j, uint32_t m,
+				unsigned where, bool rack)
+{
+	const struct cluster_seg *sg;
+	uint64_t n = 0;
+	uint32_t k;
+
+	if (m >= j->n_maps)
+		return 0;
+	if (!j->input_from_parents || !c->segs || !c->segs[j->idx])
+		return held(c, &j->blocks[m], where, rack) ? j->blocks[m].bytes : 0;
+	for (k = c->seg_off[j->idx][m]; k < c->seg_off[j->idx][m + 1]; k++) {
+		sg = &c->segs[j->idx][k];
+		if (held(c, &c->jobs[sg->job].outputs[sg->part], where, rack))
+			n += sg->len;
+	}
+	return n;
+}
+
 /* ---- state machine ---- */
 
-static void job_maybe_ready(struct job *j, int64_t now)
+static void job_maybe_ready(struct hyde_job *j, int64_t now)
 {
-	if (j->state == JOB_WAITING && j->arrived && j->parents_left == 0) {
-		j->state = JOB_READY;
+	if (j->state == HYDE_JOB_WAITING && j->arrived && j->parents_left == 0) {
+		j->state = HYDE_JOB_READY;
 		j->ready_at = now;
 	}
 }
 
-int job_arrive(struct cluster *c, struct job *j, int64_t now)
+int job_arrive(struct cluster *c, struct hyde_job *j, int64_t now)
 {
 	(void)c;
-	if (j->arrived || j->state != JOB_WAITING)
+	if (j->arrived || j->state != HYDE_JOB_WAITING)
 		return -EINVAL;
 	j->arrived = true;
+	j->arrival = now;
 	job_maybe_ready(j, now);
 	return 0;
 }
 
-int job_parent_done(struct cluster *c, struct job *j, int64_t now)
+int job_parent_done(struct cluster *c, struct hyde_job *j, int64_t now)
 {
 	(void)c;
-	if (j->state != JOB_WAITING || j->parents_left == 0)
+	if (j->state != HYDE_JOB_WAITING || j->parents_left == 0)
 		return -EINVAL;
 	j->parents_left--;
 	job_maybe_ready(j, now);
 	return 0;
 }
 
-int task_start(struct cluster *c, struct task *t, unsigned host, int64_t now)
+int task_start(struct cluster *c, struct hyde_task *t, unsigned host, int64_t now)
 {
-	struct job *j = &c->jobs[t->job];
+	struct hyde_job *j = &c->jobs[t->job];
 
-	if (t->state != TASK_PENDING || j->state != JOB_READY)
+	if (t->state != HYDE_TASK_PENDING || j->state != HYDE_JOB_READY)
 		return -EINVAL;
 	if (cluster_slot_take(c, host))
 		return -EBUSY;
-	t->state = TASK_RUNNING;
+	t->state = HYDE_TASK_RUNNING;
 	t->host = (int32_t)host;
 	t->start = now;
-	if (t->kind == TASK_MAP)
+	if (t->kind == HYDE_MAP)
 		j->maps_running++;
 	else
 		j->reduces_running++;
 	return 0;
 }
 
-static void job_done(struct cluster *c, struct job *j, int64_t now)
+static void job_done(struct cluster *c, struct hyde_job *j, int64_t now)
 {
 	uint32_t k;
 
-	j->state = JOB_DONE;
+	j->state = HYDE_JOB_DONE;
 	j->end = now;
 	for (k = c->child_off[j->idx]; k < c->child_off[j->idx + 1]; k++)
 		job_parent_done(c, &c->jobs[c->children[k]], now);
 }
 
-int task_finish(struct cluster *c, struct task *t, int64_t now)
+int task_finish(struct cluster *c, struct hyde_task *t, int64_t now)
 {
-	struct job *j = &c->jobs[t->job];
+	struct hyde_job *j = &c->jobs[t->job];
 
-	if (t->state != TASK_RUNNING)
+	if (t->state != HYDE_TASK_RUNNING)
 		return -EINVAL;
-	t->state = TASK_DONE;
+	t->state = HYDE_TASK_DONE;
 	t->end = now;
 	cluster_slot_release(c, (unsigned)t->host);
-	if (t->kind == TASK_MAP) {
+	if (t->kind == HYDE_MAP) {
 		j->maps_running--;
 		j->maps_done++;
 	} else {
@@ -295,30 +501,30 @@ int task_finish(struct cluster *c, struct task *t, int64_t now)
 	return 0;
 }
 
-int task_fail(struct cluster *c, struct task *t, int64_t now)
+int task_fail(struct cluster *c, struct hyde_task *t, int64_t now)
 {
-	struct job *j = &c->jobs[t->job];
+	struct hyde_job *j = &c->jobs[t->job];
 
-	if (t->state != TASK_RUNNING)
+	if (t->state != HYDE_TASK_RUNNING)
 		return -EINVAL;
-	t->state = TASK_FAILED;
+	t->state = HYDE_TASK_FAILED;
 	t->end = now;
 	cluster_slot_release(c, (unsigned)t->host);
-	if (t->kind == TASK_MAP)
+	if (t->kind == HYDE_MAP)
 		j->maps_running--;
 	else
 		j->reduces_running--;
-	j->state = JOB_FAILED;
+	j->state = HYDE_JOB_FAILED;
 	j->end = now;
 	return 0;
 }
 
-const char *task_kind_name(enum task_kind k)
+const char *task_kind_name(enum hyde_task_kind k)
 {
-	return k == TASK_MAP ? "map" : "reduce";
+	return k == HYDE_MAP ? "map" : "reduce";
 }
 
-const char *job_state_name(enum job_state s)
+const char *job_state_name(enum hyde_job_state s)
 {
 	static const char *const names[] = { "waiting", "ready", "done", "failed" };
 

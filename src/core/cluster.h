@@ -7,50 +7,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <hyde/model.h>
+
 #include "rng.h"
 #include "topo.h"
 #include "workload.h"
 
-#define CLUSTER_MAX_REPLICAS 10
-
-/* One input block of a job: map task `idx` reads it. */
-struct block {
-	uint32_t job, idx;
-	uint64_t bytes;
-	uint32_t n_replicas;
-	uint32_t replica[CLUSTER_MAX_REPLICAS]; /* host ids */
-};
-
-enum task_kind { TASK_MAP, TASK_REDUCE };
-enum task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE, TASK_FAILED };
-
-struct task {
-	uint32_t job, idx;
-	enum task_kind kind;
-	enum task_state state;
-	int32_t host; /* -1 until placed */
-	int64_t start, end;
-};
-
-/* WAITING: not arrived yet, or a parent job is not done.
- * READY: its tasks may be scheduled. DONE / FAILED: final. */
-enum job_state { JOB_WAITING, JOB_READY, JOB_DONE, JOB_FAILED };
-
-struct job {
-	const struct wl_job *wl;
-	uint32_t idx;
-	enum job_state state;
-	bool arrived;
-	uint32_t parents_left;
-	struct task *maps, *reduces;
-	struct block *blocks; /* one per map */
-	uint32_t maps_running, maps_done;
-	/* Bumped whenever blocks are (re)placed; lets the schedulers' index of
-	 * pending maps by host and rack (sched.c) know when to rebuild. */
-	unsigned blocks_version;
-	struct map_index *map_idx; /* owned; freed with the cluster */
-	uint32_t reduces_running, reduces_done;
-	int64_t ready_at, end;
+/* The public model (tasks, jobs, blocks: <hyde/model.h>) is the cluster's
+ * own representation: what a scheduler reads is what hyde keeps, no copy.
+ * A child job reading its parents' output (input_from_parents) has, per
+ * map, the segments of its parents' output parts that make its split. */
+struct cluster_seg {
+	uint32_t job, part; /* a parent and one of its reduces' output part */
+	uint64_t off, len;  /* the range of that part this map reads */
 };
 
 struct map_index;
@@ -63,10 +32,15 @@ struct cluster {
 	unsigned *free_slots; /* per host */
 	unsigned *rack_free;  /* per rack */
 	unsigned total_free;
-	struct job *jobs;
+	struct hyde_job *jobs;
 	size_t n_jobs;
 	/* children of job i: children[child_off[i] .. child_off[i + 1]) */
 	uint32_t *child_off, *children;
+	/* input_from_parents jobs: the segments of map m of job i are
+	 * segs[i][seg_off[i][m] .. seg_off[i][m + 1]) (NULL for others) */
+	struct cluster_seg **segs;
+	uint32_t **seg_off;
+	unsigned output_replication;
 };
 
 /* The caller keeps topo and wl alive while the cluster lives. */
@@ -82,33 +56,41 @@ void cluster_slot_release(struct cluster *c, unsigned host);
  * the second's rack, further ones anywhere not yet used). racks: replica k
  * of block b on rack sets[k][b % n_racks] (Co-scheduler §IV-C: replicas
  * spread evenly over disjoint rack sets), on a random host of that rack. */
-void cluster_place_blocks_random(struct cluster *c, struct job *j,
+void cluster_place_blocks_random(struct cluster *c, struct hyde_job *j,
 				 struct rng *rng);
-void cluster_place_blocks_racks(struct cluster *c, struct job *j,
+void cluster_place_blocks_racks(struct cluster *c, struct hyde_job *j,
 				const uint32_t *const *sets, unsigned n_racks,
 				struct rng *rng);
+/* Reduce r of j wrote its output part on writer: its replicas, HDFS's
+ * policy for output_replication copies (the writer first, the second off
+ * its rack, the third on the second's rack). */
+void cluster_place_output(struct cluster *c, struct hyde_job *j, uint32_t r,
+			  unsigned writer, struct rng *rng);
+/* A job reading its parents' output (input_from_parents), once they are
+ * done: every map's split (segments of the parents' parts, in parents=
+ * then reduce order, cut in equal splits) and its locations. */
+void cluster_locate_split(struct cluster *c, struct hyde_job *j);
+/* Bytes of map m's input held on a host (rack false) or in a rack. */
+uint64_t cluster_input_bytes_on(const struct cluster *c, const struct hyde_job *j, uint32_t m,
+				unsigned where, bool rack);
 /* Is a replica of the block on the host / in the rack? */
-bool block_on_host(const struct block *b, unsigned host);
-bool block_on_rack(const struct cluster *c, const struct block *b,
+bool block_on_host(const struct hyde_block *b, unsigned host);
+bool block_on_rack(const struct cluster *c, const struct hyde_block *b,
 		   unsigned rack);
 
 /* State machine. Each returns -EINVAL on a transition that is not legal
  * (and changes nothing), 0 otherwise. */
-int job_arrive(struct cluster *c, struct job *j, int64_t now);
+int job_arrive(struct cluster *c, struct hyde_job *j, int64_t now);
 /* A parent finished: the child may become READY. */
-int job_parent_done(struct cluster *c, struct job *j, int64_t now);
-int task_start(struct cluster *c, struct task *t, unsigned host, int64_t now);
+int job_parent_done(struct cluster *c, struct hyde_job *j, int64_t now);
+int task_start(struct cluster *c, struct hyde_task *t, unsigned host, int64_t now);
 /* Finishing the last task makes the job DONE and releases its children. */
-int task_finish(struct cluster *c, struct task *t, int64_t now);
-int task_fail(struct cluster *c, struct task *t, int64_t now);
+int task_finish(struct cluster *c, struct hyde_task *t, int64_t now);
+int task_fail(struct cluster *c, struct hyde_task *t, int64_t now);
 
-static inline bool job_maps_done(const struct job *j)
-{
-	return j->maps_done == j->wl->maps;
-}
 
-const char *task_kind_name(enum task_kind k);
-const char *job_state_name(enum job_state s);
+const char *task_kind_name(enum hyde_task_kind k);
+const char *job_state_name(enum hyde_job_state s);
 
 /* Pinned racks of the workload (map_racks, reduce_racks) must exist in the
  * topology; a message names the job otherwise. */

@@ -89,6 +89,23 @@ void tm_of_placement(struct tmatrix *tm, const struct wl_job *j,
 				       wl_partition_bytes(j, m, r));
 }
 
+static const char *const kind_names[] = { "input", "shuffle", "output" };
+
+const char *flow_kind_name(int kind)
+{
+	return kind >= 0 && kind < 3 ? kind_names[kind] : "?";
+}
+
+int flow_kind_parse(const char *name)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (!strcmp(name, kind_names[k]))
+			return k;
+	return -1;
+}
+
 const char *flow_path_name(enum flow_path p)
 {
 	static const char *const names[] = { "host", "rack", "eps", "ocs" };

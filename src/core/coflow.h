@@ -53,6 +53,10 @@ enum flow_path {
 	PATH_OCS,  /* across racks over an optical circuit */
 };
 const char *flow_path_name(enum flow_path p);
+/* input, shuffle, output (enum hyde_flow_kind) */
+const char *flow_kind_name(int kind);
+/* The name back, or -1. */
+int flow_kind_parse(const char *name);
 
 /* The path a flow would take if granted a circuit when it is eligible:
  * at least t_e bytes between two racks of a topology with an OCS. */

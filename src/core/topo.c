@@ -106,6 +106,11 @@ static int set_replicas(struct topo_parser *p, const char *val)
 	return set_count(p, "replicas", val, 1, 10, &p->t->replicas);
 }
 
+static int set_output_replication(struct topo_parser *p, const char *val)
+{
+	return set_count(p, "output_replication", val, 1, 10, &p->t->output_replication);
+}
+
 static int set_host_rate(struct topo_parser *p, const char *val)
 {
 	return set_rate(p, "host_rate", val, &p->t->host_rate);
@@ -238,7 +243,7 @@ static int set_link_net(struct topo_parser *p, const char *val)
 enum {
 	K_NAME, K_RACKS, K_HOSTS, K_CONTAINERS, K_REPLICAS, K_HOST_RATE,
 	K_UPLINK_RATE, K_OVERSUB, K_OCS, K_OCS_RATE, K_DELTA, K_T_E,
-	K_EPS_NET, K_OCS_NET, K_LINK_NET, K_EPS,
+	K_EPS_NET, K_OCS_NET, K_LINK_NET, K_EPS, K_OUTPUT_REPLICATION,
 };
 
 static const struct topo_key topo_keys[] = {
@@ -258,6 +263,7 @@ static const struct topo_key topo_keys[] = {
 	[K_OCS_NET] = { "ocs_net", "ocs_net A.B.C.D/N", set_ocs_net },
 	[K_LINK_NET] = { "link_net", "link_net A.B.C.D/N", set_link_net },
 	[K_EPS] = { "eps", "eps yes|no", set_eps },
+	[K_OUTPUT_REPLICATION] = { "output_replication", "output_replication N", set_output_replication },
 };
 
 #define SEEN(p, k) (((p)->seen >> (k)) & 1U)
@@ -356,6 +362,11 @@ static int topo_finish(struct topo_parser *p)
 		return perr(p, "replicas: %u replicas need at least %u hosts, the topology has %u",
 			    t->replicas, t->replicas, t->racks * t->hosts);
 	}
+	if (t->output_replication > t->racks * t->hosts) {
+		p->line = p->line_of[K_OUTPUT_REPLICATION];
+		return perr(p, "output_replication: %u replicas need at least %u hosts, the topology has %u",
+			    t->output_replication, t->output_replication, t->racks * t->hosts);
+	}
 
 	/* Address plan: every rack subnet must fit in each network. */
 	t->host_bits = bits_for(t->hosts + 2);
@@ -392,6 +403,7 @@ static void topo_defaults(struct topo *t, const char *path)
 	memcpy(t->name, base, n);
 	t->name[n] = '\0';
 	t->replicas = 3;
+	t->output_replication = 1;
 	t->has_eps = true;
 	t->eps_net = (struct topo_net){ 0x0a000000, 12 };  /* 10.0.0.0/12 */
 	t->ocs_net = (struct topo_net){ 0x0a100000, 12 };  /* 10.16.0.0/12 */
@@ -421,7 +433,7 @@ int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
 			if (!strcmp(f[0], topo_keys[k].name))
 				break;
 		if (k == ARRAY_SIZE(topo_keys)) {
-			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net)",
+			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net)",
 				 f[0]);
 			goto err;
 		}

@@ -26,6 +26,7 @@ struct topo {
 	unsigned hosts;      /* per rack */
 	unsigned containers; /* per host */
 	unsigned replicas;   /* HDFS-like block replication */
+	unsigned output_replication; /* of the reduces' output (default 1) */
 	uint64_t host_rate;  /* bit/s, host <-> ToR */
 	bool has_eps;	     /* false: no packet core, racks reach each
 			      * other only over the OCS (Sunflow's setup) */

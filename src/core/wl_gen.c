@@ -301,6 +301,8 @@ int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 						j->parents[k] = prev[pick[k]];
 						j->input += wl->jobs[prev[pick[k]]].output;
 					}
+					/* data lineage: it reads what they wrote */
+					j->input_from_parents = j->input > 0;
 					if (j->input == 0)
 						j->input = 1;
 				}

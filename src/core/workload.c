@@ -315,13 +315,22 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 	xgrow((void **)&p->parent_names, &p->parent_cap, wl->n_jobs,
 	      sizeof(*p->parent_names));
 
+	if (!strcmp(val[F_INPUT], "parents")) {
+		/* data lineage: the parents' output parts, summed in
+		 * wl_finish once every parent is known */
+		if (!val[F_PARENTS])
+			return perr(p, "input=parents: job '%s' has no parents= to read from",
+				    val[F_ID]);
+		j->input_from_parents = true;
+	} else if ((r = parse_job_size(p, "input", val[F_INPUT], &j->input))) {
+		return r;
+	}
 	if ((r = parse_job_time(p, "arrival", val[F_ARRIVAL], &j->arrival)) ||
-	    (r = parse_job_size(p, "input", val[F_INPUT], &j->input)) ||
 	    (r = parse_job_size(p, "output", val[F_OUTPUT], &j->output)) ||
 	    (r = parse_job_count(p, "maps", val[F_MAPS], 1, &j->maps)) ||
 	    (r = parse_job_count(p, "reduces", val[F_REDUCES], 0, &j->reduces)))
 		return r;
-	if (j->input == 0)
+	if (j->input == 0 && !j->input_from_parents)
 		return perr(p, "input: a job needs input bytes (got 0)");
 	if (val[F_SHUFFLE]) {
 		if ((r = parse_job_size(p, "shuffle", val[F_SHUFFLE], &shuffle)))
@@ -331,6 +340,7 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 		if (parse_double(val[F_SIR], 0, 1e6, &sir))
 			return perr(p, "sir: expected a shuffle/input ratio from 0 to 1e6, got '%s'",
 				    val[F_SIR]);
+		j->sir = sir;
 		j->shuffle = (uint64_t)((double)j->input * sir + 0.5);
 	}
 	j->map_time = j->reduce_time = -1;
@@ -550,6 +560,31 @@ unsigned wl_dag_depth(const struct workload *wl)
 	return depth;
 }
 
+/* input=parents: the sum of the parents' outputs (Dawn §2: a child reads
+ * what its parents wrote); sir= applies to it. */
+static int input_from_parents(struct workload *wl, struct wl_job *j, const char *path,
+			      char *errbuf)
+{
+	uint64_t sum = 0;
+	uint32_t k;
+
+	if (!j->n_parents) {
+		wl_job_name_err(wl, j, path, errbuf, "reads input=parents but has no parents");
+		return -EINVAL;
+	}
+	for (k = 0; k < j->n_parents; k++)
+		sum += wl->jobs[j->parents[k]].output;
+	if (sum == 0) {
+		wl_job_name_err(wl, j, path, errbuf,
+				"reads input=parents but its parents write no output (output=0B)");
+		return -EINVAL;
+	}
+	j->input = sum;
+	if (j->sir > 0)
+		j->shuffle = (uint64_t)((double)j->input * j->sir + 0.5);
+	return 0;
+}
+
 static int resolve_users(struct workload *wl)
 {
 	size_t cap = 16, i, u;
@@ -622,6 +657,8 @@ int wl_finish(struct workload *wl, const char *path, char *errbuf)
 			r = -EINVAL;
 			goto out;
 		}
+		if (j->input_from_parents && (r = input_from_parents(wl, j, path, errbuf)))
+			goto out;
 		if (j->shuffle > 0 && j->reduces == 0) {
 			wl_job_name_err(wl, j, path, errbuf,
 					"has shuffle bytes but reduces=0 (expected reduces >= 1)");
@@ -859,7 +896,7 @@ int wl_write(const struct workload *wl, FILE *fp)
 
 		fprintf(fp, "job id=%s user=%s arrival=%s input=%s shuffle=%s output=%s",
 			j->id, j->user, unit_fmt_time(j->arrival, a, sizeof(a)),
-			unit_fmt_size(j->input, b, sizeof(b)),
+			j->input_from_parents ? "parents" : unit_fmt_size(j->input, b, sizeof(b)),
 			unit_fmt_size(j->shuffle, c, sizeof(c)),
 			unit_fmt_size(j->output, d, sizeof(d)));
 		fprintf(fp, " maps=%" PRIu32 " reduces=%" PRIu32 " map_time=%s reduce_time=%s",
@@ -901,6 +938,29 @@ uint64_t wl_partition_bytes(const struct wl_job *j, uint32_t m, uint32_t r)
 	uint64_t rb = wl_reduce_bytes(j, r);
 
 	return rb / j->maps + (m < rb % j->maps);
+}
+
+uint64_t wl_map_output_bytes(const struct wl_job *j, uint32_t m)
+{
+	uint64_t sum = 0, base, rb[2];
+	uint32_t r, n_hi;
+
+	if (!j->reduces || !j->maps)
+		return 0;
+	if (j->reduce_bytes) {
+		for (r = 0; r < j->reduces; r++)
+			sum += wl_partition_bytes(j, m, r);
+		return sum;
+	}
+	/* an even split has two kinds of reduce: shuffle % reduces of them
+	 * receive one byte more than the others (wl_reduce_bytes) */
+	base = j->shuffle / j->reduces;
+	n_hi = (uint32_t)(j->shuffle % j->reduces);
+	rb[0] = base;
+	rb[1] = base + 1;
+	sum = (uint64_t)(j->reduces - n_hi) * (rb[0] / j->maps + (m < rb[0] % j->maps));
+	sum += (uint64_t)n_hi * (rb[1] / j->maps + (m < rb[1] % j->maps));
+	return sum;
 }
 
 enum wl_class wl_job_class(const struct wl_job *j)

@@ -39,6 +39,10 @@ struct wl_job {
 	enum wl_work work;
 	uint32_t *parents; /* indices into workload.jobs */
 	uint32_t n_parents;
+	/* input=parents: the job reads its parents' output parts (data
+	 * lineage); input is then their sum, worked out by wl_finish */
+	bool input_from_parents;
+	double sir; /* sir= as given (0: none), applied once input is known */
 	/* Optional fixed placement (the Coflow-Benchmark gives racks):
 	 * map_racks[maps], reduce_racks[reduces]; and per-reducer shuffle
 	 * bytes reduce_bytes[reduces] (else shuffle is split evenly). */
@@ -85,6 +89,8 @@ int wl_finish(struct workload *wl, const char *path, char *errbuf);
  * evenly (or reduce_bytes[r] split over the maps), exactly, so that the
  * sum over all pairs is the shuffle. */
 uint64_t wl_partition_bytes(const struct wl_job *j, uint32_t m, uint32_t r);
+/* Shuffle bytes map m produces (its partitions for every reduce). */
+uint64_t wl_map_output_bytes(const struct wl_job *j, uint32_t m);
 /* Total shuffle bytes reduce r receives. */
 uint64_t wl_reduce_bytes(const struct wl_job *j, uint32_t r);
 

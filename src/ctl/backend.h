@@ -29,15 +29,19 @@ struct backend_ops {
 	int (*init)(struct backend *b, char *errbuf);
 	/* Tear down; also after a failure half-way. */
 	void (*destroy)(struct backend *b);
-	int (*task_start)(struct backend *b, struct task *t);
-	int (*task_compute)(struct backend *b, struct task *t, int64_t duration);
-	int (*task_end)(struct backend *b, struct task *t);
+	int (*task_start)(struct backend *b, struct hyde_task *t);
+	int (*task_compute)(struct backend *b, struct hyde_task *t, int64_t duration);
+	int (*task_end)(struct backend *b, struct hyde_task *t);
 	int (*flow_start)(struct backend *b, struct flow *f);
 	/* out_of[i]: the port rack i sends to, or -1 for none. */
 	int (*ocs_set)(struct backend *b, const int32_t *out_of);
 	/* Bytes of an active flow still to arrive, if the backend knows
 	 * (may be NULL: the controller then counts the whole flow). */
 	uint64_t (*flow_remaining)(struct backend *b, struct flow *f);
+	/* Bytes each link of the fabric has carried since the run began,
+	 * in the network view's link order (netview.c): frames on the
+	 * emulated fabric, payload in the fluid model (may be NULL). */
+	void (*link_bytes)(struct backend *b, uint64_t *bytes);
 	/* Figures to report (may be NULL). */
 	void (*progress)(struct backend *b, char *buf, size_t len);
 };

@@ -109,63 +109,79 @@ void ctl_coflow_times(const struct ctl *c, uint32_t job, int64_t *start,
 
 int64_t ctl_job_end(const struct ctl *c, uint32_t job)
 {
-	return c->c->jobs[job].state == JOB_DONE ? c->c->jobs[job].end : -1;
+	return c->c->jobs[job].state == HYDE_JOB_DONE ? c->c->jobs[job].end : -1;
 }
 
-/* ---- view for schedulers ---- */
-
-double ctl_uplink_load(const struct ctl *c, unsigned rack)
-{
-	return c->up_load[rack];
-}
-
-double ctl_downlink_load(const struct ctl *c, unsigned rack)
-{
-	return c->down_load[rack];
-}
+/* ---- view for schedulers (sched_api.c) ---- */
 
 unsigned ctl_host_flows_out(const struct ctl *c, unsigned host)
 {
-	return c->host_out[host];
+	return host < topo_n_hosts(c->t) ? c->host_out[host] : 0;
 }
 
 unsigned ctl_host_flows_in(const struct ctl *c, unsigned host)
 {
-	return c->host_in[host];
+	return host < topo_n_hosts(c->t) ? c->host_in[host] : 0;
 }
 
-const uint64_t *ctl_job_map_output_by_rack(const struct ctl *c, uint32_t job)
+const uint32_t *ctl_arrived_jobs(struct ctl *c, size_t *n)
 {
-	static uint64_t *buf;
-	static size_t cap;
-	const struct wl_job *w = &c->wl->jobs[job];
-	unsigned r;
-
-	if (cap < c->t->racks) {
-		free(buf);
-		cap = c->t->racks;
-		buf = xcalloc(cap, sizeof(*buf));
-	}
-	for (r = 0; r < c->t->racks; r++)
-		buf[r] = c->js[job].maps_done_rack
-				 ? (uint64_t)((double)w->shuffle * c->js[job].maps_done_rack[r] / w->maps)
-				 : 0;
-	return buf;
+	*n = c->n_arrived;
+	return c->arrived;
 }
 
-int ctl_task_progress(struct ctl *c, const struct task *t, int64_t *elapsed,
+uint64_t ctl_map_output_bytes(const struct ctl *c, uint32_t job, uint32_t m)
+{
+	const struct hyde_job *j;
+
+	if (job >= c->wl->n_jobs || m >= c->wl->jobs[job].maps)
+		return 0;
+	j = &c->c->jobs[job];
+	return j->maps[m].state == HYDE_TASK_DONE ? wl_map_output_bytes(j->wl, m) : 0;
+}
+
+void ctl_job_map_output(const struct ctl *c, uint32_t job, uint64_t *per_rack,
+			uint64_t *per_host)
+{
+	const struct jstate *js = &c->js[job];
+	const struct hyde_job *j = &c->c->jobs[job];
+	uint32_t m;
+
+	if (per_rack) {
+		if (js->out_rack)
+			memcpy(per_rack, js->out_rack, c->t->racks * sizeof(uint64_t));
+		else
+			memset(per_rack, 0, c->t->racks * sizeof(uint64_t));
+	}
+	if (!per_host)
+		return;
+	memset(per_host, 0, topo_n_hosts(c->t) * sizeof(uint64_t));
+	for (m = 0; m < j->n_maps; m++)
+		if (j->maps[m].state == HYDE_TASK_DONE)
+			per_host[j->maps[m].host] += wl_map_output_bytes(j->wl, m);
+}
+
+int ctl_task_progress(struct ctl *c, const struct hyde_task *t, int64_t *elapsed,
 		      double *p)
 {
 	const struct wl_job *w = &c->wl->jobs[t->job];
 	int64_t now = ctl_now(c);
-	double done;
+	double done, io;
 
-	if (t->state != TASK_RUNNING)
+	if (t->state != HYDE_TASK_RUNNING)
 		return -EINVAL;
 	*elapsed = now - t->start;
-	if (t->kind == TASK_MAP) {
-		done = w->map_time > 0 ? (double)*elapsed / (double)w->map_time : 1;
+	io = taskio_progress(c, t);
+	if (t->kind == HYDE_MAP) {
+		/* reading its input (when remote) then working, a half each */
+		int64_t ws = taskio_work_start(c, t);
+		double work = ws < 0 ? 0
+				     : w->map_time > 0 ? (double)(now - ws) / (double)w->map_time : 1;
+
+		done = io < 0 ? work : ws < 0 ? 0.5 * io : 0.5 + 0.5 * work;
 	} else {
+		/* fetching then working, a half each; writing the output
+		 * replicas counts as done */
 		const struct rstate *rs = &c->js[t->job].red[t->idx];
 		uint64_t want = wl_reduce_bytes(w, t->idx);
 
@@ -175,6 +191,8 @@ int ctl_task_progress(struct ctl *c, const struct task *t, int64_t *elapsed,
 						    ? (double)(now - rs->compute_start) /
 							      (double)w->reduce_time
 						    : 1);
+		if (io >= 0)
+			done = 1;
 	}
 	*p = done < 0 ? 0 : done > 1 ? 1 : done;
 	return 0;
@@ -297,15 +315,14 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 			c->js[i].cf_end = -1;
 	c->host_out = xcalloc(topo_n_hosts(c->t), sizeof(unsigned));
 	c->host_in = xcalloc(topo_n_hosts(c->t), sizeof(unsigned));
-	c->up_load = xcalloc(c->t->racks, sizeof(double));
-	c->down_load = xcalloc(c->t->racks, sizeof(double));
 	c->arrival_order = wl_arrival_order(c->wl);
 	c->arrived = xcalloc(c->wl->n_jobs + 1, sizeof(uint32_t));
-	c->sched->ctl = c;
-	c->sched->c = c->c;
-	c->sched->t = c->t;
-	rng_seed2(&c->sched->rng, o->seed, 2);
-	if (c->sched->ops->init && (r = c->sched->ops->init(c->sched, errbuf)))
+	/* coflow-only runs place their pinned tasks at once: no heartbeats */
+	if (o->coflow_only)
+		c->opts.heartbeat = 0;
+	nodes_init(c);
+	netview_init(c);
+	if ((r = sched_bind(c->sched, c, c->c, c->t, o->seed, c->opts.heartbeat, errbuf)))
 		goto err;
 	if ((r = setup_outdir(c, errbuf)))
 		goto err;
@@ -365,6 +382,8 @@ void ctl_free(struct ctl *c)
 				for (r = 0; r < c->wl->jobs[i].reduces; r++)
 					free(j->red[r].open);
 			lz_free(c, j);
+			taskio_free(j);
+			free(j->out_rack);
 			free(j->red);
 			free(j->fetching);
 			free(j->maps_done_rack);
@@ -377,19 +396,15 @@ void ctl_free(struct ctl *c)
 		}
 	free(c->js);
 	cexec_destroy(c);
-	if (c->sched) {
-		if (c->sched->ops->destroy)
-			c->sched->ops->destroy(c->sched);
-		sched_free(c->sched);
-	}
+	sched_free(c->sched);
+	nodes_free(c);
+	netview_free(c);
 	cluster_free(c->c);
 	evloop_destroy(&c->loop);
 	free(c->arrival_order);
 	free(c->arrived);
 	free(c->host_out);
 	free(c->host_in);
-	free(c->up_load);
-	free(c->down_load);
 	if (c->events)
 		fclose(c->events);
 	free(c->outdir);
@@ -399,12 +414,6 @@ void ctl_free(struct ctl *c)
 }
 
 /* ---- scheduling ---- */
-
-static void schedule_soon(struct ctl *c)
-{
-	if (!evtimer_armed(&c->sched_timer))
-		evloop_at(&c->loop, &c->sched_timer, ctl_now(c));
-}
 
 static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 {
@@ -417,11 +426,12 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 		j->maps_done_rack = xcalloc(c->t->racks, sizeof(uint32_t));
 		j->red_bytes_rack = xcalloc(c->t->racks, sizeof(uint64_t));
 		lz_init(c, j, w);
+		taskio_init(c, j, job);
 	}
 	return j;
 }
 
-static void start_compute(struct ctl *c, struct task *t, int64_t duration)
+void ctl_start_compute(struct ctl *c, struct hyde_task *t, int64_t duration)
 {
 	int r = c->be.ops->task_compute(&c->be, t, duration);
 
@@ -470,15 +480,15 @@ static void fetching_remove(struct jstate *j, uint32_t r)
 	j->n_fetching--;
 }
 
-static void reduce_maybe_compute(struct ctl *c, struct task *t)
+static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 {
-	struct job *job = &c->c->jobs[t->job];
+	struct hyde_job *job = &c->c->jobs[t->job];
 	struct jstate *j = &c->js[t->job];
 	struct rstate *rs = &j->red[t->idx];
 	/* batched: an open reduce has been offered every finished map */
 	uint32_t seen = j->lz ? (rs->opened ? job->maps_done : 0) : rs->maps_seen;
 
-	if (rs->computing || !job_maps_done(job) || seen < job->wl->maps || rs->flows_left)
+	if (rs->computing || !hyde_job_maps_done(job) || seen < job->wl->maps || rs->flows_left)
 		return;
 	rs->computing = true;
 	if (j->lz) {
@@ -492,7 +502,7 @@ static void reduce_maybe_compute(struct ctl *c, struct task *t)
 	rs->open = NULL;
 	fetching_remove(&c->js[t->job], t->idx);
 	ctl_event(c, "reduce_compute %s %u", job->wl->id, t->idx);
-	start_compute(c, t, job->wl->reduce_time);
+	ctl_start_compute(c, t, job->wl->reduce_time);
 }
 
 static void flow_activate(struct ctl *c, struct flow *f);
@@ -631,7 +641,7 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 {
 	while (rs->wait_head && rs->active < c->opts.parallel_copies) {
 		struct flow *f = rs->wait_head;
-		struct task *t = &c->c->jobs[f->job].reduces[f->reduce];
+		struct hyde_task *t = &c->c->jobs[f->job].reduces[f->reduce];
 
 		rs->wait_head = f->next;
 		if (!rs->wait_head)
@@ -652,10 +662,25 @@ static void flow_activate(struct ctl *c, struct flow *f)
 
 	f->state = FLOW_ACTIVE;
 	f->start = ctl_now(c);
-	if (c->js[f->job].cf_start < 0)
-		c->js[f->job].cf_start = f->start;
 	c->host_out[f->src_host]++;
 	c->host_in[f->dst_host]++;
+	f->aprev = NULL;
+	f->anext = c->active_head;
+	if (f->anext)
+		f->anext->aprev = f;
+	c->active_head = f;
+	netview_flow(c, f, 1);
+	if (f->kind != HYDE_FLOW_SHUFFLE) {
+		ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64 " %s", f->id,
+			  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes,
+			  flow_kind_name(f->kind));
+		if ((r = c->be.ops->flow_start(&c->be, f)))
+			ctl_fail(c, "%s flow %" PRIu32 " of job %s: cannot start: %s",
+				 flow_kind_name(f->kind), f->id, c->wl->jobs[f->job].id, strerror(-r));
+		return;
+	}
+	if (c->js[f->job].cf_start < 0)
+		c->js[f->job].cf_start = f->start;
 	if (c->js[f->job].lz)
 		lz_settle(c, f);
 	if (f->path == PATH_OCS) {
@@ -827,14 +852,15 @@ static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j
 	return bytes >= (double)c->t->t_e;
 }
 
-static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
-			     unsigned src_host, unsigned dst_host)
+struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
+			  uint32_t task, unsigned src_host, unsigned dst_host)
 {
 	struct flow *f = xcalloc(1, sizeof(*f));
 
 	f->id = (uint32_t)c->n_flows++;
+	f->kind = kind;
 	f->job = job;
-	f->reduce = reduce;
+	f->reduce = task;
 	f->src_host = src_host;
 	f->dst_host = dst_host;
 	f->src_rack = topo_host_rack(c->t, src_host);
@@ -842,7 +868,8 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 	f->created = ctl_now(c);
 	f->start = f->end = -1;
 	f->path = flow_base_path(c->t, src_host, dst_host);
-	if (f->path == PATH_EPS && c->cx.cs &&
+	/* only the shuffle's elephants take circuits (Co-scheduler eq. 3) */
+	if (kind == HYDE_FLOW_SHUFFLE && f->path == PATH_EPS && c->cx.cs &&
 	    pair_is_elephant(c, job, f->src_rack, f->dst_rack)) {
 		f->path = PATH_OCS;
 		f->pair = (uint32_t)(ctl_pair(c, job, f->src_rack, f->dst_rack) - c->js[job].pairs);
@@ -856,8 +883,20 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 		xgrow((void **)&c->flows, &c->cap_flows, c->n_flows, sizeof(*c->flows));
 		c->flows[c->n_flows - 1] = f;
 	}
-	c->js[job].flows++;
+	if (kind == HYDE_FLOW_SHUFFLE)
+		c->js[job].flows++;
 	return f;
+}
+
+static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
+			     unsigned src_host, unsigned dst_host)
+{
+	return ctl_flow_new(c, HYDE_FLOW_SHUFFLE, job, reduce, src_host, dst_host);
+}
+
+void ctl_flow_start(struct ctl *c, struct flow *f)
+{
+	flow_activate(c, f);
 }
 
 static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
@@ -909,7 +948,7 @@ static void flow_enqueue_new(struct ctl *c, struct jstate *j, uint32_t job, stru
  * host that has not started yet, or make a new fetch. */
 static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
 {
-	struct job *jb = &c->c->jobs[job];
+	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct rstate *rs = &j->red[r];
 	unsigned src = (unsigned)jb->maps[m].host, dst = (unsigned)jb->reduces[r].host;
@@ -940,7 +979,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_t m,
 				unsigned h, uint32_t from, uint32_t adj_maps, uint64_t adj_bytes)
 {
-	struct job *jb = &c->c->jobs[job];
+	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct jlazy *lz = j->lz;
 	unsigned k = lz_class(jb->wl, r);
@@ -968,7 +1007,7 @@ static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_
 /* Batched: map m of the job is done (its output is on its host). */
 static void lz_map_done(struct ctl *c, uint32_t job, uint32_t m)
 {
-	struct job *jb = &c->c->jobs[job];
+	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct jlazy *lz = j->lz;
 	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
@@ -1012,7 +1051,7 @@ static void lz_map_done(struct ctl *c, uint32_t job, uint32_t m)
 /* Reduce r may now receive every finished map's output. */
 static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 {
-	struct job *jb = &c->c->jobs[job];
+	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct rstate *rs = &j->red[r];
 	uint64_t rb = wl_reduce_bytes(jb->wl, r);
@@ -1036,7 +1075,7 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 		for (m = 0; m < jb->wl->maps; m++) {
 			struct flow *f;
 
-			if (jb->maps[m].state != TASK_DONE)
+			if (jb->maps[m].state != HYDE_TASK_DONE)
 				continue;
 			h = (unsigned)jb->maps[m].host;
 			if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
@@ -1049,21 +1088,36 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 		}
 	} else {
 		for (m = 0; m < jb->wl->maps; m++)
-			if (jb->maps[m].state == TASK_DONE)
+			if (jb->maps[m].state == HYDE_TASK_DONE)
 				offer_map_output(c, job, m, r);
 	}
 	reduce_maybe_compute(c, &jb->reduces[r]);
 }
 
-static bool shuffle_barrier(struct ctl *c)
+/* The scheduler's say on when a job's placed reduces may fetch (Hadoop:
+ * at once; Co-scheduler §IV-A: once every reduce is placed). Once open,
+ * every running reduce takes map outputs, and later ones as they start. */
+static void shuffle_maybe_open(struct ctl *c, uint32_t job)
 {
-	return c->sched->ops->reduce_start &&
-	       c->sched->ops->reduce_start(c->sched) == SCHED_AFTER_MAPS;
+	struct hyde_job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct hyde_sched *s = c->sched;
+	uint32_t k;
+
+	if (j->shuffle_open || !jb->reduces_running ||
+	    (s->ops->shuffle_may_start && !s->ops->shuffle_may_start(s, jb)))
+		return;
+	j->shuffle_open = true;
+	if (s->ops->shuffle_may_start)
+		ctl_event(c, "shuffle_open %s", jb->wl->id);
+	for (k = 0; k < jb->n_reduces; k++)
+		if (jb->reduces[k].state == HYDE_TASK_RUNNING && !j->red[k].opened)
+			reduce_open(c, job, k);
 }
 
-static void task_started(struct ctl *c, struct task *t, unsigned host)
+static void task_started(struct ctl *c, struct hyde_task *t, unsigned host)
 {
-	struct job *jb = &c->c->jobs[t->job];
+	struct hyde_job *jb = &c->c->jobs[t->job];
 	struct jstate *j = jstate_of(c, t->job);
 	const struct wl_job *w = jb->wl;
 	int r;
@@ -1079,86 +1133,134 @@ static void task_started(struct ctl *c, struct task *t, unsigned host)
 			 host % c->t->hosts, strerror(-r));
 		return;
 	}
-	if (t->kind == TASK_MAP) {
-		start_compute(c, t, w->map_time);
+	if (t->kind == HYDE_MAP) {
+		taskio_map_started(c, t); /* reads its input, then works */
 		return;
 	}
 	j->reduces_placed++;
 	j->red_bytes_rack[topo_host_rack(c->t, host)] += wl_reduce_bytes(w, t->idx);
-	if (!shuffle_barrier(c) || j->shuffle_open) {
-		j->shuffle_open = true;
+	if (j->shuffle_open)
 		reduce_open(c, t->job, t->idx);
-	} else if (j->reduces_placed == w->reduces ||
-		   j->reduces_placed == c->c->n_hosts * c->t->containers) {
-		uint32_t k;
-
-		/* Co-scheduler §IV-A: the shuffle starts once every reduce
-		 * has its container. A job with more reduces than the
-		 * cluster has containers runs them in waves: its shuffle
-		 * opens when its reduces hold every container, and later
-		 * reduces fetch as they start. */
-		j->shuffle_open = true;
-		ctl_event(c, "shuffle_open %s", w->id);
-		for (k = 0; k < w->reduces; k++)
-			if (jb->reduces[k].state == TASK_RUNNING)
-				reduce_open(c, t->job, k);
-	}
+	else
+		shuffle_maybe_open(c, t->job);
 }
 
 /* Is there a task any scheduler could start: a pending task of a ready
  * job? Over the jobs arrived and not done (dropping those done), so that a
- * pass with nothing to start costs those jobs, not a pick per free host
- * (a scheduler's pick may weigh every job of the workload). */
-static bool anything_pending(struct ctl *c)
+ * heartbeat with nothing to start costs those jobs, not a pick (a
+ * scheduler's pick may weigh every job of the workload). */
+bool ctl_anything_pending(struct ctl *c)
 {
 	size_t i, k = 0;
 	bool any = false;
 
 	for (i = 0; i < c->n_arrived; i++) {
-		const struct job *j = &c->c->jobs[c->arrived[i]];
+		const struct hyde_job *j = &c->c->jobs[c->arrived[i]];
 
-		if (j->state == JOB_DONE || j->state == JOB_FAILED)
+		if (j->state == HYDE_JOB_DONE || j->state == HYDE_JOB_FAILED)
 			continue;
 		c->arrived[k++] = c->arrived[i];
-		if (!any && j->state == JOB_READY &&
-		    (sched_job_has_pending(j, TASK_MAP) || sched_job_has_pending(j, TASK_REDUCE)))
+		if (!any && j->state == HYDE_JOB_READY &&
+		    (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE)))
 			any = true;
 	}
 	c->n_arrived = k;
 	return any;
 }
 
-static void schedule_pass(struct evloop *l, struct evtimer *tm)
+/* The scheduler's choice, checked: a task of this run's model, pending,
+ * of a READY job, allowed on the host, which has a free container. A
+ * plugin that gets this wrong fails the run with a message. */
+static int start_task(struct ctl *c, const struct hyde_task *ct, unsigned h)
 {
-	struct ctl *c = CTL_OF_TIMER(tm, sched_timer);
-	unsigned n = topo_n_hosts(c->t), k;
+	const char *why = NULL;
+	struct hyde_task *t = NULL;
 
-	(void)l;
-	if (c->failed || c->c->total_free == 0 || !anything_pending(c))
-		return;
-	/* as heartbeats from the nodes: start from a rotating host so no
-	 * host is always first; it rotates with the tasks started, not with
-	 * the passes, so that the decisions depend on what happened and not
-	 * on how events were batched (the emulator's clock splits instants
-	 * the simulator's merges) */
-	c->host_rr = (unsigned)(c->tasks_started % n);
-	for (k = 0; k < n && c->c->total_free && !c->failed; k++) {
-		unsigned h = (c->host_rr + k) % n;
+	if (ct && ct->job < c->c->n_jobs) {
+		struct hyde_job *jb = &c->c->jobs[ct->job];
 
-		while (c->c->free_slots[h] && !c->failed) {
-			struct task *t = c->sched->ops->pick_task(c->sched, h);
+		if (ct->kind == HYDE_MAP && ct->idx < jb->n_maps && ct == &jb->maps[ct->idx])
+			t = &jb->maps[ct->idx];
+		else if (ct->kind == HYDE_REDUCE && ct->idx < jb->n_reduces &&
+			 ct == &jb->reduces[ct->idx])
+			t = &jb->reduces[ct->idx];
+	}
+	if (!t)
+		why = "a task that is not one of this run's";
+	else if (t->state != HYDE_TASK_PENDING)
+		why = "a task that is not pending";
+	else if (c->c->jobs[t->job].state != HYDE_JOB_READY)
+		why = "a task of a job that is not ready";
+	else if (!hyde_task_fits(c->sched, t, h))
+		why = "a task pinned to another rack";
+	else if (!c->c->free_slots[h])
+		why = "a host without a free container";
+	if (why || task_start(c->c, t, h, ctl_now(c))) {
+		if (t)
+			ctl_fail(c, "scheduler %s picked %s %u of job %s for r%uh%u: %s",
+				 sched_name(c->sched), task_kind_name(t->kind), t->idx,
+				 c->wl->jobs[t->job].id, h / c->t->hosts, h % c->t->hosts,
+				 why ? why : "it cannot start there");
+		else
+			ctl_fail(c, "scheduler %s picked %s for r%uh%u", sched_name(c->sched),
+				 why, h / c->t->hosts, h % c->t->hosts);
+		return -EINVAL;
+	}
+	c->tasks_started++;
+	nodes_slot_changed(c, h);
+	task_started(c, t, h);
+	return 0;
+}
 
-			if (!t)
-				break;
-			if (task_start(c->c, t, h, ctl_now(c))) {
-				ctl_fail(c, "scheduler %s picked %s %u of job %s, which cannot start on r%uh%u",
-					 c->sched->ops->name, task_kind_name(t->kind), t->idx,
-					 c->wl->jobs[t->job].id, h / c->t->hosts, h % c->t->hosts);
-				return;
-			}
-			c->tasks_started++;
-			task_started(c, t, h);
+/* Host mode (NEAT): the scheduler names a task, then a host for it among
+ * those whose heartbeats offered containers, until it has no task or
+ * wants to wait. */
+static void place_round(struct ctl *c)
+{
+	struct hyde_sched *s = c->sched;
+
+	while (!c->failed) {
+		const struct hyde_task *t = s->ops->next_task(s);
+		int h;
+
+		if (!t)
+			return;
+		h = s->ops->pick_host(s, t);
+		if (h < 0)
+			return;
+		if ((unsigned)h >= topo_n_hosts(c->t) || !s->host->offered[h]) {
+			ctl_fail(c, "scheduler %s chose host %d for %s %u of job %s: no container of it was offered",
+				 sched_name(s), h, task_kind_name(t->kind), t->idx,
+				 t->job < c->c->n_jobs ? c->wl->jobs[t->job].id : "?");
+			return;
 		}
+		if (start_task(c, t, (unsigned)h))
+			return;
+		s->host->offered[h]--;
+	}
+}
+
+/* Host h's node manager heartbeats: its free containers are offered, at
+ * most `assign` of them to pick_task (all with no heartbeats), or, in host
+ * mode, they join the offers the scheduler places tasks on. */
+void ctl_node_heartbeat(struct ctl *c, unsigned h)
+{
+	struct hyde_sched *s = c->sched;
+	unsigned n, k;
+
+	if (s->ops->heartbeat)
+		s->ops->heartbeat(s, h);
+	if (sched_host_mode(s)) {
+		s->host->offered[h] = c->c->free_slots[h];
+		place_round(c);
+		return;
+	}
+	n = s->host->assign && c->nodes.period ? s->host->assign : UINT32_MAX;
+	for (k = 0; k < n && c->c->free_slots[h] && !c->failed; k++) {
+		const struct hyde_task *t = s->ops->pick_task(s, h);
+
+		if (!t || start_task(c, t, h))
+			return;
 	}
 }
 
@@ -1168,35 +1270,66 @@ static void check_all_done(struct ctl *c)
 		evloop_stop(&c->loop);
 }
 
-static void job_finished(struct ctl *c, struct job *jb)
+/* Its tasks may run now: a child reading its parents' output learns
+ * where that is (its splits and their locations), and the scheduler
+ * hears of it. */
+static void job_became_ready(struct ctl *c, struct hyde_job *jb)
+{
+	if (jb->input_from_parents)
+		cluster_locate_split(c->c, jb);
+	ctl_event(c, "job_ready %s", jb->wl->id);
+	if (c->sched->ops->job_ready)
+		c->sched->ops->job_ready(c->sched, jb);
+	nodes_wake(c);
+}
+
+static void job_finished(struct ctl *c, struct hyde_job *jb)
 {
 	struct jstate *j = &c->js[jb->idx];
-	size_t i;
+	uint32_t i;
 
 	c->jobs_done++;
 	c->last_end = ctl_now(c);
 	lz_free(c, j);
+	taskio_free(j);
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
 		j->cf_end = ctl_now(c);
-	/* children may have become ready */
-	for (i = c->c->child_off[jb->idx]; i < c->c->child_off[jb->idx + 1]; i++)
-		if (c->c->jobs[c->c->children[i]].state == JOB_READY)
-			ctl_event(c, "job_ready %s", c->wl->jobs[c->c->children[i]].id);
+	if (c->sched->ops->job_finished)
+		c->sched->ops->job_finished(c->sched, jb);
+	/* children may have become ready (cluster.c counted this parent) */
+	for (i = 0; i < jb->n_children; i++) {
+		struct hyde_job *ch = &c->c->jobs[jb->children[i]];
+
+		if (ch->state == HYDE_JOB_READY && ch->arrived &&
+		    !c->js[ch->idx].ready_seen) {
+			c->js[ch->idx].ready_seen = true;
+			job_became_ready(c, ch);
+		}
+	}
 	check_all_done(c);
-	schedule_soon(c);
 }
 
-void ctl_compute_done(struct ctl *c, struct task *t)
+void ctl_compute_done(struct ctl *c, struct hyde_task *t)
 {
-	struct job *jb = &c->c->jobs[t->job];
+	if (t->state != HYDE_TASK_RUNNING)
+		return;
+	/* a reduce writes its output (HDFS) before it is done */
+	if (t->kind == HYDE_REDUCE && taskio_reduce_computed(c, t))
+		return;
+	ctl_task_done(c, t);
+}
+
+void ctl_task_done(struct ctl *c, struct hyde_task *t)
+{
+	struct hyde_job *jb = &c->c->jobs[t->job];
 	struct jstate *j = &c->js[t->job];
 	const struct wl_job *w = jb->wl;
 	unsigned host = (unsigned)t->host;
 	uint32_t k;
 	int r;
 
-	if (t->state != TASK_RUNNING)
+	if (t->state != HYDE_TASK_RUNNING)
 		return;
 	if ((r = c->be.ops->task_end(&c->be, t))) {
 		ctl_fail(c, "job %s %s %u: %s", w->id, task_kind_name(t->kind), t->idx,
@@ -1204,9 +1337,13 @@ void ctl_compute_done(struct ctl *c, struct task *t)
 		return;
 	}
 	task_finish(c->c, t, ctl_now(c));
+	nodes_slot_changed(c, host);
 	ctl_event(c, "task_done %s %s %u", w->id, task_kind_name(t->kind), t->idx);
-	if (t->kind == TASK_MAP) {
+	if (t->kind == HYDE_MAP) {
 		j->maps_done_rack[topo_host_rack(c->t, host)]++;
+		if (!j->out_rack)
+			j->out_rack = xcalloc(c->t->racks, sizeof(uint64_t));
+		j->out_rack[topo_host_rack(c->t, host)] += wl_map_output_bytes(w, t->idx);
 		if (j->lz)
 			lz_map_done(c, t->job, t->idx);
 		else if (j->shuffle_open)
@@ -1215,42 +1352,40 @@ void ctl_compute_done(struct ctl *c, struct task *t)
 	}
 	if (c->sched->ops->task_finished)
 		c->sched->ops->task_finished(c->sched, t);
-	if (t->kind == TASK_MAP && job_maps_done(jb)) {
+	if (t->kind == HYDE_MAP && hyde_job_maps_done(jb)) {
 		j->maps_done_at = ctl_now(c);
 		if (c->sched->ops->stage_finished)
-			c->sched->ops->stage_finished(c->sched, jb, TASK_MAP);
+			c->sched->ops->stage_finished(c->sched, jb, HYDE_MAP);
 		for (k = 0; k < w->reduces; k++)
-			if (jb->reduces[k].state == TASK_RUNNING)
+			if (jb->reduces[k].state == HYDE_TASK_RUNNING)
 				reduce_maybe_compute(c, &jb->reduces[k]);
 	}
-	if (t->kind == TASK_REDUCE && jb->reduces_done == w->reduces &&
+	if (t->kind == HYDE_REDUCE && jb->reduces_done == w->reduces &&
 	    c->sched->ops->stage_finished)
-		c->sched->ops->stage_finished(c->sched, jb, TASK_REDUCE);
-	if (jb->state == JOB_DONE)
+		c->sched->ops->stage_finished(c->sched, jb, HYDE_REDUCE);
+	if (jb->state == HYDE_JOB_DONE)
 		job_finished(c, jb);
-	schedule_soon(c);
 }
 
-void ctl_flow_done(struct ctl *c, struct flow *f)
+/* A flow ends, whatever its kind: the totals. */
+static void flow_ended(struct ctl *c, struct flow *f)
 {
-	struct jstate *j = &c->js[f->job];
-	struct rstate *rs = &j->red[f->reduce];
-	struct job *jb = &c->c->jobs[f->job];
-
-	if (f->state != FLOW_ACTIVE)
-		return;
 	f->state = FLOW_DONE;
 	f->end = ctl_now(c);
-	rs->active--;
-	rs->flows_left--;
-	rs->bytes_done += f->bytes;
 	c->host_out[f->src_host]--;
 	c->host_in[f->dst_host]--;
-	j->flows_done++;
-	j->bytes_done += f->bytes;
+	if (f->aprev)
+		f->aprev->anext = f->anext;
+	else
+		c->active_head = f->anext;
+	if (f->anext)
+		f->anext->aprev = f->aprev;
+	f->aprev = f->anext = NULL;
+	netview_flow(c, f, -1);
 	c->bytes_done += f->bytes;
-	if (f->end > j->cf_end)
-		j->cf_end = f->end;
+	c->kind_bytes[f->kind] += f->bytes;
+	if (f->src_rack != f->dst_rack)
+		c->kind_cross_bytes[f->kind] += f->bytes;
 	switch (f->path) {
 	case PATH_OCS:
 		c->ocs_bytes += f->bytes;
@@ -1266,6 +1401,45 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 		break;
 	}
 	ctl_event(c, "flow_done %" PRIu32, f->id);
+}
+
+/* Free a flow whose line is in flows.csv (stream_flows). */
+static void flow_forget(struct ctl *c, struct flow *f)
+{
+	report_flow_line(c, f);
+	if (f->lprev)
+		f->lprev->lnext = f->lnext;
+	else
+		c->live_flows = f->lnext;
+	if (f->lnext)
+		f->lnext->lprev = f->lprev;
+	free(f->maps);
+	free(f);
+}
+
+void ctl_flow_done(struct ctl *c, struct flow *f)
+{
+	struct jstate *j = &c->js[f->job];
+	struct rstate *rs;
+	struct hyde_job *jb = &c->c->jobs[f->job];
+
+	if (f->state != FLOW_ACTIVE)
+		return;
+	flow_ended(c, f);
+	if (f->kind != HYDE_FLOW_SHUFFLE) {
+		taskio_flow_done(c, f);
+		if (c->opts.stream_flows)
+			flow_forget(c, f);
+		return;
+	}
+	rs = &j->red[f->reduce];
+	rs->active--;
+	rs->flows_left--;
+	rs->bytes_done += f->bytes;
+	j->flows_done++;
+	j->bytes_done += f->bytes;
+	if (f->end > j->cf_end)
+		j->cf_end = f->end;
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = &j->pairs[f->pair];
 		struct flow *last = p->active[--p->n_active];
@@ -1276,17 +1450,8 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);
-	if (c->opts.stream_flows) {
-		report_flow_line(c, f);
-		if (f->lprev)
-			f->lprev->lnext = f->lnext;
-		else
-			c->live_flows = f->lnext;
-		if (f->lnext)
-			f->lnext->lprev = f->lprev;
-		free(f->maps);
-		free(f);
-	}
+	if (c->opts.stream_flows)
+		flow_forget(c, f);
 }
 
 void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst)
@@ -1309,7 +1474,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 
 	while (c->next_arrival < n) {
 		uint32_t idx = c->arrival_order[c->next_arrival];
-		struct job *jb = &c->c->jobs[idx];
+		struct hyde_job *jb = &c->c->jobs[idx];
 
 		if (c->t0 + jb->wl->arrival > ctl_now(c)) {
 			evloop_at(l, tm, c->t0 + jb->wl->arrival);
@@ -1321,13 +1486,24 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 			c->js[idx].cf_start = ctl_now(c);
 		if (c->first_arrival < 0)
 			c->first_arrival = ctl_now(c);
-		cluster_place_blocks_random(c->c, jb, &c->rng);
+		/* HDFS's default placement; the scheduler may place the
+		 * input itself while it hears of the job (data placement at
+		 * upload). A child reading its parents' output has its
+		 * input where they wrote it. */
+		if (!jb->input_from_parents)
+			cluster_place_blocks_random(c->c, jb, &c->rng);
 		job_arrive(c->c, jb, ctl_now(c));
 		c->arrived[c->n_arrived++] = idx;
 		ctl_event(c, "job_arrive %s", jb->wl->id);
-		if (c->sched->ops->job_arrived)
+		if (c->sched->ops->job_arrived) {
+			sched_placing(c->sched, (int32_t)idx);
 			c->sched->ops->job_arrived(c->sched, jb);
-		schedule_soon(c);
+			sched_placing(c->sched, -1);
+		}
+		if (jb->state == HYDE_JOB_READY) {
+			c->js[idx].ready_seen = true;
+			job_became_ready(c, jb);
+		}
 	}
 }
 
@@ -1338,10 +1514,36 @@ void ctl_interrupt(void)
 	interrupted = 1;
 }
 
+/* In virtual time, nothing in flight (no arrival to come, no task at
+ * work, no flow moving, no circuit coming: only the periodic timers) and
+ * no task started for this long is a run that cannot finish. Schedulers
+ * may wait on time (delay scheduling: seconds), never this long. */
+#define CTL_STALL (100 * NSEC_PER_SEC)
+
+static void check_stall(struct ctl *c)
+{
+	struct evloop *l = &c->loop;
+	size_t idle = evtimer_armed(&c->progress_timer) + evtimer_armed(&c->nodes.timer) +
+		      evtimer_armed(&c->nodes.pass) + evtimer_armed(&c->net_timer);
+
+	if (l->clock != EVLOOP_VIRTUAL || evq_len(&l->q) != idle ||
+	    c->tasks_started != c->stall_tasks) {
+		c->stall_tasks = c->tasks_started;
+		c->stall_since = ctl_now(c);
+		return;
+	}
+	if (ctl_now(c) - c->stall_since >= CTL_STALL)
+		ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done, nothing in flight and no task placed for %.0fs (a scheduler that never places them?)",
+			 (double)(ctl_now(c) - c->t0) / 1e9, c->wl->n_jobs - c->jobs_done,
+			 c->wl->n_jobs, (double)CTL_STALL / 1e9);
+}
+
+/* The cluster-wide period: the scheduler's tick, shuffles waiting for
+ * the scheduler's word, and the check for a stalled run. */
 static void heartbeat(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, heartbeat_timer);
-	size_t idle;
+	size_t i;
 
 	if (interrupted) {
 		ctl_fail(c, "interrupted at %.3fs with %zu of %zu jobs done",
@@ -1349,27 +1551,17 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 		return;
 	}
 	if (c->sched->ops->tick)
-		c->sched->ops->tick(c->sched, ctl_now(c));
-	schedule_soon(c);
-	if (c->jobs_done + c->jobs_failed >= c->wl->n_jobs)
+		c->sched->ops->tick(c->sched);
+	for (i = 0; i < c->n_arrived && !c->failed; i++)
+		if (!c->js[c->arrived[i]].shuffle_open)
+			shuffle_maybe_open(c, c->arrived[i]);
+	if (!c->nodes.period)
+		nodes_wake(c); /* without heartbeats, a tick offers again */
+	if (c->failed || c->jobs_done + c->jobs_failed >= c->wl->n_jobs)
 		return;
-	/* In virtual time, a heartbeat with nothing else to wait for (no
-	 * arrival, no task at work, no flow moving, no circuit coming) and
-	 * nothing the scheduler starts now is a run that cannot finish (the
-	 * progress line's timer does not count). */
-	idle = evtimer_armed(&c->progress_timer) ? 1 : 0;
-	if (l->clock == EVLOOP_VIRTUAL && evq_len(&l->q) == idle + 1 &&
-	    evtimer_armed(&c->sched_timer)) {
-		schedule_pass(l, &c->sched_timer);
-		evloop_cancel(l, &c->sched_timer);
-		if (evq_len(&l->q) == idle) {
-			ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done and nothing left to wait for",
-				 (double)(ctl_now(c) - c->t0) / 1e9,
-				 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
-			return;
-		}
-	}
-	evloop_at(l, tm, ctl_now(c) + c->opts.heartbeat);
+	check_stall(c);
+	if (!c->failed)
+		evloop_at(l, tm, ctl_now(c) + (c->nodes.period ? c->nodes.period : NSEC_PER_SEC));
 }
 
 /* The progress line: simulated (or run) time, jobs done, and, when some
@@ -1420,11 +1612,14 @@ int ctl_run(struct ctl *c, char *errbuf)
 	c->first_arrival = -1;
 	c->wall_start = now_ns();
 	evtimer_init(&c->arrival_timer, arrival);
-	evtimer_init(&c->sched_timer, schedule_pass);
 	evtimer_init(&c->heartbeat_timer, heartbeat);
 	evtimer_init(&c->progress_timer, progress_tick);
 	evloop_at(&c->loop, &c->arrival_timer, c->t0);
-	evloop_at(&c->loop, &c->heartbeat_timer, c->t0 + c->opts.heartbeat);
+	evloop_at(&c->loop, &c->heartbeat_timer,
+		  c->t0 + (c->opts.heartbeat ? c->opts.heartbeat : NSEC_PER_SEC));
+	nodes_start(c);
+	netview_start(c);
+	c->stall_since = c->t0;
 	if (c->opts.progress)
 		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC / 10);
 	if (c->be.ops == &backend_sim && report_flows_begin(c, errbuf))
@@ -1484,10 +1679,10 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 	t->reconfigurations = c->cx.reconfigs;
 	t->events = c->loop.events;
 	for (i = 0; i < c->wl->n_jobs; i++) {
-		const struct job *jb = &c->c->jobs[i];
+		const struct hyde_job *jb = &c->c->jobs[i];
 		const struct jstate *j = &c->js[i];
 
-		if (jb->state == JOB_DONE)
+		if (jb->state == HYDE_JOB_DONE)
 			jct += (double)(jb->end - (c->t0 + jb->wl->arrival));
 		t->cross_rack_bytes += j->cross_rack_bytes;
 		t->flows_done += j->flows_done;

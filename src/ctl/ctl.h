@@ -17,7 +17,6 @@
 #include "core/workload.h"
 #include "ctl/backend.h"
 #include "net/csched.h"
-#include "sched/sched.h"
 
 enum flow_state {
 	FLOW_WAIT_CIRCUIT, /* OCS flow: waits for its circuit */
@@ -26,15 +25,28 @@ enum flow_state {
 	FLOW_DONE,
 };
 
-/* A flow is one fetch: a reduce task pulls the outputs of one or more maps
- * of its job that ran on one host (as Hadoop's fetcher does), over one TCP
- * connection in emulation. With ctl_opts.stream_flows the controller keeps
- * no list of maps (maps is NULL, n_maps counts them) and frees the flow
- * once it is done and its line is in flows.csv. */
+/* A flow is one TCP connection's worth of data, of one of three kinds:
+ * - shuffle: one fetch: a reduce task pulls the outputs of one or more maps
+ *   of its job that ran on one host (as Hadoop's fetcher does);
+ * - input: a map reads (part of) its input split from a replica holder's
+ *   data service (HDFS DataNode), when no replica is on its host;
+ * - output: a hop of a reduce's HDFS write pipeline (writer -> second
+ *   replica -> third ...), one flow per hop, all hops at once.
+ * With ctl_opts.stream_flows the controller keeps no list of maps (maps is
+ * NULL, n_maps counts them) and frees the flow once it is done and its
+ * line is in flows.csv. */
 struct flow {
 	uint32_t id;
 	uint32_t job; /* the coflow is the job's shuffle: same index */
-	uint32_t reduce;
+	uint32_t reduce; /* shuffle and output: the reduce; input: the map */
+	enum hyde_flow_kind kind;
+	/* input: the block read (a map's own, or a parent's output part) and
+	 * the range of it; output: the part written */
+	uint32_t blk_job, blk_idx;
+	bool blk_output;
+	uint64_t blk_off;
+	struct flow *pipe_next; /* output: the next hop of its pipeline */
+	bool pipe_head;		/* output: the writer's own hop */
 	uint32_t src_host, dst_host;
 	uint32_t src_rack, dst_rack;
 	uint32_t *maps;
@@ -45,6 +57,7 @@ struct flow {
 	int64_t created, start, end;
 	struct flow *next; /* in a wait queue */
 	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
+	struct flow *aprev, *anext; /* active (the network view) */
 	uint32_t pair;	   /* OCS: index of its pair in the job's */
 	/* batched outputs (ctl_int.h, struct jlazy): while it waits, the flow
 	 * holds its host's outputs from lz_from on, less lz_adj_* */
@@ -54,6 +67,8 @@ struct flow {
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	void *bpriv;	   /* the backend's */
 };
+
+struct hyde_sched;
 
 struct ctl_opts {
 	const char *topo_path, *wl_spec;
@@ -67,7 +82,7 @@ struct ctl_opts {
 	const char *outdir;	/* run directory, or NULL for none */
 	uint64_t seed;
 	unsigned parallel_copies; /* Hadoop: 5 */
-	int64_t heartbeat;	  /* scheduler tick period */
+	int64_t heartbeat;	  /* node managers' heartbeat period (YARN: 1s); 0: none */
 	bool progress;		  /* a progress line on stderr */
 	const char *prefix;	  /* emulation: namespace prefix of the fabric */
 	bool quiet;
@@ -78,6 +93,10 @@ struct ctl_opts {
 	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
 	int64_t rate_quantum; /* sim: at most one rate computation per this
 			       * (ns); 0: at every change (exact) */
+	/* No HDFS traffic: maps read their input where they run and
+	 * reduces write one local replica; only the shuffle crosses the
+	 * network (as the papers' simulators assume). */
+	bool no_io;
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
@@ -122,7 +141,7 @@ int64_t ctl_now(struct ctl *c);
 struct evloop *ctl_loop(struct ctl *c);
 const struct topo *ctl_topo(const struct ctl *c);
 struct cluster *ctl_cluster(struct ctl *c);
-void ctl_compute_done(struct ctl *c, struct task *t);
+void ctl_compute_done(struct ctl *c, struct hyde_task *t);
 void ctl_flow_done(struct ctl *c, struct flow *f);
 void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
@@ -133,22 +152,9 @@ void ctl_event(struct ctl *c, const char *fmt, ...) __attribute__((format(printf
 const char *ctl_outdir(const struct ctl *c);
 const struct ctl_opts *ctl_options(const struct ctl *c);
 
-/* ---- for schedulers (read-only view) ---- */
-/* Bytes/s in use on rack k's uplink (out of the rack) and downlink, from
- * the flows the controller started on the EPS. */
-double ctl_uplink_load(const struct ctl *c, unsigned rack);
-double ctl_downlink_load(const struct ctl *c, unsigned rack);
-/* Active flows sent / received by a host. */
-unsigned ctl_host_flows_out(const struct ctl *c, unsigned host);
-unsigned ctl_host_flows_in(const struct ctl *c, unsigned host);
-/* Shuffle bytes of a job already produced by finished maps on each rack
- * (racks x 1), for reduce placement. The caller owns nothing. */
-const uint64_t *ctl_job_map_output_by_rack(const struct ctl *c, uint32_t job);
-/* Progress of a running task as Hadoop's status reports give it: the time
- * since it started and the fraction P done (a map: its work; a reduce:
- * half for the bytes fetched, half for its work, as copy and reduce
- * phases). -EINVAL if the task is not running. */
-int ctl_task_progress(struct ctl *c, const struct task *t, int64_t *elapsed,
+/* Progress of a running task as Hadoop's status reports give it (see
+ * hyde_task_progress). -EINVAL if the task is not running. */
+int ctl_task_progress(struct ctl *c, const struct hyde_task *t, int64_t *elapsed,
 		      double *p);
 
 #endif

@@ -3,6 +3,7 @@
 #define HYDE_CTL_INT_H
 
 #include "ctl/ctl.h"
+#include "ctl/sched_host.h"
 
 /* OCS demand of one job on one rack pair, with the flows waiting for the
  * pair's circuit. Kept up to date as flows come and go, so that a re-plan
@@ -68,8 +69,22 @@ struct jlazy {
 	uint64_t *single_bytes;
 };
 
+/* A map's input reads and a reduce's output writes (taskio.c). */
+struct tio {
+	uint32_t left;	   /* flows not done */
+	uint64_t bytes;	   /* of all its flows */
+	uint64_t done;	   /* of its flows done */
+	bool active;	   /* reading (map) or writing (reduce) */
+	struct flow *pend_head, *pend_tail; /* made, not started yet */
+	int64_t work_start; /* a map: when its work began, -1 before */
+};
+
 struct jstate {
 	struct rstate *red;
+	struct tio *map_in;  /* per map: its input reads */
+	struct tio *red_out; /* per reduce: its output pipeline */
+	uint64_t *out_rack;  /* shuffle bytes of finished maps per rack */
+	bool ready_seen;     /* job_ready told */
 	struct jlazy *lz;	/* batched outputs, or NULL */
 	uint32_t *fetching, n_fetching; /* reduces taking outputs, by index */
 	uint32_t *maps_done_rack;	 /* finished maps per rack */
@@ -86,6 +101,35 @@ struct jstate {
 	size_t n_pairs, cap_pairs;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
+};
+
+/* The node managers' heartbeats (nodes.c). */
+struct nodes {
+	int64_t period;	    /* 0: no heartbeats, offers at every change */
+	int64_t *phase;	    /* per host, in [0, period) */
+	uint64_t *tie;	    /* per host: a seeded draw, for equal phases */
+	uint32_t *byrank;   /* hosts by phase: the cycle */
+	uint32_t *rank;	    /* per host: its place in the cycle */
+	int64_t *sphase;    /* per rank: the phase */
+	uint64_t *armed;    /* bitset by rank: hosts with a free container */
+	size_t words;
+	int64_t cycle;	    /* start of the cursor's period */
+	uint32_t pos;	    /* cursor: the first heartbeat not fired yet */
+	int64_t t_cycle;    /* the timer's heartbeat */
+	uint32_t t_rank;
+	bool sleeping;	    /* nothing pending: no heartbeat until a job is ready */
+	struct evtimer timer, pass;
+};
+
+/* The network view (netview.c): per link, cumulative bytes at the last
+ * two samples, taken every heartbeat period on the period's bounds. */
+struct netview {
+	int64_t period;
+	unsigned n_links;
+	uint64_t *prev, *last; /* bytes per link at the samples */
+	int64_t t_prev, t_last;
+	unsigned nsamples;
+	unsigned *flows;       /* active flows per link now */
 };
 
 /* The circuit executor (circuits.c). */
@@ -109,12 +153,13 @@ struct ctl {
 	struct cluster *c;
 	struct evloop loop;
 	struct backend be;
-	struct sched *sched;
+	struct hyde_sched *sched;
 	struct rng rng;
 	struct jstate *js;
 	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
 	struct flow *live_flows; /* stream_flows: flows not done yet */
+	struct flow *active_head; /* every flow moving bytes now */
 	FILE *flows_fp;		 /* stream_flows: flows.csv being written */
 	struct outfile flows_out;
 	/* pairs by (job, src, dst): open addressing, key 0 is empty */
@@ -127,15 +172,17 @@ struct ctl {
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */
 	size_t n_arrived;
-	struct evtimer arrival_timer, sched_timer, heartbeat_timer, progress_timer;
-	unsigned host_rr;
-	uint64_t tasks_started;
+	struct evtimer arrival_timer, heartbeat_timer, progress_timer, net_timer;
+	struct nodes nodes;
+	struct netview net;
+	uint64_t tasks_started, stall_tasks;
+	int64_t stall_since;
 	size_t jobs_done, jobs_failed;
 	int64_t t0; /* loop time at start */
 	int64_t first_arrival, last_end;
 	uint64_t ocs_bytes, eps_bytes, rack_bytes, host_bytes, bytes_done;
+	uint64_t kind_bytes[HYDE_FLOW_KINDS], kind_cross_bytes[HYDE_FLOW_KINDS];
 	unsigned *host_out, *host_in;
-	double *up_load, *down_load; /* bytes/s of EPS flows started, per rack */
 	struct cexec cx;
 	bool failed;
 	char failmsg[HYDE_ERRBUF_SIZE];
@@ -144,6 +191,67 @@ struct ctl {
 	int64_t wall_start;
 	int64_t progress_at; /* wall ns since wall_start of the last line */
 };
+
+/* nodes.c */
+void nodes_init(struct ctl *c);
+void nodes_free(struct ctl *c);
+/* The run starts (t0 is set): hosts with free containers are armed. */
+void nodes_start(struct ctl *c);
+/* Something may be pending (a job became ready): heartbeats resume. */
+void nodes_wake(struct ctl *c);
+/* A host's free containers changed (a task started or ended there). */
+void nodes_slot_changed(struct ctl *c, unsigned host);
+int64_t nodes_phase(const struct ctl *c, unsigned host);
+
+/* ctl.c: placement */
+bool ctl_anything_pending(struct ctl *c);
+void ctl_node_heartbeat(struct ctl *c, unsigned host);
+/* The task is over (its work, and a reduce's output written). */
+void ctl_task_done(struct ctl *c, struct hyde_task *t);
+/* for the scheduler API (sched_api.c) */
+const uint32_t *ctl_arrived_jobs(struct ctl *c, size_t *n);
+uint64_t ctl_map_output_bytes(const struct ctl *c, uint32_t job, uint32_t m);
+void ctl_job_map_output(const struct ctl *c, uint32_t job, uint64_t *per_rack,
+			uint64_t *per_host);
+unsigned ctl_host_flows_out(const struct ctl *c, unsigned host);
+unsigned ctl_host_flows_in(const struct ctl *c, unsigned host);
+
+/* ctl.c: flows of any kind */
+struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
+			  uint32_t task, unsigned src_host, unsigned dst_host);
+/* Start it now (input and output flows wait for nothing). */
+void ctl_flow_start(struct ctl *c, struct flow *f);
+
+/* taskio.c: input reads and output writes */
+void taskio_init(struct ctl *c, struct jstate *j, uint32_t job);
+void taskio_free(struct jstate *j);
+/* A map started: its input reads, then its work. */
+void taskio_map_started(struct ctl *c, struct hyde_task *t);
+/* A reduce's work is done: true if it writes output replicas first
+ * (ctl_task_done follows their end). */
+bool taskio_reduce_computed(struct ctl *c, struct hyde_task *t);
+void taskio_flow_done(struct ctl *c, struct flow *f);
+/* The fraction of its reads (map) or writes (reduce) done, -1 if none. */
+double taskio_progress(const struct ctl *c, const struct hyde_task *t);
+/* A map: when its work began (-1 while it reads or before). */
+int64_t taskio_work_start(const struct ctl *c, const struct hyde_task *t);
+/* ctl.c: the task works for duration (the backend's timer or process). */
+void ctl_start_compute(struct ctl *c, struct hyde_task *t, int64_t duration);
+
+/* netview.c */
+void netview_init(struct ctl *c);
+void netview_free(struct ctl *c);
+void netview_start(struct ctl *c);
+unsigned netview_n_links(const struct topo *t);
+unsigned netview_link_index(const struct topo *t, enum hyde_link_kind kind, unsigned idx);
+/* A flow starts (d = 1) or ends (d = -1) on its links. */
+void netview_flow(struct ctl *c, const struct flow *f, int d);
+int ctl_net_link(struct ctl *c, enum hyde_link_kind kind, unsigned idx,
+		 struct hyde_link_state *out);
+void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to);
+size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max);
+bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,
+		      enum hyde_link_kind kind, unsigned idx);
 
 /* circuits.c */
 int cexec_init(struct ctl *c, const char *name, char *errbuf);

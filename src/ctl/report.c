@@ -70,14 +70,14 @@ int report_write_app(struct ctl *c, char *errbuf)
 	if ((r = out_open(c, &o, RUNDIR_APP_JOBS, RUNDIR_APP_JOBS_HEADER, errbuf)))
 		return r;
 	for (i = 0; i < c->wl->n_jobs; i++) {
-		const struct job *jb = &c->c->jobs[i];
+		const struct hyde_job *jb = &c->c->jobs[i];
 		const struct jstate *j = &c->js[i];
 		const struct wl_job *w = jb->wl;
 
 		fprintf(o.fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 			",%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
 			w->id, w->user, c->t0 + w->arrival, jb->ready_at, j->start,
-			j->maps_done_at, jb->state == JOB_DONE ? jb->end : -1, w->maps,
+			j->maps_done_at, jb->state == HYDE_JOB_DONE ? jb->end : -1, w->maps,
 			w->reduces, w->shuffle);
 	}
 	if ((r = out_close(&o, errbuf)))
@@ -176,15 +176,15 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 	if ((r = out_open(c, &o, RUNDIR_JOBS, RUNDIR_JOBS_HEADER, errbuf)))
 		return r;
 	for (i = 0; i < c->wl->n_jobs; i++) {
-		const struct job *jb = &c->c->jobs[i];
+		const struct hyde_job *jb = &c->c->jobs[i];
 		const struct wl_job *w = jb->wl;
 		int64_t arr = c->t0 + w->arrival;
 
 		fprintf(o.fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32
 			",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
 			w->id, w->user, arr, c->js[i].start,
-			jb->state == JOB_DONE ? jb->end : -1,
-			jb->state == JOB_DONE ? jb->end - arr : -1, w->maps, w->reduces,
+			jb->state == HYDE_JOB_DONE ? jb->end : -1,
+			jb->state == HYDE_JOB_DONE ? jb->end - arr : -1, w->maps, w->reduces,
 			w->shuffle, c->js[i].cross_rack_bytes);
 	}
 	if ((r = out_close(&o, errbuf)))

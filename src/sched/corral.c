@@ -25,13 +25,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
-#include "ctl/ctl.h"
+#include <hyde/sched.h>
+
 #include "sched/policy.h"
-#include "sched/sched.h"
 
 struct corral_opts {
 	char objective[16];
@@ -50,12 +50,12 @@ struct corral_priv {
 	double plan_value; /* of the plan kept, seconds */
 };
 
-static const struct opt_desc corral_opts[] = {
-	{ "objective", O_STR, offsetof(struct corral_opts, objective), 0, 16,
+static const struct hyde_opt corral_opts[] = {
+	{ "objective", HYDE_OPT_STR, offsetof(struct corral_opts, objective), 0, 16,
 	  "what the plan minimises: jct (mean, arrival order) or makespan" },
-	{ "plan_iters", O_UNS, offsetof(struct corral_opts, plan_iters), 1, 1e7,
+	{ "plan_iters", HYDE_OPT_UNS, offsetof(struct corral_opts, plan_iters), 1, 1e7,
 	  "rounds of the planner (one more rack to the critical job each)" },
-	{ "planned", O_DOUBLE, offsetof(struct corral_opts, planned), 0, 1,
+	{ "planned", HYDE_OPT_DOUBLE, offsetof(struct corral_opts, planned), 0, 1,
 	  "fraction of the jobs planned (the rest are ad hoc, on leftovers)" },
 };
 
@@ -69,14 +69,15 @@ static void corral_defaults(void *priv)
 }
 
 /* Latency of job i on r racks (ALGORITHMS.md), in seconds. */
-static double job_latency(const struct sched *s, size_t i, unsigned r)
+static double job_latency(const struct hyde_sched *s, size_t i, unsigned r)
 {
-	const struct wl_job *w = &s->c->wl->jobs[i];
+	const struct hyde_job *w = hyde_job(s, (uint32_t)i);
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
 
-	return pol_corral_latency(w->maps, (double)w->map_time / 1e9, w->reduces,
+	return pol_corral_latency(w->n_maps, (double)w->map_time / 1e9, w->n_reduces,
 				  (double)w->reduce_time / 1e9, (double)w->shuffle, r,
-				  s->t->hosts * s->t->containers,
-				  (double)s->t->uplink_rate / 8);
+				  ci->hosts_per_rack * ci->containers,
+				  (double)ci->uplink_rate / 8);
 }
 
 static const double *sort_key;
@@ -101,22 +102,48 @@ static int cmp_rack_free(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static const struct hyde_sched *sort_sched;
+
+static int cmp_submit(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int64_t sx = hyde_job(sort_sched, x)->submit, sy = hyde_job(sort_sched, y)->submit;
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* The jobs by submission time, ties by index (the caller frees). */
+static uint32_t *arrival_order(const struct hyde_sched *s)
+{
+	size_t n = hyde_cluster(s)->n_jobs, i;
+	uint32_t *v = hyde_calloc(n + 1, sizeof(uint32_t));
+
+	for (i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	sort_sched = s;
+	qsort(v, n, sizeof(uint32_t), cmp_submit);
+	sort_sched = NULL;
+	return v;
+}
+
 /* One list schedule of the planned jobs (in order[]) with r[] racks each;
  * fills on_rack and end[], returns the objective and the critical job. */
-static double list_schedule(struct sched *s, const uint32_t *order, size_t n,
+static double list_schedule(struct hyde_sched *s, const uint32_t *order, size_t n,
 			    const unsigned *r, bool *on_rack, double *end,
 			    size_t *critical)
 {
 	struct corral_priv *p = s->priv;
-	unsigned racks = s->t->racks, k;
-	double *free_at = xcalloc(racks, sizeof(double)), value = 0, worst = -1;
-	uint32_t *rk = xcalloc(racks, sizeof(uint32_t));
+	unsigned racks = hyde_cluster(s)->racks, k;
+	double *free_at = hyde_calloc(racks, sizeof(double)), value = 0, worst = -1;
+	uint32_t *rk = hyde_calloc(racks, sizeof(uint32_t));
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		uint32_t j = order[i];
-		const struct wl_job *w = &s->c->wl->jobs[j];
-		double start = (double)w->arrival / 1e9, crit;
+		const struct hyde_job *w = hyde_job(s, j);
+		double start = (double)w->submit / 1e9, crit;
 
 		for (k = 0; k < racks; k++)
 			rk[k] = k;
@@ -132,7 +159,7 @@ static double list_schedule(struct sched *s, const uint32_t *order, size_t n,
 		end[j] = start + job_latency(s, j, r[j]);
 		for (k = 0; k < r[j]; k++)
 			free_at[rk[k]] = end[j];
-		crit = p->makespan ? end[j] : end[j] - (double)w->arrival / 1e9;
+		crit = p->makespan ? end[j] : end[j] - (double)w->submit / 1e9;
 		if (p->makespan) {
 			if (end[j] > value)
 				value = end[j];
@@ -149,14 +176,14 @@ static double list_schedule(struct sched *s, const uint32_t *order, size_t n,
 	return p->makespan ? value : (n ? value / (double)n : 0);
 }
 
-static void plan(struct sched *s)
+static void plan(struct hyde_sched *s)
 {
 	struct corral_priv *p = s->priv;
-	size_t nj = s->c->n_jobs, n = 0, i, crit = 0;
-	unsigned racks = s->t->racks, it, *r = xcalloc(nj + 1, sizeof(unsigned));
-	uint32_t *order = xcalloc(nj + 1, sizeof(uint32_t)), *arr = wl_arrival_order(s->c->wl);
-	bool *try = xcalloc(nj * racks + 1, sizeof(bool));
-	double *end = xcalloc(nj + 1, sizeof(double)), *lat = NULL, best = INFINITY;
+	size_t nj = hyde_cluster(s)->n_jobs, n = 0, i, crit = 0;
+	unsigned racks = hyde_cluster(s)->racks, it, *r = hyde_calloc(nj + 1, sizeof(unsigned));
+	uint32_t *order = hyde_calloc(nj + 1, sizeof(uint32_t)), *arr = arrival_order(s);
+	bool *try = hyde_calloc(nj * racks + 1, sizeof(bool));
+	double *end = hyde_calloc(nj + 1, sizeof(double)), *lat = NULL, best = INFINITY;
 
 	for (i = 0; i < nj; i++)
 		if (p->planned[arr[i]]) {
@@ -166,7 +193,7 @@ static void plan(struct sched *s)
 	free(arr);
 	if (p->makespan) {
 		/* longest first (at one rack) */
-		lat = xcalloc(nj + 1, sizeof(double));
+		lat = hyde_calloc(nj + 1, sizeof(double));
 		for (i = 0; i < n; i++)
 			lat[order[i]] = job_latency(s, order[i], 1);
 		sort_key = lat;
@@ -194,26 +221,27 @@ static void plan(struct sched *s)
 	free(r);
 }
 
-static int corral_init(struct sched *s, char *errbuf)
+static int corral_init(struct hyde_sched *s, char *errbuf)
 {
 	struct corral_priv *p = s->priv;
-	size_t nj = s->c->n_jobs, i;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	size_t nj = ci->n_jobs, i;
 
 	if (!strcmp(p->o.objective, "makespan")) {
 		p->makespan = true;
 	} else if (strcmp(p->o.objective, "jct")) {
-		errbuf_set(errbuf, "scheduler corral: objective: expected jct or makespan, got '%s'",
-			   p->o.objective);
+		snprintf(errbuf, HYDE_SCHED_ERRBUF, "objective: expected jct or makespan, got '%s'",
+			 p->o.objective);
 		return -EINVAL;
 	}
-	p->planned = xcalloc(nj + 1, sizeof(bool));
-	p->n_racks = xcalloc(nj + 1, sizeof(unsigned));
-	p->on_rack = xcalloc(nj * s->t->racks + 1, sizeof(bool));
-	p->order = xcalloc(nj + 1, sizeof(uint32_t));
-	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
+	p->planned = hyde_calloc(nj + 1, sizeof(bool));
+	p->n_racks = hyde_calloc(nj + 1, sizeof(unsigned));
+	p->on_rack = hyde_calloc(nj * ci->racks + 1, sizeof(bool));
+	p->order = hyde_calloc(nj + 1, sizeof(uint32_t));
+	p->user_running = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
 	for (i = 0; i < nj; i++) {
-		const struct wl_job *w = &s->c->wl->jobs[i];
-		double u = rng_unit(&s->rng);
+		const struct hyde_job *w = hyde_job(s, (uint32_t)i);
+		double u = hyde_rand_unit(s);
 
 		p->planned[i] = !w->map_racks && !w->reduce_racks && u < p->o.planned;
 	}
@@ -221,7 +249,7 @@ static int corral_init(struct sched *s, char *errbuf)
 	return 0;
 }
 
-static void corral_destroy(struct sched *s)
+static void corral_destroy(struct hyde_sched *s)
 {
 	struct corral_priv *p = s->priv;
 
@@ -232,60 +260,65 @@ static void corral_destroy(struct sched *s)
 	free(p->user_running);
 }
 
-/* One replica of each block, evenly over the job's racks. */
-static void corral_job_arrived(struct sched *s, struct job *j)
+/* One replica of each block, evenly over the job's racks: the first
+ * replica moves there, the others stay where HDFS put them (one that
+ * lands on the new first's host goes where the first was). */
+static void corral_job_arrived(struct hyde_sched *s, const struct hyde_job *j)
 {
 	struct corral_priv *p = s->priv;
-	unsigned racks = s->t->racks, r, n = 0, *mine;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned racks = ci->racks, r, n = 0, *mine;
 	uint32_t b;
 
-	if (!p->planned[j->idx] || !j->wl->maps)
+	if (!p->planned[j->idx] || !j->n_maps || j->input_from_parents)
 		return;
-	mine = xcalloc(racks, sizeof(unsigned));
+	mine = hyde_calloc(racks, sizeof(unsigned));
 	for (r = 0; r < racks; r++)
 		if (p->on_rack[(size_t)j->idx * racks + r])
 			mine[n++] = r;
-	for (b = 0; n && b < j->wl->maps; b++) {
-		struct block *blk = &j->blocks[b];
-		unsigned h = topo_host_id(s->t, mine[b % n],
-					  (unsigned)rng_below(&s->rng, s->t->hosts));
-		uint32_t k;
+	for (b = 0; n && b < j->n_maps; b++) {
+		const struct hyde_block *blk = &j->blocks[b];
+		uint32_t rep[HYDE_MAX_REPLICAS], k;
+		unsigned h = mine[b % n] * ci->hosts_per_rack +
+			     (unsigned)hyde_rand_below(s, ci->hosts_per_rack);
 
-		/* the first replica moves; drop another copy on that host */
+		memcpy(rep, blk->replica, blk->n_replicas * sizeof(uint32_t));
 		for (k = 1; k < blk->n_replicas; k++)
-			if (blk->replica[k] == h)
-				blk->replica[k] = blk->replica[0];
-		blk->replica[0] = h;
+			if (rep[k] == h)
+				rep[k] = rep[0];
+		rep[0] = h;
+		hyde_place_block(s, j, b, rep, blk->n_replicas);
 	}
-	j->blocks_version++;
 	free(mine);
 }
 
-static struct task *job_task(struct sched *s, struct job *j, unsigned host)
+static const struct hyde_task *job_task(struct hyde_sched *s, const struct hyde_job *j,
+					unsigned host)
 {
-	enum sched_locality lvl;
-	struct task *t = sched_pending_map(s, j, host, LOC_ANY, &lvl);
+	enum hyde_locality lvl;
+	const struct hyde_task *t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
 
-	return t ? t : sched_pending_reduce(s, j, host);
+	return t ? t : hyde_pending_reduce(s, j, host);
 }
 
-static struct task *corral_pick(struct sched *s, unsigned host)
+static const struct hyde_task *corral_pick(struct hyde_sched *s, unsigned host)
 {
 	struct corral_priv *p = s->priv;
-	unsigned rack = topo_host_rack(s->t, host);
-	size_t n = sched_fair_order(s, p->order, p->user_running), i;
-	struct task *t;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned rack = hyde_rack_of(ci, host);
+	size_t n = hyde_fair_order(s, p->order, p->user_running), i;
+	const struct hyde_task *t;
 
 	/* the jobs planned on this rack, then the unplanned ones */
 	for (i = 0; i < n; i++) {
-		struct job *j = &s->c->jobs[p->order[i]];
+		const struct hyde_job *j = hyde_job(s, p->order[i]);
 
-		if (p->planned[j->idx] && p->on_rack[(size_t)j->idx * s->t->racks + rack] &&
+		if (p->planned[j->idx] && p->on_rack[(size_t)j->idx * ci->racks + rack] &&
 		    (t = job_task(s, j, host)))
 			return t;
 	}
 	for (i = 0; i < n; i++) {
-		struct job *j = &s->c->jobs[p->order[i]];
+		const struct hyde_job *j = hyde_job(s, p->order[i]);
 
 		if (!p->planned[j->idx] && (t = job_task(s, j, host)))
 			return t;
@@ -294,11 +327,12 @@ static struct task *corral_pick(struct sched *s, unsigned host)
 }
 
 const struct hyde_sched_ops sched_corral = {
+	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "corral",
 	.summary = "Corral (reconstruction): jobs planned on few racks, input and tasks there",
 	.priv_size = sizeof(struct corral_priv),
 	.opts = corral_opts,
-	.n_opts = ARRAY_SIZE(corral_opts),
+	.n_opts = sizeof(corral_opts) / sizeof(corral_opts[0]),
 	.defaults = corral_defaults,
 	.init = corral_init,
 	.destroy = corral_destroy,

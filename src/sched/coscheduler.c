@@ -60,10 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
-#include "ctl/ctl.h"
+#include <hyde/sched.h>
+
 #include "sched/policy.h"
-#include "sched/sched.h"
 
 struct cs_opts {
 	bool mts, psrt, sbs, barrier, levels_first, spill;
@@ -93,7 +92,8 @@ struct cs_priv {
 	uint32_t *order;
 	unsigned *user_running, *user_rank;
 	struct pol_cand *cand;
-	struct task **cand_task;
+	const struct hyde_task **cand_task;
+	uint64_t *out; /* map output per rack, for PSRT */
 	unsigned *resv_rack, resv_total; /* containers of admitted jobs */
 	unsigned rack_cap, total_cap;
 	/* SBS scratch */
@@ -102,22 +102,22 @@ struct cs_priv {
 	size_t *cap_rel;
 };
 
-static const struct opt_desc cs_opts[] = {
-	{ "mts", O_BOOL, offsetof(struct cs_opts, mts), 0, 0,
+static const struct hyde_opt cs_opts[] = {
+	{ "mts", HYDE_OPT_BOOL, offsetof(struct cs_opts, mts), 0, 0,
 	  "MTS: input of shuffle-heavy jobs on R_map racks, maps there (§IV-C)" },
-	{ "psrt", O_BOOL, offsetof(struct cs_opts, psrt), 0, 0,
+	{ "psrt", HYDE_OPT_BOOL, offsetof(struct cs_opts, psrt), 0, 0,
 	  "PSRT: possible schedules of reduces from the map output (§IV-D)" },
-	{ "sbs", O_BOOL, offsetof(struct cs_opts, sbs), 0, 0,
+	{ "sbs", HYDE_OPT_BOOL, offsetof(struct cs_opts, sbs), 0, 0,
 	  "SBS: ExploreSchedule picks the racks and the schedule (§IV-E; needs psrt)" },
-	{ "sir", O_DOUBLE, offsetof(struct cs_opts, sir), 1e-9, 1e9,
+	{ "sir", HYDE_OPT_DOUBLE, offsetof(struct cs_opts, sir), 1e-9, 1e9,
 	  "shuffle/input ratio assumed at arrival (§IV-C)" },
-	{ "barrier", O_BOOL, offsetof(struct cs_opts, barrier), 0, 0,
+	{ "barrier", HYDE_OPT_BOOL, offsetof(struct cs_opts, barrier), 0, 0,
 	  "reduces after all maps, shuffle after all reduces placed (§IV-A)" },
-	{ "trem_error", O_DOUBLE, offsetof(struct cs_opts, trem_error), 0, 1,
+	{ "trem_error", HYDE_OPT_DOUBLE, offsetof(struct cs_opts, trem_error), 0, 1,
 	  "error rate of the T_rem estimates, uniform in +-this (§V-D)" },
-	{ "spill", O_BOOL, offsetof(struct cs_opts, spill), 0, 0,
+	{ "spill", HYDE_OPT_BOOL, offsetof(struct cs_opts, spill), 0, 0,
 	  "maps of a guided job may run off its guideline (Alg. 2 line 9)" },
-	{ "levels_first", O_BOOL, offsetof(struct cs_opts, levels_first), 0, 0,
+	{ "levels_first", HYDE_OPT_BOOL, offsetof(struct cs_opts, levels_first), 0, 0,
 	  "Alg. 2: each level over all users first (no: first user, then levels)" },
 };
 
@@ -131,43 +131,46 @@ static void cs_defaults(void *priv)
 	p->o.sir = 1.0; /* §IV-C, as in [6] */
 }
 
-static int cs_init(struct sched *s, char *errbuf)
+static int cs_init(struct hyde_sched *s, char *errbuf)
 {
 	struct cs_priv *p = s->priv;
-	unsigned racks = s->t->racks;
-	size_t i, n = s->c->n_jobs;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned racks = ci->racks;
+	size_t i, n = ci->n_jobs;
 
 	(void)errbuf;
-	p->jobs = xcalloc(n + 1, sizeof(*p->jobs));
+	p->jobs = hyde_calloc(n + 1, sizeof(*p->jobs));
 	for (i = 0; i < n; i++)
 		p->jobs[i].sir = p->o.sir;
-	p->order = xcalloc(n + 1, sizeof(uint32_t));
-	p->cand = xcalloc(n + 1, sizeof(*p->cand));
-	p->cand_task = xcalloc(n + 1, sizeof(*p->cand_task));
-	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
-	p->user_rank = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
-	p->resv_rack = xcalloc(racks, sizeof(unsigned));
-	p->rack_cap = s->t->hosts * s->t->containers;
+	p->order = hyde_calloc(n + 1, sizeof(uint32_t));
+	p->cand = hyde_calloc(n + 1, sizeof(*p->cand));
+	p->cand_task = hyde_calloc(n + 1, sizeof(*p->cand_task));
+	p->user_running = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
+	p->user_rank = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
+	p->out = hyde_calloc(racks, sizeof(uint64_t));
+	p->resv_rack = hyde_calloc(racks, sizeof(unsigned));
+	p->rack_cap = ci->hosts_per_rack * ci->containers;
 	p->total_cap = p->rack_cap * racks;
-	p->rel = xcalloc(racks, sizeof(double *));
-	p->n_rel = xcalloc(racks, sizeof(unsigned));
-	p->cap_rel = xcalloc(racks, sizeof(size_t));
+	p->rel = hyde_calloc(racks, sizeof(double *));
+	p->n_rel = hyde_calloc(racks, sizeof(unsigned));
+	p->cap_rel = hyde_calloc(racks, sizeof(size_t));
 	return 0;
 }
 
-static void cs_destroy(struct sched *s)
+static void cs_destroy(struct hyde_sched *s)
 {
 	struct cs_priv *p = s->priv;
 	size_t i;
 
-	for (i = 0; i < s->c->n_jobs; i++) {
+	for (i = 0; i < hyde_cluster(s)->n_jobs; i++) {
 		free(p->jobs[i].col_of_rack);
 		free(p->jobs[i].col_rack);
 		free(p->jobs[i].red_left);
 		free(p->jobs[i].red_d);
 	}
-	for (i = 0; i < s->t->racks; i++)
+	for (i = 0; i < hyde_cluster(s)->racks; i++)
 		free(p->rel[i]);
+	free(p->out);
 	free(p->rel);
 	free(p->n_rel);
 	free(p->cap_rel);
@@ -180,66 +183,83 @@ static void cs_destroy(struct sched *s)
 	free(p->resv_rack);
 }
 
-static enum sched_reduce_start cs_reduce_start(struct sched *s)
+/* §IV-A: reduces only once every map is done (else Hadoop's slowstart) */
+static bool cs_reduces_may_start(struct hyde_sched *s, const struct hyde_job *j)
 {
 	const struct cs_priv *p = s->priv;
 
-	return p->o.barrier ? SCHED_AFTER_MAPS : SCHED_SLOWSTART;
+	if (p->o.barrier)
+		return hyde_job_maps_done(j);
+	return j->maps_done >= (uint32_t)ceil(hyde_cluster(s)->slowstart * j->n_maps);
 }
 
-static bool ocs_usable(const struct sched *s)
+static unsigned first_wave(const struct cs_priv *p, const struct hyde_job *j);
+
+/* §IV-A: the shuffle starts once every reduce has its container. A job
+ * with more reduces than the cluster has containers runs them in waves:
+ * its shuffle opens when its reduces hold every container, and later
+ * reduces fetch as they start. */
+static bool cs_shuffle_may_start(struct hyde_sched *s, const struct hyde_job *j)
 {
-	return s->t->has_ocs && s->t->t_e > 0;
+	const struct cs_priv *p = s->priv;
+
+	return !p->o.barrier || j->reduces_running + j->reduces_done >= first_wave(p, j);
+}
+
+static bool ocs_usable(const struct hyde_sched *s)
+{
+	return hyde_cluster(s)->has_ocs && hyde_cluster(s)->t_e > 0;
 }
 
 /* §IV-C: shuffle-heavy if Input x SIR reaches T_e. */
-static void estimate(struct sched *s, struct job *j)
+static void estimate(struct hyde_sched *s, const struct hyde_job *j)
 {
 	struct cs_job *cj = &((struct cs_priv *)s->priv)->jobs[j->idx];
 
-	cj->heavy = ocs_usable(s) && (double)j->wl->input * cj->sir >= (double)s->t->t_e;
+	cj->heavy = ocs_usable(s) && (double)j->input * cj->sir >= (double)hyde_cluster(s)->t_e;
 }
 
-static void cs_job_arrived(struct sched *s, struct job *j)
+static void cs_job_arrived(struct hyde_sched *s, const struct hyde_job *j)
 {
 	struct cs_priv *p = s->priv;
 	struct cs_job *cj = &p->jobs[j->idx];
-	unsigned racks = s->t->racks, copies = s->t->replicas, r, k, i;
-	uint32_t *perm, *sets[CLUSTER_MAX_REPLICAS];
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned racks = ci->racks, copies = ci->replicas, r, k, i;
+	uint32_t *perm, *sets[HYDE_MAX_REPLICAS];
 
 	estimate(s, j);
-	if (!p->o.mts || !cj->heavy || j->wl->map_racks || !j->wl->maps)
+	if (!p->o.mts || !cj->heavy || j->map_racks || !j->n_maps || j->input_from_parents)
 		return;
-	if (copies > CLUSTER_MAX_REPLICAS)
-		copies = CLUSTER_MAX_REPLICAS;
+	if (copies > HYDE_MAX_REPLICAS)
+		copies = HYDE_MAX_REPLICAS;
 	if (copies < 1)
 		copies = 1;
 	/* eq. (6), at most as many racks as disjoint sets allow and as
 	 * there are blocks to spread */
-	r = pol_r_map((double)j->wl->input, cj->sir, (double)s->t->t_e);
+	r = pol_r_map((double)j->input, cj->sir, (double)ci->t_e);
 	if (r > racks / copies)
 		r = racks / copies;
-	if (r > j->wl->maps)
-		r = j->wl->maps;
+	if (r > j->n_maps)
+		r = j->n_maps;
 	if (r < 1)
 		r = 1;
-	perm = xcalloc(racks, sizeof(uint32_t));
+	perm = hyde_calloc(racks, sizeof(uint32_t));
 	for (i = 0; i < racks; i++)
 		perm[i] = i;
-	rng_shuffle_u32(&s->rng, perm, racks);
+	hyde_shuffle(s, perm, racks);
 	/* replica k evenly over the k-th set; the sets are disjoint when
 	 * the cluster has copies x r racks (else they wrap around) */
 	for (k = 0; k < copies; k++) {
-		sets[k] = xcalloc(r, sizeof(uint32_t));
+		sets[k] = hyde_calloc(r, sizeof(uint32_t));
 		for (i = 0; i < r; i++)
 			sets[k][i] = perm[(k * r + i) % racks];
 	}
-	cluster_place_blocks_racks(s->c, j, (const uint32_t *const *)sets, r, &s->rng);
+	hyde_place_blocks_racks(s, j, (const uint32_t *const *)sets, r);
 	for (k = 0; k < copies; k++)
 		free(sets[k]);
 	cj->r_map = r;
-	cj->col_of_rack = xcalloc(racks, sizeof(int32_t));
-	cj->col_rack = xcalloc(r, sizeof(int32_t));
+	cj->col_of_rack = hyde_calloc(racks, sizeof(int32_t));
+	cj->col_rack = hyde_calloc(r, sizeof(int32_t));
 	for (i = 0; i < racks; i++)
 		cj->col_of_rack[i] = -1;
 	for (i = 0; i < r; i++)
@@ -250,17 +270,17 @@ static void cs_job_arrived(struct sched *s, struct job *j)
 	free(perm);
 }
 
-static void cs_task_finished(struct sched *s, struct task *t)
+static void cs_task_finished(struct hyde_sched *s, const struct hyde_task *t)
 {
 	struct cs_priv *p = s->priv;
-	struct job *j = &s->c->jobs[t->job];
+	const struct hyde_job *j = hyde_job(s, t->job);
 	struct cs_job *cj = &p->jobs[t->job];
 
-	if (t->kind != TASK_MAP)
+	if (t->kind != HYDE_MAP)
 		return;
 	/* §IV-C: SIR follows the map phase */
 	cj->in_done += (double)j->blocks[t->idx].bytes;
-	cj->out_done += (double)j->wl->shuffle / j->wl->maps;
+	cj->out_done += (double)hyde_map_output_bytes(s, t->job, t->idx);
 	if (cj->in_done > 0) {
 		cj->sir = cj->out_done / cj->in_done;
 		estimate(s, j);
@@ -268,34 +288,37 @@ static void cs_task_finished(struct sched *s, struct task *t)
 }
 
 /* Release times of every rack's busy containers (eq. 8), ascending. */
-static void rack_releases(struct sched *s, struct pol_rack *out)
+static void rack_releases(struct hyde_sched *s, struct pol_rack *out)
 {
 	struct cs_priv *p = s->priv;
-	unsigned racks = s->t->racks, r;
-	size_t i;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned racks = ci->racks, r;
+	const uint32_t *act;
+	size_t i, na;
 
 	memset(p->n_rel, 0, racks * sizeof(unsigned));
-	for (i = 0; i < s->c->n_jobs; i++) {
-		struct job *j = &s->c->jobs[i];
-		uint32_t k, n = j->wl->maps + j->wl->reduces;
+	act = hyde_active_jobs(s, &na);
+	for (i = 0; i < na; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		uint32_t k, n = j->n_maps + j->n_reduces;
 
 		if (!j->maps_running && !j->reduces_running)
 			continue;
 		for (k = 0; k < n; k++) {
-			struct task *t = k < j->wl->maps ? &j->maps[k] : &j->reduces[k - j->wl->maps];
+			const struct hyde_task *t = k < j->n_maps ? &j->maps[k] : &j->reduces[k - j->n_maps];
 			int64_t elapsed;
 			double prog, t_rem;
 
-			if (t->state != TASK_RUNNING ||
-			    ctl_task_progress(s->ctl, t, &elapsed, &prog))
+			if (t->state != HYDE_TASK_RUNNING ||
+			    hyde_task_progress(s, t, &elapsed, &prog))
 				continue;
-			r = topo_host_rack(s->t, (unsigned)t->host);
-			xgrow((void **)&p->rel[r], &p->cap_rel[r], p->n_rel[r] + 1,
+			r = hyde_rack_of(ci, (unsigned)t->host);
+			hyde_grow((void **)&p->rel[r], &p->cap_rel[r], p->n_rel[r] + 1,
 			      sizeof(double));
 			t_rem = pol_t_rem((double)elapsed / 1e9, prog);
 			/* §V-D: estimates off by up to trem_error */
 			if (p->o.trem_error > 0 && !isinf(t_rem))
-				t_rem *= 1 + p->o.trem_error * (2 * rng_unit(&s->rng) - 1);
+				t_rem *= 1 + p->o.trem_error * (2 * hyde_rand_unit(s) - 1);
 			p->rel[r][p->n_rel[r]++] = t_rem;
 		}
 	}
@@ -311,7 +334,7 @@ static void rack_releases(struct sched *s, struct pol_rack *out)
 				v[b] = v[b - 1];
 			v[b] = x;
 		}
-		out[r] = (struct pol_rack){ .free = s->c->rack_free[r],
+		out[r] = (struct pol_rack){ .free = hyde_rack_free(s, r),
 					    .n_busy = p->n_rel[r], .release = v };
 	}
 }
@@ -328,11 +351,12 @@ static int cmp_rack_output(const void *a, const void *b)
 }
 
 /* PSRT + SBS when the maps are done: the best schedule's racks and d. */
-static void plan_reduces(struct sched *s, struct job *j)
+static void plan_reduces(struct hyde_sched *s, const struct hyde_job *j)
 {
 	struct cs_priv *p = s->priv;
 	struct cs_job *cj = &p->jobs[j->idx];
-	unsigned racks = s->t->racks, r, *pref, *sel;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned racks = ci->racks, r, *pref, *sel;
 	const uint64_t *out;
 	struct pol_schedule *ps;
 	struct pol_rack *view;
@@ -340,26 +364,27 @@ static void plan_reduces(struct sched *s, struct job *j)
 	size_t n, i;
 	int best = -1;
 
-	if (!p->o.psrt || !cj->heavy || !j->wl->reduces || j->wl->reduce_racks)
+	if (!p->o.psrt || !cj->heavy || !j->n_reduces || j->reduce_racks)
 		return;
-	out = ctl_job_map_output_by_rack(s->ctl, j->idx);
-	sm = xcalloc(racks, sizeof(double));
+	hyde_job_map_output(s, j->idx, p->out, NULL);
+	out = p->out;
+	sm = hyde_calloc(racks, sizeof(double));
 	for (r = 0; r < racks; r++)
 		sm[r] = (double)out[r];
-	n = pol_psrt(sm, racks, j->wl->reduces, (double)s->t->t_e,
-		     (double)s->t->ocs_rate / 8, (double)s->t->delta / 1e9, racks, &ps);
+	n = pol_psrt(sm, racks, j->n_reduces, (double)ci->t_e, (double)ci->ocs_rate / 8,
+		     (double)ci->delta / 1e9, racks, &ps);
 	free(sm);
 	if (!n)
 		return;
 	/* ties go to the racks holding most of the job's map output */
-	pref = xcalloc(racks, sizeof(unsigned));
+	pref = hyde_calloc(racks, sizeof(unsigned));
 	for (r = 0; r < racks; r++)
 		pref[r] = r;
 	by_rack_out = out;
 	qsort(pref, racks, sizeof(unsigned), cmp_rack_output);
 	by_rack_out = NULL;
-	sel = xcalloc(racks + 1, sizeof(unsigned));
-	view = xcalloc(racks, sizeof(*view));
+	sel = hyde_calloc(racks + 1, sizeof(unsigned));
+	view = hyde_calloc(racks, sizeof(*view));
 	if (p->o.sbs) {
 		rack_releases(s, view);
 	} else {
@@ -378,8 +403,8 @@ static void plan_reduces(struct sched *s, struct job *j)
 	if (p->o.sbs)
 		best = pol_select_best(ps, n, view, racks, pref, sel, NULL);
 	if (best >= 0) {
-		cj->red_left = xcalloc(racks, sizeof(unsigned));
-		cj->red_d = xcalloc(racks, sizeof(unsigned));
+		cj->red_left = hyde_calloc(racks, sizeof(unsigned));
+		cj->red_d = hyde_calloc(racks, sizeof(unsigned));
 		for (i = 0; i < ps[best].r_red; i++)
 			cj->red_left[sel[i]] = cj->red_d[sel[i]] = ps[best].d[i];
 	}
@@ -389,24 +414,25 @@ static void plan_reduces(struct sched *s, struct job *j)
 	pol_schedules_free(ps, n);
 }
 
-static void cs_stage_finished(struct sched *s, struct job *j, enum task_kind stage)
+static void cs_stage_finished(struct hyde_sched *s, const struct hyde_job *j,
+			      enum hyde_task_kind stage)
 {
-	if (stage == TASK_MAP)
+	if (stage == HYDE_MAP)
 		plan_reduces(s, j);
 }
 
 /* The reduces that must hold containers at once before the shuffle opens:
  * all of them, or as many as the cluster has containers (the controller
  * runs bigger jobs' reduces in waves). */
-static unsigned first_wave(const struct cs_priv *p, const struct job *j)
+static unsigned first_wave(const struct cs_priv *p, const struct hyde_job *j)
 {
-	return j->wl->reduces < p->total_cap ? j->wl->reduces : p->total_cap;
+	return j->n_reduces < p->total_cap ? j->n_reduces : p->total_cap;
 }
 
 /* May the job's reduces start being placed without risking that reduces
  * holding containers wait for each other forever? */
-static bool may_admit(const struct cs_priv *p, const struct sched *s,
-		      const struct cs_job *cj, const struct job *j)
+static bool may_admit(const struct cs_priv *p, const struct hyde_sched *s,
+		      const struct cs_job *cj, const struct hyde_job *j)
 {
 	unsigned r;
 
@@ -415,55 +441,55 @@ static bool may_admit(const struct cs_priv *p, const struct sched *s,
 	if (p->resv_total + first_wave(p, j) > p->total_cap)
 		return false;
 	if (cj->red_d)
-		for (r = 0; r < s->t->racks; r++)
+		for (r = 0; r < hyde_cluster(s)->racks; r++)
 			if (cj->red_d[r] && p->resv_rack[r] + cj->red_d[r] > p->rack_cap)
 				return false;
 	return true;
 }
 
-static void admit(struct cs_priv *p, const struct sched *s, struct cs_job *cj,
-		  const struct job *j, int sign)
+static void admit(struct cs_priv *p, const struct hyde_sched *s, struct cs_job *cj,
+		  const struct hyde_job *j, int sign)
 {
 	unsigned r;
 
 	p->resv_total += (unsigned)sign * first_wave(p, j);
 	if (cj->red_d)
-		for (r = 0; r < s->t->racks; r++)
+		for (r = 0; r < hyde_cluster(s)->racks; r++)
 			p->resv_rack[r] += (unsigned)sign * cj->red_d[r];
 }
 
 /* Alg. 2 for one job on one container: its best level and the task. */
-static enum pol_ocas_level job_level(struct sched *s, struct job *j, unsigned host,
-				     struct task **out)
+static enum pol_ocas_level job_level(struct hyde_sched *s, const struct hyde_job *j,
+				     unsigned host, const struct hyde_task **out)
 {
 	struct cs_priv *p = s->priv;
 	struct cs_job *cj = &p->jobs[j->idx];
-	unsigned rack = topo_host_rack(s->t, host);
+	unsigned rack = hyde_rack_of(hyde_cluster(s), host);
 	bool guided_maps = cj->heavy && cj->r_map, scheduled = cj->heavy && cj->red_d;
 	enum pol_ocas_level best = OCAS_NONE, l;
-	enum sched_locality lvl;
-	struct task *t;
+	enum hyde_locality lvl;
+	const struct hyde_task *t;
 
 	*out = NULL;
 	/* without the barrier, reduces still wait for the maps to start (as
 	 * in fair): else they can take every container from maps waiting
 	 * for their guideline */
-	if (sched_job_has_pending(j, TASK_REDUCE) && (!scheduled || cj->red_left[rack]) &&
-	    (p->o.barrier || !sched_job_has_pending(j, TASK_MAP)) &&
-	    may_admit(p, s, cj, j) && (t = sched_pending_reduce(s, j, host))) {
+	if (hyde_job_has_pending(j, HYDE_REDUCE) && (!scheduled || cj->red_left[rack]) &&
+	    (p->o.barrier || !hyde_job_has_pending(j, HYDE_MAP)) &&
+	    may_admit(p, s, cj, j) && (t = hyde_pending_reduce(s, j, host))) {
 		/* a job with a best schedule only on its racks */
 		best = pol_ocas_level(false, cj->heavy && (cj->r_map || scheduled), scheduled);
 		*out = t;
 	}
-	if (!sched_job_has_pending(j, TASK_MAP))
+	if (!hyde_job_has_pending(j, HYDE_MAP))
 		return best;
 	if (guided_maps && cj->col_of_rack[rack] >= 0 &&
 	    (cj->col_rack[cj->col_of_rack[rack]] < 0 ||
 	     cj->col_rack[cj->col_of_rack[rack]] == (int32_t)rack) &&
-	    (t = sched_pending_map(s, j, host, LOC_RACK, &lvl))) {
+	    (t = hyde_pending_map(s, j, host, HYDE_RACK_LOCAL, &lvl))) {
 		l = OCAS_HEAVY_MAP_GUIDED;
 	} else if ((!guided_maps || p->o.spill) &&
-		   (t = sched_pending_map(s, j, host, LOC_ANY, &lvl))) {
+		   (t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl))) {
 		l = pol_ocas_level(true, guided_maps, false);
 	} else {
 		return best;
@@ -475,24 +501,25 @@ static enum pol_ocas_level job_level(struct sched *s, struct job *j, unsigned ho
 	return best;
 }
 
-static struct task *cs_pick(struct sched *s, unsigned host)
+static const struct hyde_task *cs_pick(struct hyde_sched *s, unsigned host)
 {
 	struct cs_priv *p = s->priv;
-	size_t n = sched_fair_order(s, p->order, p->user_running), i;
-	unsigned rack = topo_host_rack(s->t, host), next_rank = 0;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	size_t n = hyde_fair_order(s, p->order, p->user_running), i;
+	unsigned rack = hyde_rack_of(ci, host), next_rank = 0;
 	struct cs_job *cj;
-	struct task *t;
-	struct job *j;
+	const struct hyde_task *t;
+	const struct hyde_job *j;
 	long k;
 
-	for (i = 0; i < s->c->wl->n_users; i++)
+	for (i = 0; i < ci->n_users; i++)
 		p->user_rank[i] = UINT32_MAX;
 	for (i = 0; i < n; i++) {
-		uint32_t u = s->c->wl->user_of[p->order[i]];
+		uint32_t u = hyde_job(s, p->order[i])->user_idx;
 
 		if (p->user_rank[u] == UINT32_MAX)
 			p->user_rank[u] = next_rank++;
-		p->cand[i].level = job_level(s, &s->c->jobs[p->order[i]], host, &p->cand_task[i]);
+		p->cand[i].level = job_level(s, hyde_job(s, p->order[i]), host, &p->cand_task[i]);
 		p->cand[i].user_rank = p->user_rank[u];
 		p->cand[i].fair_rank = (unsigned)i;
 		/* nothing beats the first level of the first job */
@@ -505,9 +532,9 @@ static struct task *cs_pick(struct sched *s, unsigned host)
 	if (k < 0)
 		return NULL;
 	t = p->cand_task[k];
-	j = &s->c->jobs[t->job];
+	j = hyde_job(s, t->job);
 	cj = &p->jobs[t->job];
-	if (t->kind == TASK_MAP) {
+	if (t->kind == HYDE_MAP) {
 		if (p->cand[k].level == OCAS_HEAVY_MAP_GUIDED)
 			cj->col_rack[cj->col_of_rack[rack]] = (int32_t)rack;
 		return t;
@@ -529,11 +556,12 @@ static struct task *cs_pick(struct sched *s, unsigned host)
 }
 
 const struct hyde_sched_ops sched_coscheduler = {
+	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "coscheduler",
 	.summary = "Co-scheduler: MTS, PSRT, SBS and OCAS for a Hybrid-DCN (papers/000 §IV)",
 	.priv_size = sizeof(struct cs_priv),
 	.opts = cs_opts,
-	.n_opts = ARRAY_SIZE(cs_opts),
+	.n_opts = sizeof(cs_opts) / sizeof(cs_opts[0]),
 	.defaults = cs_defaults,
 	.init = cs_init,
 	.destroy = cs_destroy,
@@ -541,5 +569,6 @@ const struct hyde_sched_ops sched_coscheduler = {
 	.task_finished = cs_task_finished,
 	.stage_finished = cs_stage_finished,
 	.pick_task = cs_pick,
-	.reduce_start = cs_reduce_start,
+	.reduces_may_start = cs_reduces_may_start,
+	.shuffle_may_start = cs_shuffle_may_start,
 };

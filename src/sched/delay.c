@@ -15,11 +15,11 @@
 
 #include <stdlib.h>
 
-#include "core/units.h"
-#include "core/util.h"
-#include "ctl/ctl.h"
+#include <hyde/sched.h>
+
 #include "sched/policy.h"
-#include "sched/sched.h"
+
+#define NSEC_PER_SEC 1000000000LL
 
 struct delay_opts {
 	int64_t node_wait, rack_wait;
@@ -37,13 +37,13 @@ struct delay_priv {
 	struct delay_job *jobs;
 };
 
-_Static_assert((int)POL_NODE == (int)LOC_NODE && (int)POL_RACK == (int)LOC_RACK &&
-	       (int)POL_ANY == (int)LOC_ANY, "locality levels differ");
+_Static_assert((int)POL_NODE == (int)HYDE_NODE_LOCAL && (int)POL_RACK == (int)HYDE_RACK_LOCAL &&
+	       (int)POL_ANY == (int)HYDE_OFF_RACK, "locality levels differ");
 
-static const struct opt_desc delay_opts[] = {
-	{ "node_wait", O_TIME, offsetof(struct delay_opts, node_wait), 0, 1e15,
+static const struct hyde_opt delay_opts[] = {
+	{ "node_wait", HYDE_OPT_TIME, offsetof(struct delay_opts, node_wait), 0, 1e15,
 	  "wait before a job launches rack-local (after a node-local launch)" },
-	{ "rack_wait", O_TIME, offsetof(struct delay_opts, rack_wait), 0, 1e15,
+	{ "rack_wait", HYDE_OPT_TIME, offsetof(struct delay_opts, rack_wait), 0, 1e15,
 	  "further wait before a job launches on any node" },
 };
 
@@ -55,21 +55,22 @@ static void delay_defaults(void *priv)
 	p->o.rack_wait = 3 * NSEC_PER_SEC / 2;
 }
 
-static int delay_init(struct sched *s, char *errbuf)
+static int delay_init(struct hyde_sched *s, char *errbuf)
 {
 	struct delay_priv *p = s->priv;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	size_t i;
 
 	(void)errbuf;
-	p->order = xcalloc(s->c->n_jobs + 1, sizeof(uint32_t));
-	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
-	p->jobs = xcalloc(s->c->n_jobs + 1, sizeof(*p->jobs));
-	for (i = 0; i < s->c->n_jobs; i++)
+	p->order = hyde_calloc(ci->n_jobs + 1, sizeof(uint32_t));
+	p->user_running = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
+	p->jobs = hyde_calloc(ci->n_jobs + 1, sizeof(*p->jobs));
+	for (i = 0; i < ci->n_jobs; i++)
 		p->jobs[i] = (struct delay_job){ .last = POL_NODE, .wait_since = -1 };
 	return 0;
 }
 
-static void delay_destroy(struct sched *s)
+static void delay_destroy(struct hyde_sched *s)
 {
 	struct delay_priv *p = s->priv;
 
@@ -78,24 +79,24 @@ static void delay_destroy(struct sched *s)
 	free(p->jobs);
 }
 
-static struct task *delay_pick(struct sched *s, unsigned host)
+static const struct hyde_task *delay_pick(struct hyde_sched *s, unsigned host)
 {
 	struct delay_priv *p = s->priv;
-	int64_t now = ctl_now(s->ctl);
-	size_t n = sched_fair_order(s, p->order, p->user_running), i;
+	int64_t now = hyde_now(s);
+	size_t n = hyde_fair_order(s, p->order, p->user_running), i;
 
 	for (i = 0; i < n; i++) {
-		struct job *j = &s->c->jobs[p->order[i]];
+		const struct hyde_job *j = hyde_job(s, p->order[i]);
 		struct delay_job *dj = &p->jobs[j->idx];
-		enum sched_locality lvl;
+		enum hyde_locality lvl;
 		enum pol_locality allowed;
-		struct task *t;
+		const struct hyde_task *t;
 
-		if (sched_job_has_pending(j, TASK_MAP)) {
+		if (hyde_job_has_pending(j, HYDE_MAP)) {
 			allowed = pol_delay_level(dj->last,
 						  dj->wait_since < 0 ? 0 : (double)(now - dj->wait_since),
 						  (double)p->o.node_wait, (double)p->o.rack_wait);
-			t = sched_pending_map(s, j, host, (enum sched_locality)allowed, &lvl);
+			t = hyde_pending_map(s, j, host, (enum hyde_locality)allowed, &lvl);
 			if (t) {
 				dj->last = (enum pol_locality)lvl;
 				dj->wait_since = -1;
@@ -109,7 +110,7 @@ static struct task *delay_pick(struct sched *s, unsigned host)
 				dj->wait_since = now;
 			continue;
 		}
-		t = sched_pending_reduce(s, j, host);
+		t = hyde_pending_reduce(s, j, host);
 		if (t)
 			return t;
 	}
@@ -117,11 +118,12 @@ static struct task *delay_pick(struct sched *s, unsigned host)
 }
 
 const struct hyde_sched_ops sched_delay = {
+	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "delay",
 	.summary = "delay scheduling on top of fair: node-local, then rack-local, then any",
 	.priv_size = sizeof(struct delay_priv),
 	.opts = delay_opts,
-	.n_opts = ARRAY_SIZE(delay_opts),
+	.n_opts = sizeof(delay_opts) / sizeof(delay_opts[0]),
 	.defaults = delay_defaults,
 	.init = delay_init,
 	.destroy = delay_destroy,

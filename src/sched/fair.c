@@ -9,25 +9,25 @@
 
 #include <stdlib.h>
 
-#include "core/util.h"
-#include "sched/sched.h"
+#include <hyde/sched.h>
 
 struct fair_priv {
 	uint32_t *order; /* jobs to consider, sorted per pick */
 	unsigned *user_running;
 };
 
-static int fair_init(struct sched *s, char *errbuf)
+static int fair_init(struct hyde_sched *s, char *errbuf)
 {
 	struct fair_priv *p = s->priv;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
 
 	(void)errbuf;
-	p->order = xcalloc(s->c->n_jobs + 1, sizeof(uint32_t));
-	p->user_running = xcalloc(s->c->wl->n_users + 1, sizeof(unsigned));
+	p->order = hyde_calloc(ci->n_jobs + 1, sizeof(uint32_t));
+	p->user_running = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
 	return 0;
 }
 
-static void fair_destroy(struct sched *s)
+static void fair_destroy(struct hyde_sched *s)
 {
 	struct fair_priv *p = s->priv;
 
@@ -35,18 +35,18 @@ static void fair_destroy(struct sched *s)
 	free(p->user_running);
 }
 
-static struct task *fair_pick(struct sched *s, unsigned host)
+static const struct hyde_task *fair_pick(struct hyde_sched *s, unsigned host)
 {
 	struct fair_priv *p = s->priv;
-	size_t n = sched_fair_order(s, p->order, p->user_running), i;
+	size_t n = hyde_fair_order(s, p->order, p->user_running), i;
 
 	for (i = 0; i < n; i++) {
-		struct job *j = &s->c->jobs[p->order[i]];
-		enum sched_locality lvl;
-		struct task *t = sched_pending_map(s, j, host, LOC_ANY, &lvl);
+		const struct hyde_job *j = hyde_job(s, p->order[i]);
+		enum hyde_locality lvl;
+		const struct hyde_task *t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
 
 		if (!t)
-			t = sched_pending_reduce(s, j, host);
+			t = hyde_pending_reduce(s, j, host);
 		if (t)
 			return t;
 	}
@@ -54,6 +54,7 @@ static struct task *fair_pick(struct sched *s, unsigned host)
 }
 
 const struct hyde_sched_ops sched_fair = {
+	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "fair",
 	.summary = "Hadoop Fair Scheduler: users and jobs by running tasks",
 	.priv_size = sizeof(struct fair_priv),

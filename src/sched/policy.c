@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include <hyde/sched.h>
+
 #include "sched/policy.h"
 
 unsigned pol_r_map(double input, double sir, double t_e)
@@ -79,7 +80,7 @@ double pol_psrt_cct(const double *sm, unsigned n_map, const unsigned *d,
 
 	if (!n_red)
 		return 0;
-	col = xcalloc(r_red + 1, sizeof(double));
+	col = hyde_calloc(r_red + 1, sizeof(double));
 	for (i = 0; i < n_map; i++) {
 		double row = 0;
 
@@ -106,7 +107,7 @@ size_t pol_psrt(const double *sm, unsigned n_map, unsigned n_red, double t_e,
 		double bw, double delta, unsigned max_racks,
 		struct pol_schedule **out)
 {
-	double *v = xcalloc(n_map + 1, sizeof(double));
+	double *v = hyde_calloc(n_map + 1, sizeof(double));
 	struct pol_schedule *s = NULL;
 	unsigned i, k = 0, r, r_max;
 	size_t n = 0;
@@ -126,9 +127,9 @@ size_t pol_psrt(const double *sm, unsigned n_map, unsigned n_red, double t_e,
 		r_max = n_red;
 	if (r_max > max_racks)
 		r_max = max_racks;
-	s = xcalloc(r_max + 1, sizeof(*s));
+	s = hyde_calloc(r_max + 1, sizeof(*s));
 	for (r = 1; r <= r_max; r++) {
-		unsigned *d = xcalloc(r, sizeof(unsigned));
+		unsigned *d = hyde_calloc(r, sizeof(unsigned));
 
 		if (pol_psrt_place(v, k, n_red, r, t_e, d)) {
 			free(d);
@@ -181,7 +182,7 @@ double pol_explore_schedule(const unsigned *d, unsigned r_red, double cct,
 			    const struct pol_rack *racks, unsigned n_racks,
 			    const unsigned *pref, unsigned *racks_out)
 {
-	bool *taken = xcalloc(n_racks + 1, sizeof(bool));
+	bool *taken = hyde_calloc(n_racks + 1, sizeof(bool));
 	double t_max = 0;
 	unsigned i, k;
 
@@ -224,7 +225,7 @@ int pol_select_best(const struct pol_schedule *s, size_t n,
 	int best = -1;
 	size_t i;
 
-	tmp = xcalloc(n_racks + 1, sizeof(unsigned));
+	tmp = hyde_calloc(n_racks + 1, sizeof(unsigned));
 	for (i = 0; i < n; i++) {
 		double t;
 

@@ -1,15 +1,18 @@
-/* Every scheduler, in one explicit NULL-terminated table (no constructor
- * tricks: the list is the truth). */
+/* Every scheduler that ships with hyde, in one explicit NULL-terminated
+ * table (no constructor tricks: the list is the truth). Each is written
+ * against the public API only (<hyde/sched.h>), as a plugin would be. */
 #include "config.h"
 
 #include <stddef.h>
 
-#include "sched/sched.h"
+#include <hyde/sched.h>
 
 extern const struct hyde_sched_ops sched_fair;
 extern const struct hyde_sched_ops sched_delay;
 extern const struct hyde_sched_ops sched_corral;
 extern const struct hyde_sched_ops sched_coscheduler;
+
+extern const struct hyde_sched_ops *const sched_table[];
 
 const struct hyde_sched_ops *const sched_table[] = {
 	&sched_fair,

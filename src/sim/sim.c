@@ -61,6 +61,8 @@ struct sim_class {
 	int nlinks;
 	double vt;   /* bits received per member */
 	double rate; /* bits per ns per member */
+	double cbits, cbits_seen; /* bits its members received, in all; at
+				   * the last look of the network view */
 	bool frozen;
 	bool due;    /* has members done (done_fire) */
 	struct sim_flow **h; /* members, min-heap on finish */
@@ -73,7 +75,7 @@ struct sim_class {
 
 struct compute {
 	struct evtimer tm;
-	struct task *t;
+	struct hyde_task *t;
 	struct ctl *ctl;
 };
 
@@ -124,6 +126,10 @@ struct sim {
 	struct evtimer cross_timer; /* an ordered model's order changes */
 	int64_t last_cross;
 	int64_t quantum, last_compute;
+	/* The network view (link_bytes): bits each link carried, in its
+	 * order (the first 2H + 3R links are this file's, the last R the
+	 * OCS ports' downward direction), from the classes' counters. */
+	double *lbits;
 };
 
 /* How flows share links: max-min (key NULL), or in the order of a key,
@@ -381,9 +387,25 @@ static void park_unlink(struct sim *s, struct sim_class *c)
 	c->pnext = c->pprev = NULL;
 }
 
+/* What the class moved since the last look, onto its links. */
+static void account(struct sim *s, struct sim_class *c)
+{
+	double d = c->cbits - c->cbits_seen;
+	int k;
+
+	if (d <= 0)
+		return;
+	for (k = 0; k < c->nlinks; k++)
+		s->lbits[c->links[k]] += d;
+	if (c->path == PATH_OCS) /* into its destination's OCS port */
+		s->lbits[2 * s->H + 3 * s->R + c->dr] += d;
+	c->cbits_seen = c->cbits;
+}
+
 /* Out of the table and the arrays; the memory is the caller's to free. */
 static void class_drop(struct sim *s, struct sim_class *c)
 {
+	account(s, c);
 	size_t h = class_hash(s, c->src, c->dst, c->path);
 	struct sim_class **pp;
 
@@ -416,8 +438,13 @@ static void advance(struct sim *s)
 	size_t i;
 
 	if (dt > 0) /* parked classes have rate 0 */
-		for (i = 0; i < s->n_run; i++)
-			s->run[i]->vt += s->run[i]->rate * dt;
+		for (i = 0; i < s->n_run; i++) {
+			struct sim_class *c = s->run[i];
+			double d = c->rate * dt;
+
+			c->vt += d;
+			c->cbits += d * (double)c->n;
+		}
 	s->last = now;
 }
 
@@ -791,7 +818,7 @@ static void compute_fire(struct evloop *l, struct evtimer *t)
 {
 	struct compute *c = (struct compute *)t;
 	struct ctl *ctl = c->ctl;
-	struct task *task = c->t;
+	struct hyde_task *task = c->t;
 
 	(void)l;
 	free(c);
@@ -852,6 +879,7 @@ static int sim_init(struct backend *b, char *errbuf)
 	s->R = t->racks;
 	s->L = 2 * s->H + 3 * s->R;
 	s->cap = xcalloc(s->L, sizeof(double));
+	s->lbits = xcalloc(s->L + s->R, sizeof(double));
 	s->left = xcalloc(s->L, sizeof(double));
 	s->cnt = xcalloc(s->L, sizeof(double));
 	s->hl = xcalloc(s->L, sizeof(int));
@@ -924,6 +952,7 @@ static void sim_destroy(struct backend *b)
 	free(s->sorted);
 	free(s->tab);
 	free(s->cap);
+	free(s->lbits);
 	free(s->left);
 	free(s->cnt);
 	free(s->hl);
@@ -941,14 +970,14 @@ static void sim_destroy(struct backend *b)
 	*(struct sim **)b->priv = NULL;
 }
 
-static int sim_task_noop(struct backend *b, struct task *t)
+static int sim_task_noop(struct backend *b, struct hyde_task *t)
 {
 	(void)b;
 	(void)t;
 	return 0;
 }
 
-static int sim_task_compute(struct backend *b, struct task *t, int64_t duration)
+static int sim_task_compute(struct backend *b, struct hyde_task *t, int64_t duration)
 {
 	struct compute *c = xcalloc(1, sizeof(*c));
 
@@ -1026,6 +1055,18 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 	return rem > 0 ? (uint64_t)ceil(rem / 8.0) : 0;
 }
 
+static void sim_link_bytes(struct backend *b, uint64_t *bytes)
+{
+	struct sim *s = SIM(b);
+	size_t i;
+
+	advance(s);
+	for (i = 0; i < s->n_act; i++)
+		account(s, s->act[i]);
+	for (i = 0; i < s->L + s->R; i++)
+		bytes[i] = (uint64_t)(s->lbits[i] / 8.0 + 0.5);
+}
+
 static void sim_progress(struct backend *b, char *buf, size_t len)
 {
 	struct sim *s = SIM(b);
@@ -1045,5 +1086,6 @@ const struct backend_ops backend_sim = {
 	.flow_start = sim_flow_start,
 	.ocs_set = sim_ocs_set,
 	.flow_remaining = sim_flow_remaining,
+	.link_bytes = sim_link_bytes,
 	.progress = sim_progress,
 };

@@ -1,0 +1,222 @@
+/* The network view schedulers read (hyde_net_*): per link, the bytes it
+ * carried over the last heartbeat period, sampled on the period's bounds
+ * from the backend's own counters (the emulated fabric's interface and
+ * crossbar statistics; the fluid model's delivered bits), and the flows
+ * active now, kept by the controller as they start and end.
+ *
+ * Links, each one direction, indexed kind by kind: host up (host ->
+ * ToR, H of them), host down, ToR up (ToR -> EPS core, R), ToR down, OCS
+ * up (ToR -> its OCS port), OCS down (OCS port -> ToR). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "ctl/ctl_int.h"
+
+unsigned netview_link_index(const struct topo *t, enum hyde_link_kind kind, unsigned idx)
+{
+	unsigned H = topo_n_hosts(t), R = t->racks;
+
+	switch (kind) {
+	case HYDE_LINK_HOST_UP:
+		return idx;
+	case HYDE_LINK_HOST_DOWN:
+		return H + idx;
+	case HYDE_LINK_TOR_UP:
+		return 2 * H + idx;
+	case HYDE_LINK_TOR_DOWN:
+		return 2 * H + R + idx;
+	case HYDE_LINK_OCS_UP:
+		return 2 * H + 2 * R + idx;
+	case HYDE_LINK_OCS_DOWN:
+		return 2 * H + 3 * R + idx;
+	}
+	return 0;
+}
+
+unsigned netview_n_links(const struct topo *t)
+{
+	return 2 * topo_n_hosts(t) + 4 * t->racks;
+}
+
+/* The links a flow's bytes cross on its path (at most 4). */
+static unsigned flow_links(const struct topo *t, enum flow_path path, unsigned src,
+			   unsigned dst, unsigned *out)
+{
+	unsigned n = 0, sr = topo_host_rack(t, src), dr = topo_host_rack(t, dst);
+
+	if (path == PATH_HOST)
+		return 0;
+	out[n++] = netview_link_index(t, HYDE_LINK_HOST_UP, src);
+	if (path == PATH_EPS) {
+		out[n++] = netview_link_index(t, HYDE_LINK_TOR_UP, sr);
+		out[n++] = netview_link_index(t, HYDE_LINK_TOR_DOWN, dr);
+	} else if (path == PATH_OCS) {
+		out[n++] = netview_link_index(t, HYDE_LINK_OCS_UP, sr);
+		out[n++] = netview_link_index(t, HYDE_LINK_OCS_DOWN, dr);
+	}
+	out[n++] = netview_link_index(t, HYDE_LINK_HOST_DOWN, dst);
+	return n;
+}
+
+static uint64_t link_capacity(const struct topo *t, enum hyde_link_kind kind)
+{
+	switch (kind) {
+	case HYDE_LINK_HOST_UP:
+	case HYDE_LINK_HOST_DOWN:
+		return t->host_rate;
+	case HYDE_LINK_TOR_UP:
+	case HYDE_LINK_TOR_DOWN:
+		return t->uplink_rate;
+	case HYDE_LINK_OCS_UP:
+	case HYDE_LINK_OCS_DOWN:
+		return t->ocs_rate;
+	}
+	return 0;
+}
+
+static void net_sample(struct evloop *l, struct evtimer *tm);
+
+void netview_init(struct ctl *c)
+{
+	struct netview *n = &c->net;
+
+	n->period = c->opts.heartbeat ? c->opts.heartbeat : NSEC_PER_SEC;
+	n->n_links = netview_n_links(c->t);
+	n->prev = xcalloc(n->n_links, sizeof(uint64_t));
+	n->last = xcalloc(n->n_links, sizeof(uint64_t));
+	n->flows = xcalloc(n->n_links, sizeof(unsigned));
+	n->t_prev = n->t_last = -1;
+	evtimer_init(&c->net_timer, net_sample);
+}
+
+void netview_free(struct ctl *c)
+{
+	free(c->net.prev);
+	free(c->net.last);
+	free(c->net.flows);
+}
+
+/* One sample: the counters now become the last, the last the previous. */
+static void take_sample(struct ctl *c)
+{
+	struct netview *n = &c->net;
+	uint64_t *tmp = n->prev;
+
+	n->prev = n->last;
+	n->last = tmp;
+	memset(n->last, 0, n->n_links * sizeof(uint64_t));
+	if (c->be.ops->link_bytes)
+		c->be.ops->link_bytes(&c->be, n->last);
+	n->t_prev = n->t_last;
+	n->t_last = ctl_now(c);
+	n->nsamples++;
+}
+
+static void net_sample(struct evloop *l, struct evtimer *tm)
+{
+	struct ctl *c = (struct ctl *)((char *)tm - offsetof(struct ctl, net_timer));
+
+	take_sample(c);
+	if (!c->failed && c->jobs_done + c->jobs_failed < c->wl->n_jobs)
+		evloop_at(l, tm, c->net.t_last + c->net.period);
+}
+
+void netview_start(struct ctl *c)
+{
+	take_sample(c); /* the baseline, at t0 */
+	evloop_at(&c->loop, &c->net_timer, c->t0 + c->net.period);
+}
+
+void netview_flow(struct ctl *c, const struct flow *f, int d)
+{
+	unsigned l[4], n = flow_links(c->t, f->path, f->src_host, f->dst_host, l), k;
+
+	for (k = 0; k < n; k++)
+		c->net.flows[l[k]] += (unsigned)d;
+}
+
+int ctl_net_link(struct ctl *c, enum hyde_link_kind kind, unsigned idx,
+		 struct hyde_link_state *out)
+{
+	const struct netview *n = &c->net;
+	unsigned H = topo_n_hosts(c->t), l;
+	double secs;
+
+	if ((unsigned)kind >= HYDE_LINK_KINDS)
+		return -EINVAL;
+	if (idx >= (kind <= HYDE_LINK_HOST_DOWN ? H : c->t->racks))
+		return -EINVAL;
+	l = netview_link_index(c->t, kind, idx);
+	memset(out, 0, sizeof(*out));
+	out->capacity = link_capacity(c->t, kind);
+	out->flows = n->flows[l];
+	if (n->t_prev < 0)
+		return 0;
+	out->bytes = n->last[l] >= n->prev[l] ? n->last[l] - n->prev[l] : 0;
+	secs = (double)(n->t_last - n->t_prev) / 1e9;
+	if (out->capacity && secs > 0)
+		out->utilisation = (double)out->bytes * 8 / ((double)out->capacity * secs);
+	return 0;
+}
+
+void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to)
+{
+	*from = c->net.t_prev;
+	*to = c->net.t_prev < 0 ? -1 : c->net.t_last;
+}
+
+size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max)
+{
+	size_t n = 0;
+	struct flow *f;
+
+	for (f = c->active_head; f; f = f->anext, n++) {
+		uint64_t left = f->bytes;
+
+		if (n >= max)
+			continue;
+		if (c->be.ops->flow_remaining)
+			left = c->be.ops->flow_remaining(&c->be, f);
+		if (left > f->bytes)
+			left = f->bytes;
+		out[n] = (struct hyde_flow_state){
+			.id = f->id,
+			.job = f->job,
+			.task = f->reduce,
+			.kind = f->kind,
+			.path = (enum hyde_path)f->path,
+			.src_host = f->src_host,
+			.dst_host = f->dst_host,
+			.bytes = f->bytes,
+			.sent = f->bytes - left,
+			.left = left,
+			.start = f->start,
+		};
+	}
+	return n;
+}
+
+bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,
+		      enum hyde_link_kind kind, unsigned idx)
+{
+	unsigned l[4], n, k, want;
+
+	if ((unsigned)kind >= HYDE_LINK_KINDS ||
+	    idx >= (kind <= HYDE_LINK_HOST_DOWN ? topo_n_hosts(c->t) : c->t->racks) ||
+	    f->src_host >= topo_n_hosts(c->t) || f->dst_host >= topo_n_hosts(c->t))
+		return false;
+	want = netview_link_index(c->t, kind, idx);
+	n = flow_links(c->t, (enum flow_path)f->path, f->src_host, f->dst_host, l);
+	for (k = 0; k < n; k++)
+		if (l[k] == want)
+			return true;
+	return false;
+}
+
+_Static_assert((int)HYDE_PATH_HOST == (int)PATH_HOST && (int)HYDE_PATH_RACK == (int)PATH_RACK &&
+		       (int)HYDE_PATH_EPS == (int)PATH_EPS && (int)HYDE_PATH_OCS == (int)PATH_OCS,
+	       "paths differ");

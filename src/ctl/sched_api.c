@@ -1,0 +1,773 @@
+/* The scheduler API (<hyde/sched.h>) on hyde's side: making a scheduler
+ * from a name or a plugin, its options, and every hyde_* function a
+ * scheduler may call. All of them live in this one object so that the
+ * hyde executable, which exports them to plugins (-Wl,--dynamic-list),
+ * links every one of them from libhyde.a. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "ctl/ctl_int.h"
+#include "ctl/sched_host.h"
+
+/* ---- making a scheduler ---- */
+
+const struct hyde_sched_ops *sched_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; sched_table[i]; i++)
+		if (!strcmp(sched_table[i]->name, name))
+			return sched_table[i];
+	return NULL;
+}
+
+bool sched_is_plugin(const char *spec)
+{
+	size_t n = strlen(spec);
+
+	return strchr(spec, '/') || (n > 3 && !strcmp(spec + n - 3, ".so"));
+}
+
+void sched_names(char *buf, size_t len)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; sched_table[i]; i++) {
+		strncat(buf, i ? ", " : "", len - strlen(buf) - 1);
+		strncat(buf, sched_table[i]->name, len - strlen(buf) - 1);
+	}
+}
+
+static const struct opt_desc common_opts[] = {
+	{ "slowstart", O_DOUBLE, offsetof(struct hyde_sched_host, slowstart), 0, 1,
+	  "fraction of maps done before reduces may start (Hadoop's slowstart)" },
+	{ "assign", O_UNS, offsetof(struct hyde_sched_host, assign), 0, 1e6,
+	  "containers offered per node heartbeat (all, or N; YARN's assignmultiple)" },
+};
+
+static const enum opt_kind opt_kinds[] = {
+	[HYDE_OPT_DOUBLE] = O_DOUBLE, [HYDE_OPT_SIZE] = O_SIZE, [HYDE_OPT_RATE] = O_RATE,
+	[HYDE_OPT_TIME] = O_TIME,     [HYDE_OPT_U32] = O_U32,   [HYDE_OPT_UNS] = O_UNS,
+	[HYDE_OPT_BOOL] = O_BOOL,     [HYDE_OPT_STR] = O_STR,
+};
+
+/* The ops' option table as core/opts reads it; NULL with a message if a
+ * plugin's table is not one. */
+static struct opt_desc *convert_opts(const struct hyde_sched_ops *ops, char *errbuf)
+{
+	struct opt_desc *d = xcalloc(ops->n_opts + 1, sizeof(*d));
+	size_t i;
+
+	for (i = 0; i < ops->n_opts; i++) {
+		const struct hyde_opt *o = &ops->opts[i];
+
+		if (!o->name || (unsigned)o->kind >= ARRAY_SIZE(opt_kinds) ||
+		    o->offset >= ops->priv_size) {
+			errbuf_set(errbuf, "scheduler %s: option %zu of its table is malformed", ops->name, i);
+			free(d);
+			return NULL;
+		}
+		d[i] = (struct opt_desc){ o->name, opt_kinds[o->kind], o->offset, o->min, o->max,
+					  o->help ? o->help : "" };
+	}
+	return d;
+}
+
+static int load_plugin(const char *path, struct hyde_sched *s, char *errbuf)
+{
+	const struct hyde_sched_ops *ops;
+	const char *err;
+	void *dl;
+
+	dlerror();
+	dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		err = dlerror();
+		errbuf_set(errbuf, "scheduler plugin %s: %s", path, err ? err : "cannot load");
+		return -EINVAL;
+	}
+	ops = dlsym(dl, "hyde_sched_plugin");
+	if (!ops) {
+		errbuf_set(errbuf, "scheduler plugin %s: no symbol hyde_sched_plugin (expected 'const struct hyde_sched_ops hyde_sched_plugin = { ... }')",
+			   path);
+		dlclose(dl);
+		return -EINVAL;
+	}
+	if (ops->api_version != HYDE_SCHED_API_VERSION) {
+		errbuf_set(errbuf, "scheduler plugin %s: built for scheduler API version %u, this hyde has version %d (rebuild it against this hyde's <hyde/sched.h>)",
+			   path, ops->api_version, HYDE_SCHED_API_VERSION);
+		dlclose(dl);
+		return -EINVAL;
+	}
+	if (!ops->name || !ops->name[0] ||
+	    !(ops->pick_task || (ops->next_task && ops->pick_host))) {
+		errbuf_set(errbuf, "scheduler plugin %s: its ops need a name and pick_task (or next_task and pick_host)",
+			   path);
+		dlclose(dl);
+		return -EINVAL;
+	}
+	s->ops = ops;
+	s->host->dl = dl;
+	s->host->path = xstrdup(path);
+	return 0;
+}
+
+/* assign=all or assign=N (N >= 1) */
+static int set_assign(struct hyde_sched_host *h, const char *kv, char *errbuf)
+{
+	if (!strcmp(kv, "assign=all")) {
+		h->assign = 0;
+		return 0;
+	}
+	if (!strcmp(kv, "assign=0")) {
+		errbuf_set(errbuf, "assign: expected 'all' or a number of containers from 1 up, got '0'");
+		return -EINVAL;
+	}
+	return opts_set(h, &common_opts[1], 1, kv, errbuf);
+}
+
+int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **out,
+	      char *errbuf)
+{
+	struct hyde_sched *s = xcalloc(1, sizeof(*s));
+	int i, r;
+
+	s->host = xcalloc(1, sizeof(*s->host));
+	s->host->slowstart = 0.05; /* mapreduce.job.reduce.slowstart.completedmaps */
+	s->host->assign = 1;	   /* one container per heartbeat, as YARN's FairScheduler */
+	s->host->placing_job = -1;
+	if (sched_is_plugin(name)) {
+		if ((r = load_plugin(name, s, errbuf)))
+			goto err;
+	} else if (!(s->ops = sched_find(name))) {
+		char names[256];
+
+		sched_names(names, sizeof(names));
+		errbuf_set(errbuf, "unknown scheduler '%s' (expected one of: %s, or a plugin's path such as ./mysched.so)",
+			   name, names);
+		r = -EINVAL;
+		goto err;
+	}
+	if (!(s->host->opts = convert_opts(s->ops, errbuf))) {
+		r = -EINVAL;
+		goto err;
+	}
+	s->priv = xcalloc(1, s->ops->priv_size ? s->ops->priv_size : 1);
+	if (s->ops->defaults)
+		s->ops->defaults(s->priv);
+	for (i = 0; i < n_kv; i++) {
+		char msg[HYDE_ERRBUF_SIZE];
+
+		if (!strncmp(kv[i], "assign=", 7))
+			r = set_assign(s->host, kv[i], msg);
+		else
+			r = opts_try_set(s->host, common_opts, 1, kv[i], msg);
+		if (r == -ENOENT)
+			r = s->ops->n_opts ? opts_try_set(s->priv, s->host->opts, s->ops->n_opts, kv[i], msg)
+					   : -ENOENT;
+		if (r == -ENOENT) {
+			char names[512] = "slowstart, assign";
+			size_t k;
+
+			for (k = 0; k < s->ops->n_opts; k++) {
+				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+				strncat(names, s->ops->opts[k].name, sizeof(names) - strlen(names) - 1);
+			}
+			errbuf_set(errbuf, "scheduler %s: unknown option '%.*s' (expected one of: %s)",
+				   s->ops->name, (int)strcspn(kv[i], "="), kv[i], names);
+			r = -EINVAL;
+			goto err;
+		}
+		if (r) {
+			errbuf_set(errbuf, "scheduler %s: %s", s->ops->name, msg);
+			r = -EINVAL;
+			goto err;
+		}
+	}
+	*out = s;
+	return 0;
+err:
+	sched_free(s);
+	return r;
+}
+
+int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const struct topo *t,
+	       uint64_t seed, int64_t heartbeat, char *errbuf)
+{
+	struct hyde_sched_host *h = s->host;
+	struct hyde_cluster_info *ci = &h->info;
+	char msg[HYDE_SCHED_ERRBUF] = "";
+	int r;
+
+	h->ctl = ctl;
+	h->c = c;
+	h->t = t;
+	rng_seed2(&h->rng, seed, 2);
+	*ci = (struct hyde_cluster_info){
+		.racks = t->racks,
+		.hosts_per_rack = t->hosts,
+		.n_hosts = topo_n_hosts(t),
+		.containers = t->containers,
+		.replicas = t->replicas,
+		.output_replication = t->output_replication,
+		.host_rate = t->host_rate,
+		.has_eps = t->has_eps,
+		.uplink_rate = t->uplink_rate,
+		.has_ocs = t->has_ocs,
+		.ocs_rate = t->ocs_rate,
+		.delta = t->delta,
+		.t_e = t->t_e,
+		.heartbeat = heartbeat,
+		.assign = h->assign,
+		.slowstart = h->slowstart,
+		.n_jobs = c->n_jobs,
+		.n_users = (unsigned)c->wl->n_users,
+		.users = (const char *const *)c->wl->users,
+	};
+	h->offered = xcalloc(ci->n_hosts, sizeof(unsigned));
+	if (s->ops->init && (r = s->ops->init(s, msg))) {
+		errbuf_set(errbuf, "scheduler %s: %s", s->ops->name, msg[0] ? msg : strerror(-r));
+		return r < 0 ? r : -EINVAL;
+	}
+	return 0;
+}
+
+void sched_free(struct hyde_sched *s)
+{
+	if (!s)
+		return;
+	if (s->host->ctl && s->ops->destroy)
+		s->ops->destroy(s);
+	free(s->priv);
+	free(s->host->opts);
+	free(s->host->offered);
+	free(s->host->active);
+	if (s->host->dl)
+		dlclose(s->host->dl);
+	free(s->host->path);
+	free(s->host);
+	free(s);
+}
+
+void sched_print_options(FILE *fp)
+{
+	struct hyde_sched_host common = { .slowstart = 0.05, .assign = 1 };
+	size_t i;
+
+	fprintf(fp, "Scheduler options (-S KEY=VALUE; defaults shown):\n all:\n");
+	opts_print(&common, common_opts, ARRAY_SIZE(common_opts), fp);
+	for (i = 0; sched_table[i]; i++) {
+		const struct hyde_sched_ops *ops = sched_table[i];
+		struct opt_desc *d;
+		void *priv;
+
+		if (!ops->n_opts)
+			continue;
+		d = convert_opts(ops, (char[HYDE_ERRBUF_SIZE]){ 0 });
+		priv = xcalloc(1, ops->priv_size);
+		if (ops->defaults)
+			ops->defaults(priv);
+		fprintf(fp, " %s:\n", ops->name);
+		opts_print(priv, d, ops->n_opts, fp);
+		free(priv);
+		free(d);
+	}
+}
+
+void sched_placing(struct hyde_sched *s, int32_t job)
+{
+	s->host->placing_job = job;
+}
+
+/* ---- the cluster ---- */
+
+const struct hyde_cluster_info *hyde_cluster(const struct hyde_sched *s)
+{
+	return &s->host->info;
+}
+
+int64_t hyde_now(const struct hyde_sched *s)
+{
+	return ctl_now(s->host->ctl);
+}
+
+const struct hyde_job *hyde_job(const struct hyde_sched *s, uint32_t idx)
+{
+	return idx < s->host->c->n_jobs ? &s->host->c->jobs[idx] : NULL;
+}
+
+const uint32_t *hyde_active_jobs(const struct hyde_sched *s, size_t *n)
+{
+	struct hyde_sched_host *h = s->host;
+	const uint32_t *all = ctl_arrived_jobs(h->ctl, n);
+	size_t i, k = 0;
+
+	hyde_grow((void **)&h->active, &h->cap_active, *n + 1, sizeof(uint32_t));
+	for (i = 0; i < *n; i++) {
+		const struct hyde_job *j = &h->c->jobs[all[i]];
+
+		if (j->state != HYDE_JOB_DONE && j->state != HYDE_JOB_FAILED)
+			h->active[k++] = all[i];
+	}
+	*n = k;
+	return h->active;
+}
+
+unsigned hyde_host_free(const struct hyde_sched *s, unsigned host)
+{
+	return host < s->host->c->n_hosts ? s->host->c->free_slots[host] : 0;
+}
+
+unsigned hyde_rack_free(const struct hyde_sched *s, unsigned rack)
+{
+	return rack < s->host->t->racks ? s->host->c->rack_free[rack] : 0;
+}
+
+unsigned hyde_total_free(const struct hyde_sched *s)
+{
+	return s->host->c->total_free;
+}
+
+unsigned hyde_host_offered(const struct hyde_sched *s, unsigned host)
+{
+	return host < s->host->c->n_hosts ? s->host->offered[host] : 0;
+}
+
+/* ---- data ---- */
+
+int hyde_place_block(struct hyde_sched *s, const struct hyde_job *j, uint32_t b,
+		     const uint32_t *hosts, unsigned n)
+{
+	struct hyde_sched_host *h = s->host;
+	struct hyde_job *jm;
+	unsigned k, i;
+
+	if (!j || h->placing_job != (int32_t)j->idx || j->input_from_parents)
+		return -EPERM;
+	if (b >= j->n_maps || n == 0 || n > HYDE_MAX_REPLICAS)
+		return -EINVAL;
+	for (k = 0; k < n; k++) {
+		if (hosts[k] >= h->c->n_hosts)
+			return -EINVAL;
+		for (i = 0; i < k; i++)
+			if (hosts[i] == hosts[k])
+				return -EINVAL;
+	}
+	jm = &h->c->jobs[j->idx];
+	jm->blocks[b].n_replicas = n;
+	memcpy(jm->blocks[b].replica, hosts, n * sizeof(uint32_t));
+	jm->blocks_version++;
+	return 0;
+}
+
+int hyde_place_blocks_racks(struct hyde_sched *s, const struct hyde_job *j,
+			    const uint32_t *const *sets, unsigned n_racks)
+{
+	struct hyde_sched_host *h = s->host;
+	unsigned k, i, want = h->t->replicas < HYDE_MAX_REPLICAS ? h->t->replicas : HYDE_MAX_REPLICAS;
+
+	if (!j || h->placing_job != (int32_t)j->idx || j->input_from_parents)
+		return -EPERM;
+	if (!n_racks)
+		return -EINVAL;
+	for (k = 0; k < want; k++)
+		for (i = 0; i < n_racks; i++)
+			if (sets[k][i] >= h->t->racks)
+				return -EINVAL;
+	cluster_place_blocks_racks(h->c, &h->c->jobs[j->idx], sets, n_racks, &h->rng);
+	return 0;
+}
+
+bool hyde_block_on_host(const struct hyde_block *b, unsigned host)
+{
+	return block_on_host(b, host);
+}
+
+bool hyde_block_on_rack(const struct hyde_sched *s, const struct hyde_block *b, unsigned rack)
+{
+	return block_on_rack(s->host->c, b, rack);
+}
+
+uint64_t hyde_input_bytes_on_host(const struct hyde_sched *s, const struct hyde_job *j,
+				  uint32_t m, unsigned host)
+{
+	return cluster_input_bytes_on(s->host->c, j, m, host, false);
+}
+
+uint64_t hyde_input_bytes_on_rack(const struct hyde_sched *s, const struct hyde_job *j,
+				  uint32_t m, unsigned rack)
+{
+	return cluster_input_bytes_on(s->host->c, j, m, rack, true);
+}
+
+void hyde_job_map_output(const struct hyde_sched *s, uint32_t job, uint64_t *per_rack,
+			 uint64_t *per_host)
+{
+	ctl_job_map_output(s->host->ctl, job, per_rack, per_host);
+}
+
+uint64_t hyde_map_output_bytes(const struct hyde_sched *s, uint32_t job, uint32_t m)
+{
+	return ctl_map_output_bytes(s->host->ctl, job, m);
+}
+
+int hyde_task_progress(const struct hyde_sched *s, const struct hyde_task *t,
+		       int64_t *elapsed, double *p)
+{
+	return ctl_task_progress(s->host->ctl, t, elapsed, p);
+}
+
+/* ---- the network view ---- */
+
+int hyde_net_link(const struct hyde_sched *s, enum hyde_link_kind kind, unsigned idx,
+		  struct hyde_link_state *out)
+{
+	return ctl_net_link(s->host->ctl, kind, idx, out);
+}
+
+void hyde_net_interval(const struct hyde_sched *s, int64_t *from, int64_t *to)
+{
+	ctl_net_interval(s->host->ctl, from, to);
+}
+
+size_t hyde_net_flows(const struct hyde_sched *s, struct hyde_flow_state *out, size_t max)
+{
+	return ctl_net_flows(s->host->ctl, out, max);
+}
+
+bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,
+		       enum hyde_link_kind kind, unsigned idx)
+{
+	return ctl_flow_crosses(s->host->ctl, f, kind, idx);
+}
+
+unsigned hyde_host_flows_out(const struct hyde_sched *s, unsigned host)
+{
+	return ctl_host_flows_out(s->host->ctl, host);
+}
+
+unsigned hyde_host_flows_in(const struct hyde_sched *s, unsigned host)
+{
+	return ctl_host_flows_in(s->host->ctl, host);
+}
+
+/* ---- helpers: pending tasks ---- */
+
+bool hyde_task_fits(const struct hyde_sched *s, const struct hyde_task *t, unsigned host)
+{
+	const struct hyde_job *j = &s->host->c->jobs[t->job];
+	const uint32_t *pin = t->kind == HYDE_MAP ? j->map_racks : j->reduce_racks;
+
+	return !pin || pin[t->idx] == topo_host_rack(s->host->t, host);
+}
+
+/* Pending maps of a job by where their input is (Hadoop's task cache):
+ * per host, the maps with a replica there; per rack, the same by rack (or,
+ * for maps pinned to racks, by pin); and all of them. Lists are in map
+ * order and each has a cursor that only moves forward past maps that have
+ * started: a map never becomes pending again (a failure fails the run). */
+struct map_index {
+	unsigned version;
+	uint32_t *host_off, *host_maps, *host_cur;
+	uint32_t *rack_off, *rack_maps, *rack_cur;
+	uint32_t any_cur;
+	uint32_t red_cur; /* reduces before it have started */
+	bool pinned;
+};
+
+void map_index_free(struct map_index *mi)
+{
+	if (!mi)
+		return;
+	free(mi->host_off);
+	free(mi->host_maps);
+	free(mi->host_cur);
+	free(mi->rack_off);
+	free(mi->rack_maps);
+	free(mi->rack_cur);
+	free(mi);
+}
+
+/* CSR lists: key(m, k) gives the k-th key of map m, or -1. */
+static void csr_build(uint32_t n_keys, uint32_t n_maps, unsigned per_map,
+		      long (*key)(const struct hyde_job *, uint32_t, unsigned, const struct topo *),
+		      const struct hyde_job *j, const struct topo *t,
+		      uint32_t **off, uint32_t **list, uint32_t **cur)
+{
+	uint32_t m, *fill;
+	unsigned k;
+
+	*off = xcalloc(n_keys + 1, sizeof(uint32_t));
+	for (m = 0; m < n_maps; m++)
+		for (k = 0; k < per_map; k++) {
+			long v = key(j, m, k, t);
+
+			if (v >= 0)
+				(*off)[v + 1]++;
+		}
+	for (k = 0; k < n_keys; k++)
+		(*off)[k + 1] += (*off)[k];
+	*list = xcalloc((*off)[n_keys] + 1, sizeof(uint32_t));
+	fill = xcalloc(n_keys + 1, sizeof(uint32_t));
+	for (m = 0; m < n_maps; m++)
+		for (k = 0; k < per_map; k++) {
+			long v = key(j, m, k, t);
+
+			if (v >= 0)
+				(*list)[(*off)[v] + fill[v]++] = m;
+		}
+	free(fill);
+	*cur = xcalloc(n_keys + 1, sizeof(uint32_t));
+	for (k = 0; k < n_keys; k++)
+		(*cur)[k] = (*off)[k];
+}
+
+static long key_host(const struct hyde_job *j, uint32_t m, unsigned k, const struct topo *t)
+{
+	const struct hyde_block *b = &j->blocks[m];
+	unsigned i;
+
+	(void)t;
+	if (k >= b->n_replicas)
+		return -1;
+	for (i = 0; i < k; i++) /* count a host once */
+		if (b->replica[i] == b->replica[k])
+			return -1;
+	return b->replica[k];
+}
+
+static long key_rack(const struct hyde_job *j, uint32_t m, unsigned k, const struct topo *t)
+{
+	const struct hyde_block *b = &j->blocks[m];
+	unsigned i;
+
+	if (j->map_racks)
+		return k == 0 ? (long)j->map_racks[m] : -1;
+	if (k >= b->n_replicas)
+		return -1;
+	for (i = 0; i < k; i++)
+		if (topo_host_rack(t, b->replica[i]) == topo_host_rack(t, b->replica[k]))
+			return -1;
+	return topo_host_rack(t, b->replica[k]);
+}
+
+static struct map_index *map_index_of(struct hyde_sched *s, struct hyde_job *j)
+{
+	struct map_index *mi = j->map_idx;
+	const struct topo *t = s->host->t;
+
+	if (mi && mi->version == j->blocks_version)
+		return mi;
+	map_index_free(mi);
+	mi = xcalloc(1, sizeof(*mi));
+	mi->version = j->blocks_version;
+	mi->pinned = j->map_racks != NULL;
+	csr_build(topo_n_hosts(t), j->n_maps, HYDE_MAX_REPLICAS, key_host, j, t,
+		  &mi->host_off, &mi->host_maps, &mi->host_cur);
+	csr_build(t->racks, j->n_maps, HYDE_MAX_REPLICAS, key_rack, j, t, &mi->rack_off,
+		  &mi->rack_maps, &mi->rack_cur);
+	j->map_idx = mi;
+	return mi;
+}
+
+/* First pending map in list[*cur .. end) that fits host; moves *cur past
+ * the maps that have started. */
+static const struct hyde_task *scan(struct hyde_sched *s, const struct hyde_job *j,
+				    const uint32_t *list, uint32_t *cur, uint32_t end,
+				    unsigned host)
+{
+	uint32_t k;
+
+	while (*cur < end && j->maps[list[*cur]].state != HYDE_TASK_PENDING)
+		(*cur)++;
+	for (k = *cur; k < end; k++) {
+		const struct hyde_task *t = &j->maps[list[k]];
+
+		if (t->state == HYDE_TASK_PENDING && hyde_task_fits(s, t, host))
+			return t;
+	}
+	return NULL;
+}
+
+const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde_job *jc,
+					 unsigned host, enum hyde_locality max_level,
+					 enum hyde_locality *level)
+{
+	struct hyde_job *j = &s->host->c->jobs[jc->idx]; /* its index is hyde's */
+	unsigned rack = topo_host_rack(s->host->t, host);
+	const struct hyde_task *t;
+	struct map_index *mi;
+
+	if (!hyde_job_has_pending(j, HYDE_MAP))
+		return NULL;
+	mi = map_index_of(s, j);
+	t = scan(s, j, mi->host_maps, &mi->host_cur[host], mi->host_off[host + 1], host);
+	if (t) {
+		*level = HYDE_NODE_LOCAL;
+		return t;
+	}
+	if (max_level < HYDE_RACK_LOCAL)
+		return NULL;
+	t = scan(s, j, mi->rack_maps, &mi->rack_cur[rack], mi->rack_off[rack + 1], host);
+	if (t) {
+		*level = HYDE_RACK_LOCAL;
+		return t;
+	}
+	if (max_level < HYDE_OFF_RACK || mi->pinned)
+		return NULL; /* a pinned map runs on its rack or nowhere */
+	while (mi->any_cur < j->n_maps && j->maps[mi->any_cur].state != HYDE_TASK_PENDING)
+		mi->any_cur++;
+	if (mi->any_cur < j->n_maps) {
+		*level = HYDE_OFF_RACK;
+		return &j->maps[mi->any_cur];
+	}
+	return NULL;
+}
+
+bool hyde_reduces_may_start(struct hyde_sched *s, const struct hyde_job *j)
+{
+	if (s->ops->reduces_may_start)
+		return s->ops->reduces_may_start(s, j);
+	return j->maps_done >= (uint32_t)ceil(s->host->slowstart * j->n_maps);
+}
+
+const struct hyde_task *hyde_pending_reduce(struct hyde_sched *s, const struct hyde_job *jc,
+					    unsigned host)
+{
+	struct hyde_job *j = &s->host->c->jobs[jc->idx];
+	struct map_index *mi;
+	uint32_t k;
+
+	if (!hyde_job_has_pending(j, HYDE_REDUCE) || !hyde_reduces_may_start(s, j))
+		return NULL;
+	/* as the maps' cursors: a reduce never becomes pending again */
+	mi = map_index_of(s, j);
+	while (mi->red_cur < j->n_reduces && j->reduces[mi->red_cur].state != HYDE_TASK_PENDING)
+		mi->red_cur++;
+	for (k = mi->red_cur; k < j->n_reduces; k++)
+		if (j->reduces[k].state == HYDE_TASK_PENDING && hyde_task_fits(s, &j->reduces[k], host))
+			return &j->reduces[k];
+	return NULL;
+}
+
+/* ---- helpers: fair order ---- */
+
+unsigned hyde_user_running(const struct hyde_sched *s, uint32_t user)
+{
+	const struct cluster *c = s->host->c;
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < c->n_jobs; i++)
+		if (c->jobs[i].user_idx == user)
+			n += c->jobs[i].maps_running + c->jobs[i].reduces_running;
+	return n;
+}
+
+static const struct cluster *sort_cluster;
+static const unsigned *sort_user_running;
+
+/* Fair order: user's running tasks, then the job's, then readiness, then
+ * index (a total order: runs are deterministic). */
+static int cmp_fair(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct hyde_job *jx = &sort_cluster->jobs[x], *jy = &sort_cluster->jobs[y];
+	unsigned ux = sort_user_running[jx->user_idx], uy = sort_user_running[jy->user_idx];
+	unsigned rx = jx->maps_running + jx->reduces_running;
+	unsigned ry = jy->maps_running + jy->reduces_running;
+
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (jx->ready_at != jy->ready_at)
+		return jx->ready_at < jy->ready_at ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_running)
+{
+	const struct cluster *c = s->host->c;
+	size_t n = 0, i, na;
+	const uint32_t *act;
+
+	/* the jobs not submitted or done run no task and have none pending:
+	 * only the active ones count */
+	memset(user_running, 0, c->wl->n_users * sizeof(unsigned));
+	act = hyde_active_jobs(s, &na);
+	for (i = 0; i < na; i++) {
+		const struct hyde_job *j = &c->jobs[act[i]];
+
+		user_running[j->user_idx] += j->maps_running + j->reduces_running;
+		if (j->state == HYDE_JOB_READY &&
+		    (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE)))
+			order[n++] = act[i];
+	}
+	sort_cluster = c;
+	sort_user_running = user_running;
+	qsort(order, n, sizeof(uint32_t), cmp_fair);
+	sort_cluster = NULL;
+	sort_user_running = NULL;
+	return n;
+}
+
+/* ---- randomness, memory, log ---- */
+
+uint64_t hyde_rand(struct hyde_sched *s)
+{
+	return rng_u64(&s->host->rng);
+}
+
+uint64_t hyde_rand_below(struct hyde_sched *s, uint64_t n)
+{
+	return n ? rng_below(&s->host->rng, n) : 0;
+}
+
+double hyde_rand_unit(struct hyde_sched *s)
+{
+	return rng_unit(&s->host->rng);
+}
+
+void hyde_shuffle(struct hyde_sched *s, uint32_t *v, size_t n)
+{
+	rng_shuffle_u32(&s->host->rng, v, (uint32_t)n);
+}
+
+void *hyde_calloc(size_t n, size_t size)
+{
+	return xcalloc(n ? n : 1, size ? size : 1);
+}
+
+void *hyde_realloc(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		fatalx("out of memory: %zu x %zu bytes", n, size);
+	return xrealloc(p, n && size ? n * size : 1);
+}
+
+void hyde_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	xgrow(v, cap, need, size);
+}
+
+void hyde_log(const struct hyde_sched *s, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ctl_event(s->host->ctl, "sched %s: %s", s->ops->name, buf);
+}

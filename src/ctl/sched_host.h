@@ -1,0 +1,76 @@
+/* hyde's side of the scheduler API (<hyde/sched.h>): making a scheduler
+ * from a name or a plugin's path with its options, and what the
+ * controller keeps for it. The API's functions are in sched_api.c. */
+#ifndef HYDE_SCHED_HOST_H
+#define HYDE_SCHED_HOST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <hyde/sched.h>
+
+#include "core/cluster.h"
+#include "core/opts.h"
+#include "core/rng.h"
+#include "core/topo.h"
+
+struct ctl;
+
+/* The schedulers that ship with hyde (src/sched/registry.c), in one
+ * explicit NULL-terminated table. */
+extern const struct hyde_sched_ops *const sched_table[];
+
+struct hyde_sched_host {
+	struct ctl *ctl;
+	struct cluster *c;
+	const struct topo *t;
+	struct rng rng;
+	struct hyde_cluster_info info;
+	/* options every scheduler has (-S slowstart=0.05 -S assign=1) */
+	double slowstart;
+	unsigned assign; /* 0: all */
+	struct opt_desc *opts; /* the plugin's table, as core/opts reads it */
+	void *dl;	       /* a plugin's handle (dlopen), or NULL */
+	char *path;	       /* a plugin's path */
+	int32_t placing_job;   /* job_arrived running for it: it may place input */
+	unsigned *offered;     /* host mode: containers offered per host */
+	uint32_t *active;      /* scratch for hyde_active_jobs */
+	size_t cap_active;
+};
+
+/* Is spec a plugin's path rather than a shipped scheduler's name (it has
+ * a '/' or ends in ".so")? */
+bool sched_is_plugin(const char *spec);
+/* The ops of a shipped scheduler, or NULL. */
+const struct hyde_sched_ops *sched_find(const char *name);
+/* A scheduler by name (shipped) or path (a plugin, loaded with dlopen),
+ * with its defaults and the "key=value" options applied; errors name the
+ * option, or the plugin and what is wrong with it (-EINVAL: bad input,
+ * exit 2). Not bound to a run yet. The caller frees with sched_free. */
+int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **out,
+	      char *errbuf);
+/* Bind to a run: the cluster, the controller, the seed; then the
+ * scheduler's init. */
+int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const struct topo *t,
+	       uint64_t seed, int64_t heartbeat, char *errbuf);
+/* destroy (if bound), then free; unloads a plugin. */
+void sched_free(struct hyde_sched *s);
+/* Every shipped scheduler's options with their defaults, for --help. */
+void sched_print_options(FILE *fp);
+/* The names of the shipped schedulers, ", "-separated, into buf. */
+void sched_names(char *buf, size_t len);
+/* Its name (a plugin's from its ops). */
+static inline const char *sched_name(const struct hyde_sched *s)
+{
+	return s->ops->name;
+}
+/* Host mode (next_task and pick_host)? */
+static inline bool sched_host_mode(const struct hyde_sched *s)
+{
+	return s->ops->next_task && s->ops->pick_host;
+}
+
+/* The controller lets a scheduler place input while job_arrived runs. */
+void sched_placing(struct hyde_sched *s, int32_t job);
+
+#endif
