@@ -115,7 +115,7 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 	printf("  throughput       %.1f jobs/hour\n",
 	       t->makespan > 0 ? (double)t->jobs_done * 3600e9 / (double)t->makespan : 0);
 	printf("  shuffle          %s in %" PRIu64 " flows: OCS %.1f%%, EPS %.1f%%, in-rack %.1f%%, in-host %.1f%%\n",
-	       unit_human_size(total, a, sizeof(a)), t->flows,
+	       unit_human_size(total, a, sizeof(a)), t->kind_flows[HYDE_FLOW_SHUFFLE],
 	       total ? 100.0 * (double)t->ocs_bytes / total : 0,
 	       total ? 100.0 * (double)t->eps_bytes / total : 0,
 	       total ? 100.0 * (double)t->rack_bytes / total : 0,
@@ -123,6 +123,14 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 	printf("  OCS share        %.1f%% of %s cross-rack\n",
 	       t->cross_rack_bytes ? 100.0 * (double)t->ocs_bytes / (double)t->cross_rack_bytes : 0,
 	       unit_human_size((double)t->cross_rack_bytes, b, sizeof(b)));
+	printf("  HDFS input       %s in %" PRIu64 " remote reads, %s of it cross-rack\n",
+	       unit_human_size((double)t->kind_bytes[HYDE_FLOW_INPUT], a, sizeof(a)),
+	       t->kind_flows[HYDE_FLOW_INPUT],
+	       unit_human_size((double)t->kind_cross[HYDE_FLOW_INPUT], b, sizeof(b)));
+	printf("  HDFS output      %s in %" PRIu64 " replica writes, %s of it cross-rack\n",
+	       unit_human_size((double)t->kind_bytes[HYDE_FLOW_OUTPUT], a, sizeof(a)),
+	       t->kind_flows[HYDE_FLOW_OUTPUT],
+	       unit_human_size((double)t->kind_cross[HYDE_FLOW_OUTPUT], b, sizeof(b)));
 	printf("  reconfigurations %" PRIu64 "\n", t->reconfigurations);
 	printf("  wall time        %.2fs\n", wall);
 	print_cost(t, wall);

@@ -186,17 +186,17 @@ static const char coflows_text[] =
 	"2,c,4,162000,0,-1,1700000000029980000,1700000000035000000\n";
 
 static const char manifest_head[] =
-	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes\n";
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind\n";
 static const char manifest_body[] =
-	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000\n"
-	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000\n"
-	"c3,3,0,a,1,1,r0h0,10.0.0.1,40003,r0h1,10.0.0.2,13562,rack,4344\n"
-	"c4,4,1,b,0,0,r1h0,10.0.1.1,40004,r0h0,10.0.0.1,13562,eps,8000\n"
-	"c5,5,2,c,0,0,r1h1,10.0.1.2,40005,r0h1,10.0.0.2,13562,eps,150000\n"
-	"c6,6,2,c,0,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,3000\n"
-	"c7,7,2,c,1,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,2000\n"
-	"c8,8,2,c,1,0,r1h0,10.0.1.1,40008,r1h0,10.0.1.1,13562,host,7000\n"
-	"c9,9,1,b,0,1,r1h1,10.0.1.2,40009,r0h1,10.0.0.2,13562,eps,1000\n";
+	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000,shuffle\n"
+	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000,shuffle\n"
+	"c3,3,0,a,1,1,r0h0,10.0.0.1,40003,r0h1,10.0.0.2,13562,rack,4344,shuffle\n"
+	"c4,4,1,b,0,0,r1h0,10.0.1.1,40004,r0h0,10.0.0.1,13562,eps,8000,shuffle\n"
+	"c5,5,2,c,0,0,r1h1,10.0.1.2,40005,r0h1,10.0.0.2,13562,eps,150000,shuffle\n"
+	"c6,6,2,c,0,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,3000,shuffle\n"
+	"c7,7,2,c,1,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,2000,shuffle\n"
+	"c8,8,2,c,1,0,r1h0,10.0.1.1,40008,r1h0,10.0.1.1,13562,host,7000,shuffle\n"
+	"c9,9,1,b,0,1,r1h1,10.0.1.2,40009,r0h1,10.0.0.2,13562,eps,1000,shuffle\n";
 
 static const char fetches_text[] =
 	"flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified\n"
@@ -331,7 +331,7 @@ static int write_many(const char *dir)
 
 		k.s.host = NULL;
 		t = fx_flow(&k, t0, &o);
-		fprintf(mf, "m%u,%u,0,m,0,0,r0h0,10.0.0.1,%u,r1h0,10.0.1.1,13562,eps,3000\n",
+		fprintf(mf, "m%u,%u,0,m,0,0,r0h0,10.0.0.1,%u,r1h0,10.0.1.1,13562,eps,3000,shuffle\n",
 			i, i, 30000 + i);
 		fprintf(ff, "%u,m%u,%lld,-1,-1,%lld,3000,1\n", i, i,
 			(long long)(t0 - 20 * US), (long long)t);

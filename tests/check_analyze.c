@@ -108,24 +108,24 @@ static void assert_no_temporaries(const char *dir)
 /* ---- the golden run ---- */
 
 static const char golden_flows[] =
-	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns\n"
+	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns,kind,src,dst\n"
 	/* clean: 7 segments, the last at t0 + 900us, its ACK 50us later */
-	"1,0,a,eps,10000,1700000000010000000,1700000000010950000,950000,0,10000,0,870000\n"
+	"1,0,a,eps,10000,1700000000010000000,1700000000010950000,950000,0,10000,0,870000,shuffle,r1h0,r0h0\n"
 	/* seg 1 sent again after seg 3: 1448 bytes twice, both over the OCS */
-	"2,0,a,ocs,5000,1700000000011000000,1700000000011750000,750000,6448,0,1448,800000\n"
+	"2,0,a,ocs,5000,1700000000011000000,1700000000011750000,750000,6448,0,1448,800000,shuffle,r1h1,r0h1\n"
 	/* reordered (1, 0, 2): no retransmission; in the rack: no path bytes */
-	"3,0,a,rack,4344,1700000000012000000,1700000000012550000,550000,0,0,0,70000\n"
+	"3,0,a,rack,4344,1700000000012000000,1700000000012550000,550000,0,0,0,70000,shuffle,r0h1,r0h0\n"
 	/* 3 of 6 segments, never acked to the end: unfinished, not dropped */
-	"4,1,b,eps,8000,1700000000020000000,-1,-1,0,4344,0,-1\n"
+	"4,1,b,eps,8000,1700000000020000000,-1,-1,0,4344,0,-1,shuffle,r0h0,r1h0\n"
 	/* a BIG TCP frame of 90000 and a super-frame of 60000 bytes */
-	"5,2,c,eps,150000,1700000000030000000,1700000000030450000,450000,0,150000,0,470000\n"
+	"5,2,c,eps,150000,1700000000030000000,1700000000030450000,450000,0,150000,0,470000,shuffle,r0h1,r1h1\n"
 	/* one 4-tuple, two connections: bytes go to the right one */
-	"6,2,c,eps,3000,1700000000031000000,1700000000031550000,550000,0,3000,0,520000\n"
-	"7,2,c,eps,2000,1700000000032000000,1700000000032450000,450000,0,2000,0,2470000\n"
+	"6,2,c,eps,3000,1700000000031000000,1700000000031550000,550000,0,3000,0,520000,shuffle,r0h1,r1h0\n"
+	"7,2,c,eps,2000,1700000000032000000,1700000000032450000,450000,0,2000,0,2470000,shuffle,r0h1,r1h0\n"
 	/* loopback: the app's timestamps */
-	"8,2,c,host,7000,1700000000033000000,1700000000035000000,2000000,0,0,0,2000000\n"
+	"8,2,c,host,7000,1700000000033000000,1700000000035000000,2000000,0,0,0,2000000,shuffle,r1h0,r1h0\n"
 	/* not in any capture */
-	"9,1,b,eps,1000,-1,-1,-1,0,0,0,-1\n";
+	"9,1,b,eps,1000,-1,-1,-1,0,0,0,-1,shuffle,r0h1,r1h1\n";
 
 static const char golden_coflows[] =
 	"coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns\n"

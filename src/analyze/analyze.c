@@ -1,14 +1,16 @@
-/* hyde analyze: rebuild every shuffle connection from the run's captures
- * and join it to its flow, coflow and job (see analyze.h).
+/* hyde analyze: rebuild every connection of a run (shuffle fetches, HDFS
+ * input reads and output writes) from its captures and join it to its
+ * flow, coflow and job (see analyze.h).
  *
  * Which capture measures what (emul/README.md names the ports):
- * - the client's ToR host port (tor<k>-h<i> for cli_node r<k>h<i>) sees the
- *   SYN, every data segment that reached the client and the client's ACKs:
- *   it gives the FCT (tcpconn.h) and the retransmitted bytes;
- * - tor<k>-up and tor<k>-ocs of the client's rack k see the data arrive over
- *   the EPS or the OCS: they give the bytes per path, each byte counted
- *   once per port type (the server rack's port sees the same bytes leave
- *   and is not counted again);
+ * - the data receiver's ToR host port (tor<k>-h<i> for r<k>h<i>: the
+ *   client of a fetch or a read, the server of a write) sees the SYN,
+ *   every data segment that reached the receiver and its ACKs: it gives
+ *   the FCT (tcpconn.h) and the retransmitted bytes;
+ * - tor<k>-up and tor<k>-ocs of the receiver's rack k see the data arrive
+ *   over the EPS or the OCS: they give the bytes per path, each byte
+ *   counted once per port type (the sender rack's port sees the same
+ *   bytes leave and is not counted again);
  * - every capture is checked for TCP connections the manifest does not
  *   list, which are reported, never dropped silently.
  * Host ports are read first, so that the path ports can tell the instances
@@ -24,6 +26,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <hyde/model.h>
 
 #include "analyze/analyze_int.h"
 #include "analyze/pcap_read.h"
@@ -321,16 +325,16 @@ static int list_captures(struct an_state *st, char *errbuf)
 			has_port[topo_host_id(r->topo, st->caps[i].rack, st->caps[i].host)] = true;
 	for (i = 0; i < r->n_flows; i++) {
 		const struct an_flow *f = &r->flows[i];
-		unsigned id = topo_host_id(r->topo, f->cli_rack, f->cli_host);
+		unsigned id = topo_host_id(r->topo, f->rcv_rack, f->rcv_host);
 		size_t j, nf = 0;
 
 		if (f->path == AN_PATH_HOST || has_port[id])
 			continue;
 		for (j = i; j < r->n_flows; j++)
 			nf += r->flows[j].path != AN_PATH_HOST &&
-			      topo_host_id(r->topo, r->flows[j].cli_rack, r->flows[j].cli_host) == id;
+			      topo_host_id(r->topo, r->flows[j].rcv_rack, r->flows[j].rcv_host) == id;
 		an_warn(st, "no capture of port tor%u-h%u: %zu flow(s) to r%uh%u cannot be measured",
-			f->cli_rack, f->cli_host, nf, f->cli_rack, f->cli_host);
+			f->rcv_rack, f->rcv_host, nf, f->rcv_rack, f->rcv_host);
 		has_port[id] = true; /* warn once */
 	}
 	free(has_port);
@@ -438,8 +442,8 @@ static void host_packet(struct an_state *st, size_t ci, struct tuplemap *conns,
 		return;
 	}
 	f0 = group_flow(st, g, 0);
-	if (f0->cli_rack != c->rack || f0->cli_host != c->host)
-		return; /* the server's host port: measured at the client's */
+	if (f0->rcv_rack != c->rack || f0->rcv_host != c->host)
+		return; /* the sender's host port: measured at the receiver's */
 	c->matched++;
 	k = flow_key(f0);
 	in = tuplemap_get(conns, &k);
@@ -456,7 +460,11 @@ static void host_packet(struct an_state *st, size_t ci, struct tuplemap *conns,
 		in->row = pick_line(st, g, p->ts, syn);
 		if (in->row != SIZE_MAX)
 			st->run->flows[in->row].taken = true;
-		tcpconn_init(&in->tc, in->row != SIZE_MAX ? st->run->flows[in->row].bytes : 0);
+		if (in->row != SIZE_MAX && st->run->flows[in->row].data_from_cli)
+			tcpconn_init_write(&in->tc, st->run->flows[in->row].req_bytes,
+					   st->run->flows[in->row].bytes);
+		else
+			tcpconn_init(&in->tc, in->row != SIZE_MAX ? st->run->flows[in->row].bytes : 0);
 		tuplemap_put(conns, &k, in);
 	}
 	if (in->row == SIZE_MAX) {
@@ -486,8 +494,8 @@ static void path_packet(struct an_state *st, size_t ci, const struct pkt_tcp *p)
 	}
 	c->matched++;
 	f = group_flow(st, g, 0);
-	if (from_cli || !p->payload || f->cli_rack != c->rack)
-		return; /* requests, ACKs, and data leaving the server's rack */
+	if (from_cli != f->data_from_cli || !p->payload || f->rcv_rack != c->rack)
+		return; /* requests, ACKs, and data leaving the sender's rack */
 	/* The instance of a reused 4-tuple the packet belongs to: the last
 	 * one started (SYN seen on the host port, else connect()) before it. */
 	for (i = 0; i < g->n; i++) {
@@ -593,6 +601,12 @@ static void finish_flows(struct an_state *st)
 		} else if (!f->taken) {
 			f->status = AN_NOT_CAPTURED;
 		}
+		/* a write's request crossed the ports with its data */
+		if (f->req_bytes) {
+			uint64_t *pb = f->ocs_bytes ? &f->ocs_bytes : &f->eps_bytes;
+
+			*pb -= *pb < f->req_bytes ? *pb : f->req_bytes;
+		}
 	}
 }
 
@@ -664,7 +678,7 @@ static void compute(struct an_state *st)
 	res->flows = r->n_flows;
 	for (i = 0; i < r->n_flows; i++) {
 		struct an_flow *f = &r->flows[i];
-		struct an_cfres *c = &st->cf[f->cf];
+		struct an_cfres *c;
 		int64_t v = an_flow_fct(f), app = an_flow_app_fct(f);
 
 		switch (f->status) {
@@ -674,8 +688,6 @@ static void compute(struct an_state *st)
 		case AN_NOT_CAPTURED: res->flows_not_captured++; break;
 		case AN_HOST: res->flows_host++; break;
 		}
-		if (v >= 0)
-			fct[n_fct++] = v;
 		if (f->status == AN_DONE && app >= 0)
 			err[n_err++] = i64abs(v - app);
 		if (f->status == AN_DONE && f->data_bytes != f->bytes)
@@ -683,10 +695,20 @@ static void compute(struct an_state *st)
 		if ((f->path == AN_PATH_OCS && f->eps_bytes) ||
 		    (f->path == AN_PATH_EPS && f->ocs_bytes))
 			res->flows_path_mismatch++;
+		res->kind_flows[f->kind]++;
+		res->kind_bytes[f->kind] += f->bytes;
+		if (f->cross_rack)
+			res->kind_cross[f->kind] += f->bytes;
+		res->retrans_bytes += f->retrans_bytes;
+		/* the rest is the shuffle's: its FCTs, paths and coflows */
+		if (f->kind != HYDE_FLOW_SHUFFLE)
+			continue;
+		c = &st->cf[f->cf];
+		if (v >= 0)
+			fct[n_fct++] = v;
 		res->shuffle_bytes += f->bytes;
 		res->ocs_bytes += f->ocs_bytes;
 		res->eps_bytes += f->eps_bytes;
-		res->retrans_bytes += f->retrans_bytes;
 		if (f->path == AN_PATH_RACK)
 			res->rack_bytes += f->bytes;
 		if (f->path == AN_PATH_HOST)

@@ -44,7 +44,9 @@ struct analyze_result {
 	struct analyze_dist fct, cct, jct;
 	int64_t makespan_ns;   /* last job end - first arrival; -1: none ended */
 	double jobs_per_hour;  /* finished jobs / makespan */
-	uint64_t shuffle_bytes;	 /* sum of the manifest's flow bytes */
+	uint64_t shuffle_bytes;	 /* sum of the manifest's shuffle flow bytes */
+	/* every kind (enum hyde_flow_kind): flows, bytes, bytes between racks */
+	uint64_t kind_flows[3], kind_bytes[3], kind_cross[3];
 	uint64_t ocs_bytes, eps_bytes; /* payload seen on OCS / EPS ports */
 	uint64_t rack_bytes, host_bytes; /* flows inside a rack / on one host */
 	uint64_t cross_rack_bytes, retrans_bytes;

@@ -11,7 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <hyde/model.h>
+
 #include "analyze/analyze_int.h"
+#include "core/coflow.h"
 #include "core/rundir.h"
 
 const char *const an_status_names[] = {
@@ -37,11 +40,22 @@ int an_write_flows(FILE *fp, void *arg)
 	for (i = 0; i < r->n_flows; i++) {
 		const struct an_flow *f = &r->flows[i];
 
+		char src[32], dst[32];
+
+		/* the data's source and destination */
+		if (f->data_from_cli) {
+			topo_host_name(r->topo, topo_host_id(r->topo, f->cli_rack, f->cli_host), src, sizeof(src));
+			topo_host_name(r->topo, topo_host_id(r->topo, f->srv_rack, f->srv_host), dst, sizeof(dst));
+		} else {
+			topo_host_name(r->topo, topo_host_id(r->topo, f->srv_rack, f->srv_host), src, sizeof(src));
+			topo_host_name(r->topo, topo_host_id(r->topo, f->cli_rack, f->cli_host), dst, sizeof(dst));
+		}
 		fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%s,%s,%s\n",
 			f->flow, f->coflow, r->jobs[f->job].job, an_path_names[f->path],
 			f->bytes, f->start_ns, f->end_ns, an_flow_fct(f), f->ocs_bytes,
-			f->eps_bytes, f->retrans_bytes, an_flow_app_fct(f));
+			f->eps_bytes, f->retrans_bytes, an_flow_app_fct(f), flow_kind_name(f->kind),
+			src, dst);
 	}
 	return io_result(fp);
 }
@@ -177,6 +191,12 @@ int an_write_summary(FILE *fp, void *arg)
 	json_num(fp, r->ocs_share);
 	fprintf(fp, ", \"ocs_share_of_shuffle\": ");
 	json_num(fp, r->shuffle_bytes ? (double)r->ocs_bytes / (double)r->shuffle_bytes : -1);
+	fprintf(fp, " },\n  \"by_kind\": {");
+	for (i = 0; i < 3; i++)
+		fprintf(fp, "%s \"%s\": { \"flows\": %" PRIu64 ", \"bytes\": %" PRIu64
+			", \"cross_rack\": %" PRIu64 " }",
+			i ? "," : "", flow_kind_name((int)i), r->kind_flows[i], r->kind_bytes[i],
+			r->kind_cross[i]);
 	fprintf(fp, " },\n");
 
 	fprintf(fp, "  \"accuracy\": {\n    \"definition\": \"|pcap - app| per flow (FCT: first SYN to the client's first ACK of the last data byte, on the client's host port; app: connect_ns to last_byte_ns) and per coflow (CCT: first flow start to last flow end; app: start_ns to end_ns of app/coflows.csv); nearest-rank percentiles\",\n");

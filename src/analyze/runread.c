@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hyde/model.h>
+
 #include "analyze/runread.h"
+#include "core/coflow.h"
 #include "core/csv.h"
 #include "core/rundir.h"
 
@@ -275,7 +278,7 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 		f->connect_ns = f->last_byte_ns = -1;
 		f->start_ns = f->end_ns = -1;
 		/* conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,
-		 * srv_node,srv_ip,srv_port,path,bytes */
+		 * srv_node,srv_ip,srv_port,path,bytes,kind */
 		if ((ret = csv_word(&c, 0, errbuf)) ||
 		    (ret = csv_u64(&c, 1, UINT64_MAX, &f->flow, errbuf)) ||
 		    (ret = csv_u64(&c, 2, UINT64_MAX, &f->coflow, errbuf)) ||
@@ -306,6 +309,16 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 		f->path = (enum an_path)i;
 		if ((ret = csv_u64(&c, 13, UINT64_MAX, &f->bytes, errbuf)))
 			goto out;
+		f->kind = flow_kind_parse(c.f[14]);
+		if (f->kind < 0) {
+			ret = csv_err(&c, 14, "input, shuffle or output", errbuf);
+			goto out;
+		}
+		/* an output hop's client sends its request, then the data */
+		f->data_from_cli = f->kind == HYDE_FLOW_OUTPUT;
+		f->req_bytes = f->data_from_cli ? HYDE_DN_REQ_BYTES : 0;
+		f->rcv_rack = f->data_from_cli ? f->srv_rack : f->cli_rack;
+		f->rcv_host = f->data_from_cli ? f->srv_host : f->cli_host;
 		f->cross_rack = f->cli_rack != f->srv_rack;
 		same_node = !f->cross_rack && f->cli_host == f->srv_host;
 		/* The path must be one the fabric can take between these two
@@ -323,14 +336,17 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 			ret = csv_err(&c, 12, "a path of a topology without OCS", errbuf);
 			goto out;
 		}
-		f->cf = find_coflow(r, cf_idx, f->coflow);
-		if (f->cf == SIZE_MAX) {
+		/* only the shuffle's flows make a job's coflow */
+		f->cf = f->kind == HYDE_FLOW_SHUFFLE ? find_coflow(r, cf_idx, f->coflow) : SIZE_MAX;
+		if (f->kind == HYDE_FLOW_SHUFFLE && f->cf == SIZE_MAX) {
 			ret = csv_err(&c, 2, "a coflow of " RUNDIR_APP_COFLOWS, errbuf);
 			goto out;
 		}
 		f->job = find_job(r, job_idx, c.f[3]);
-		if (f->job == SIZE_MAX || f->job != r->coflows[f->cf].job) {
-			ret = csv_err(&c, 3, "the job of its coflow in " RUNDIR_APP_COFLOWS, errbuf);
+		if (f->job == SIZE_MAX || (f->cf != SIZE_MAX && f->job != r->coflows[f->cf].job)) {
+			ret = csv_err(&c, 3, f->cf != SIZE_MAX ? "the job of its coflow in " RUNDIR_APP_COFLOWS
+							       : "a job of " RUNDIR_APP_JOBS,
+				      errbuf);
 			goto out;
 		}
 		f->conn = xstrdup(c.f[0]);

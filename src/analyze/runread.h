@@ -34,6 +34,10 @@ struct an_flow {
 	enum an_path path;
 	uint64_t bytes;
 	bool cross_rack;
+	int kind;	       /* enum hyde_flow_kind */
+	bool data_from_cli;    /* output: the client sends the data */
+	uint64_t req_bytes;    /* output: the request before the data */
+	unsigned rcv_rack, rcv_host; /* the data's receiver: measured there */
 	size_t line; /* in manifest.csv, for messages */
 	/* app/fetches.csv; -1 when the reducer recorded nothing */
 	int64_t connect_ns, last_byte_ns;

@@ -76,6 +76,13 @@ void tcpconn_init(struct tcpconn *c, uint64_t bytes)
 	c->first_ns = -1;
 }
 
+void tcpconn_init_write(struct tcpconn *c, uint64_t req, uint64_t bytes)
+{
+	tcpconn_init(c, bytes);
+	c->req = req;
+	c->cli_sends = true;
+}
+
 void tcpconn_free(struct tcpconn *c)
 {
 	seqset_free(&c->seen);
@@ -104,6 +111,22 @@ static void server_data(struct tcpconn *c, const struct pkt_tcp *p)
 	}
 	a = unwrap(p->seq, c->seq_base, c->seq_ref);
 	b = a + p->payload;
+	/* a write's request is not data: offsets below req are left out */
+	if (c->req) {
+		uint64_t lo = a < c->req ? c->req : a;
+
+		if (b <= c->req) {
+			if (b > c->seq_ref)
+				c->seq_ref = b;
+			return;
+		}
+		c->wire_bytes += b - lo;
+		c->retrans_bytes += seqset_add(&c->seen, lo - c->req, b - c->req);
+		c->data_bytes = seqset_bytes(&c->seen);
+		if (b > c->seq_ref)
+			c->seq_ref = b;
+		return;
+	}
 	c->wire_bytes += p->payload;
 	c->retrans_bytes += seqset_add(&c->seen, a, b);
 	c->data_bytes = seqset_bytes(&c->seen);
@@ -115,19 +138,21 @@ static void client_ack(struct tcpconn *c, const struct pkt_tcp *p)
 {
 	uint64_t acked;
 
-	if (!c->have_isn_srv)
+	uint32_t isn = c->cli_sends ? c->isn_cli : c->isn_srv;
+
+	if (!(c->cli_sends ? c->have_isn_cli : c->have_isn_srv))
 		return;
-	acked = unwrap(p->ack, c->isn_srv + 1, c->have_ack ? c->ack_hi : 0);
+	acked = unwrap(p->ack, isn + 1, c->have_ack ? c->ack_hi : 0);
 	/* An ACK below ISN + 1 (a stray from before the handshake) unwraps
 	 * to a huge or negative distance: ignore anything beyond the data
-	 * the server can have sent (+1 for its FIN). */
-	if (acked > c->bytes + 1 && acked > c->seq_ref + 1)
+	 * the sender can have sent (+1 for its FIN). */
+	if (acked > c->req + c->bytes + 1 && acked > c->seq_ref + 1)
 		return;
 	if (!c->have_ack || acked > c->ack_hi) {
 		c->ack_hi = acked;
 		c->have_ack = true;
 	}
-	if (c->end_ns < 0 && acked >= c->bytes)
+	if (c->end_ns < 0 && acked >= c->req + c->bytes)
 		c->end_ns = p->ts;
 }
 
@@ -141,38 +166,45 @@ void tcpconn_packet(struct tcpconn *c, const struct pkt_tcp *p, bool from_cli)
 	c->packets++;
 	if (p->flags & TCPF_RST)
 		c->rst = true;
-	if (from_cli) {
-		if (syn && !ack) {
-			if (c->syn_ns < 0)
-				c->syn_ns = p->ts;
-			c->isn_cli = p->seq;
-			c->have_isn_cli = true;
-			return;
+	if (from_cli && syn && !ack) {
+		if (c->syn_ns < 0)
+			c->syn_ns = p->ts;
+		if (c->cli_sends && (!c->have_isn_cli || c->isn_cli != p->seq) &&
+		    (!c->have_base || c->seen.n == 0)) {
+			c->seq_base = p->seq + 1; /* the sender's ISN: offset 0 */
+			c->have_base = true;
 		}
-		if (p->flags & TCPF_FIN)
-			c->fin_cli = true;
-		if (ack)
-			client_ack(c, p);
+		c->isn_cli = p->seq;
+		c->have_isn_cli = true;
 		return;
 	}
-	if (syn) {
-		/* SYN-ACK: the server's ISN fixes data offset 0. A data byte
-		 * seen before it (impossible in order) would have set another
-		 * base; the handshake wins. */
+	if (!from_cli && syn) {
+		/* SYN-ACK: the server's ISN fixes data offset 0 of a fetch. A
+		 * data byte seen before it (impossible in order) would have
+		 * set another base; the handshake wins. */
 		if (!c->have_isn_srv || c->isn_srv != p->seq) {
 			c->isn_srv = p->seq;
 			c->have_isn_srv = true;
-			if (!c->have_base || c->seen.n == 0) {
+			if (!c->cli_sends && (!c->have_base || c->seen.n == 0)) {
 				c->seq_base = p->seq + 1;
 				c->have_base = true;
 			}
 		}
 		return;
 	}
-	if (p->flags & TCPF_FIN)
-		c->fin_srv = true;
-	if (p->payload)
-		server_data(c, p);
+	if (p->flags & TCPF_FIN) {
+		if (from_cli)
+			c->fin_cli = true;
+		else
+			c->fin_srv = true;
+	}
+	if (from_cli == c->cli_sends) { /* from the sender */
+		if (p->payload)
+			server_data(c, p);
+		return;
+	}
+	if (ack)
+		client_ack(c, p);
 }
 
 bool tcpconn_is_new_syn(const struct tcpconn *c, const struct pkt_tcp *p,

@@ -1,18 +1,21 @@
-/* One instance of a shuffle connection, rebuilt from the packets that the
- * client's host port saw: handshake, data, retransmissions, FIN/RST.
+/* One instance of a connection, rebuilt from the packets that the data
+ * receiver's host port saw: handshake, data, retransmissions, FIN/RST.
  *
- * The connection is a shuffle fetch (src/core/rundir.h): the client sends a
- * small request and the server sends exactly `bytes` payload bytes. Server
- * data sequence numbers are turned into 64-bit offsets from the server's
- * ISN + 1, unwrapped against the highest offset seen, so flows above 4 GB
- * work and the last data byte is at offset bytes - 1.
+ * Most connections (a shuffle fetch, an input read: src/core/rundir.h)
+ * have the client send a small request and the server send exactly
+ * `bytes` payload bytes; an output write has it the other way: the client
+ * sends a request of `req` bytes, then `bytes` of data, to the server.
+ * The sender's data sequence numbers are turned into 64-bit offsets from
+ * its ISN + 1 (+ req), unwrapped against the highest offset seen, so
+ * flows above 4 GB work and the last data byte is at offset bytes - 1.
  *
  * FCT (the exact definition): from the timestamp of the first SYN the client
- * sent to the timestamp of the first segment from the client with the ACK
- * flag whose acknowledgement number covers the server's last data byte,
- * i.e. ack >= server ISN + 1 + bytes (an ACK of the server's FIN, or the
- * client's own FIN, qualifies as well since it acknowledges at least that).
- * Both timestamps are those of the capture on the client's ToR host port. */
+ * sent to the timestamp of the first segment from the receiver with the
+ * ACK flag whose acknowledgement number covers the sender's last data
+ * byte, i.e. ack >= sender ISN + 1 + req + bytes (an ACK of the sender's
+ * FIN, or the receiver's own FIN, qualifies as well since it acknowledges
+ * at least that). Both timestamps are those of the capture on the
+ * receiver's ToR host port. */
 #ifndef HYDE_TCPCONN_H
 #define HYDE_TCPCONN_H
 
@@ -35,7 +38,9 @@ uint64_t seqset_bytes(const struct seqset *s);
 void seqset_free(struct seqset *s);
 
 struct tcpconn {
-	uint64_t bytes;	      /* payload the server is to send (manifest) */
+	uint64_t bytes;	      /* data the sender is to send (manifest) */
+	uint64_t req;	      /* what the sender sends before it (writes) */
+	bool cli_sends;	      /* the client is the sender (writes) */
 	int64_t syn_ns;	      /* first client SYN, -1 if never seen */
 	int64_t end_ns;	      /* first client ACK of the last data byte, -1 */
 	int64_t first_ns, last_ns; /* first and last packet of the instance */
@@ -55,6 +60,8 @@ struct tcpconn {
 };
 
 void tcpconn_init(struct tcpconn *c, uint64_t bytes);
+/* The other way: the client sends req bytes, then the data. */
+void tcpconn_init_write(struct tcpconn *c, uint64_t req, uint64_t bytes);
 void tcpconn_free(struct tcpconn *c);
 
 /* Feed one segment of this connection; from_cli says its direction. */

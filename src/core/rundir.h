@@ -19,11 +19,21 @@
  *   flows.csv, coflows.csv, jobs.csv, summary.json, *.png   the analysis
  *                    (hyde analyze for emulation; hyde sim writes the same)
  *
- * A flow is one fetch: reduce r of job j pulls the partitions of one or
- * more of j's maps that ran on one host (as Hadoop's fetcher does). In
- * emulation it is one TCP connection: the reduce (client) connects to the
- * shuffle service of that host (server), sends a request, and the server
- * sends exactly `bytes` bytes of partition data; data flows srv -> cli.
+ * A flow is one TCP connection in emulation, of one of three kinds:
+ * - shuffle: one fetch: reduce r of job j pulls the partitions of one or
+ *   more of j's maps that ran on one host (as Hadoop's fetcher does): the
+ *   reduce (client) connects to the shuffle service of that host
+ *   (server), sends a request, and the server sends exactly `bytes` bytes
+ *   of partition data; data flows srv -> cli;
+ * - input: map m reads (part of) its input from a replica holder's data
+ *   service (HDFS DataNode): client the map, server the holder, data srv
+ *   -> cli, exactly `bytes`;
+ * - output: one hop of reduce r's HDFS write pipeline: the client (the
+ *   reduce, or the data service of the previous replica) sends a request
+ *   of exactly HYDE_DN_REQ_BYTES bytes, then `bytes` bytes of the output
+ *   part, to the next replica's data service (server); data cli -> srv.
+ * A flow's source is where its data comes from, its destination where it
+ * goes: the receiver, whose ToR host port the analyzer measures it on.
  */
 #ifndef HYDE_RUNDIR_H
 #define HYDE_RUNDIR_H
@@ -35,13 +45,15 @@
 
 /* conn: connection id; flow, coflow, job: ids (job is the workload's id
  * string, coflow the job's index, flow a number unique in the run); maps:
- * how many map outputs the fetch carries; reduce: the reduce's index;
- * *_node: host names (r0h1); *_ip dotted quads;
- * path: eps, ocs, rack or host (the path chosen when the flow started);
- * bytes: partition bytes the server sends. */
+ * how many map outputs the fetch carries (1 for input and output flows);
+ * reduce: the task's index (the map's for an input flow); *_node: host
+ * names (r0h1); *_ip dotted quads; path: eps, ocs, rack or host (the path
+ * chosen when the flow started); bytes: the data bytes (partitions, block
+ * bytes, output part), without any request; kind: input, shuffle or
+ * output. */
 #define RUNDIR_MANIFEST "manifest.csv"
 #define RUNDIR_MANIFEST_HEADER \
-	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes"
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind"
 
 /* The controller's record of each job. *_ns: -1 when it never happened. */
 #define RUNDIR_APP_JOBS "app/jobs.csv"
@@ -64,13 +76,15 @@
 
 /* Analysis outputs (hyde analyze; hyde sim writes the same columns).
  * flows.csv: one line per flow. fct_ns = end_ns - start_ns where start is
- * the first SYN and end the ACK of the last data byte (or, in the
- * simulator, the flow's start and end). *_bytes: payload seen on the OCS
- * and EPS ports; retrans_bytes: payload sent more than once; app_fct_ns:
- * the application's view (connect to last byte), -1 if unknown. */
+ * the first SYN and end the receiver's ACK of the last data byte (or, in
+ * the simulator, the flow's start and end). *_bytes: payload seen on the
+ * OCS and EPS ports; retrans_bytes: payload sent more than once;
+ * app_fct_ns: the application's view (connect to last byte), -1 if
+ * unknown; kind: input, shuffle or output; src, dst: the hosts the data
+ * goes from and to. */
 #define RUNDIR_FLOWS "flows.csv"
 #define RUNDIR_FLOWS_HEADER \
-	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns"
+	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns,kind,src,dst"
 #define RUNDIR_COFLOWS "coflows.csv"
 #define RUNDIR_COFLOWS_HEADER \
 	"coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns"
@@ -82,6 +96,11 @@
 /* The port the per-host shuffle service listens on (Hadoop's
  * ShuffleHandler default). */
 #define HYDE_SHUFFLE_PORT 13562
+/* The port of the per-host data service (HDFS DataNode's data transfer
+ * port), and the size of a write request: padded to a fixed length so
+ * that the analyzer can tell it from the data that follows. */
+#define HYDE_DN_PORT 9866
+#define HYDE_DN_REQ_BYTES 256
 /* The TOS byte a fetching reducer puts on its packets: the fabric routes
  * them over the EPS even to an OCS address, so that a shuffle's requests
  * and ACKs need no circuit in the reverse direction (see emul/README.md). */

@@ -1382,10 +1382,14 @@ static void flow_ended(struct ctl *c, struct flow *f)
 		f->anext->aprev = f->aprev;
 	f->aprev = f->anext = NULL;
 	netview_flow(c, f, -1);
-	c->bytes_done += f->bytes;
+	c->kind_flows[f->kind]++;
 	c->kind_bytes[f->kind] += f->bytes;
 	if (f->src_rack != f->dst_rack)
 		c->kind_cross_bytes[f->kind] += f->bytes;
+	ctl_event(c, "flow_done %" PRIu32, f->id);
+	if (f->kind != HYDE_FLOW_SHUFFLE)
+		return; /* the path totals are the shuffle's (Co-scheduler Fig. 3) */
+	c->bytes_done += f->bytes;
 	switch (f->path) {
 	case PATH_OCS:
 		c->ocs_bytes += f->bytes;
@@ -1400,7 +1404,6 @@ static void flow_ended(struct ctl *c, struct flow *f)
 		c->host_bytes += f->bytes;
 		break;
 	}
-	ctl_event(c, "flow_done %" PRIu32, f->id);
 }
 
 /* Free a flow whose line is in flows.csv (stream_flows). */
@@ -1678,6 +1681,9 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 	t->makespan = c->last_end - c->first_arrival;
 	t->reconfigurations = c->cx.reconfigs;
 	t->events = c->loop.events;
+	memcpy(t->kind_flows, c->kind_flows, sizeof(t->kind_flows));
+	memcpy(t->kind_bytes, c->kind_bytes, sizeof(t->kind_bytes));
+	memcpy(t->kind_cross, c->kind_cross_bytes, sizeof(t->kind_cross));
 	for (i = 0; i < c->wl->n_jobs; i++) {
 		const struct hyde_job *jb = &c->c->jobs[i];
 		const struct jstate *j = &c->js[i];

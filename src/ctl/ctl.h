@@ -113,6 +113,10 @@ struct ctl_totals {
 	double avg_jct, avg_cct;
 	uint64_t reconfigurations;
 	uint64_t events; /* of the event loop: timers fired */
+	/* by kind (enum hyde_flow_kind): flows done, their bytes and the
+	 * bytes of those between racks */
+	uint64_t kind_flows[HYDE_FLOW_KINDS], kind_bytes[HYDE_FLOW_KINDS];
+	uint64_t kind_cross[HYDE_FLOW_KINDS];
 };
 
 struct ctl;

@@ -181,7 +181,8 @@ struct ctl {
 	int64_t t0; /* loop time at start */
 	int64_t first_arrival, last_end;
 	uint64_t ocs_bytes, eps_bytes, rack_bytes, host_bytes, bytes_done;
-	uint64_t kind_bytes[HYDE_FLOW_KINDS], kind_cross_bytes[HYDE_FLOW_KINDS];
+	uint64_t kind_flows[HYDE_FLOW_KINDS], kind_bytes[HYDE_FLOW_KINDS];
+	uint64_t kind_cross_bytes[HYDE_FLOW_KINDS];
 	unsigned *host_out, *host_in;
 	struct cexec cx;
 	bool failed;

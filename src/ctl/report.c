@@ -101,12 +101,15 @@ static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 {
 	int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
 	uint64_t bytes = ctl_flow_bytes_now(c, f);
+	char src[32], dst[32];
 
+	topo_host_name(c->t, f->src_host, src, sizeof(src));
+	topo_host_name(c->t, f->dst_host, dst, sizeof(dst));
 	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
-		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 "\n",
+		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 ",%s,%s,%s\n",
 		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), bytes,
 		f->start, f->end, fct, f->path == PATH_OCS ? bytes : 0,
-		f->path == PATH_EPS ? bytes : 0, fct);
+		f->path == PATH_EPS ? bytes : 0, fct, flow_kind_name(f->kind), src, dst);
 }
 
 /* stream_flows: flows.csv is written as flows end (in that order), so
@@ -211,6 +214,10 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		"  \"rack_bytes\": %" PRIu64 ",\n"
 		"  \"host_bytes\": %" PRIu64 ",\n"
 		"  \"cross_rack_bytes\": %" PRIu64 ",\n"
+		"  \"by_kind\": {"
+		" \"input\": { \"flows\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"cross_rack\": %" PRIu64 " },"
+		" \"shuffle\": { \"flows\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"cross_rack\": %" PRIu64 " },"
+		" \"output\": { \"flows\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"cross_rack\": %" PRIu64 " } },\n"
 		"  \"ocs_share\": %.6f,\n"
 		"  \"reconfigurations\": %" PRIu64 ",\n"
 		"  \"events\": %" PRIu64 "\n"
@@ -219,8 +226,13 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		c->t->name, tt.jobs, tt.jobs_done, tt.flows, (double)tt.makespan / 1e9,
 		tt.avg_jct / 1e9, tt.avg_cct / 1e9,
 		tt.makespan > 0 ? (double)tt.jobs_done * 3600e9 / (double)tt.makespan : 0,
-		tt.bytes_done, tt.ocs_bytes, tt.eps_bytes, tt.rack_bytes, tt.host_bytes,
-		tt.cross_rack_bytes,
+		tt.kind_bytes[HYDE_FLOW_SHUFFLE], tt.ocs_bytes, tt.eps_bytes, tt.rack_bytes,
+		tt.host_bytes, tt.cross_rack_bytes,
+		tt.kind_flows[HYDE_FLOW_INPUT], tt.kind_bytes[HYDE_FLOW_INPUT],
+		tt.kind_cross[HYDE_FLOW_INPUT], tt.kind_flows[HYDE_FLOW_SHUFFLE],
+		tt.kind_bytes[HYDE_FLOW_SHUFFLE], tt.kind_cross[HYDE_FLOW_SHUFFLE],
+		tt.kind_flows[HYDE_FLOW_OUTPUT], tt.kind_bytes[HYDE_FLOW_OUTPUT],
+		tt.kind_cross[HYDE_FLOW_OUTPUT],
 		tt.cross_rack_bytes ? (double)tt.ocs_bytes / (double)tt.cross_rack_bytes : 0,
 		tt.reconfigurations, c->loop.events);
 	return out_close(&o, errbuf);
