@@ -7,7 +7,7 @@ MK="$HYDE_BUILDDIR/tests/mkfixture"
 
 "$MK" good "$tmpdir/good" || fail "mkfixture good"
 expect_status 0 "$HYDE" analyze "$tmpdir/good" &&
-	contains "$out" "flows      9: 6 measured, 1 unfinished, 0 without SYN, 1 not captured, 1 on one host (app timestamps)" &&
+	contains "$out" "flows      10: 7 measured, 1 unfinished, 0 without SYN, 1 not captured, 1 on one host (app timestamps)" &&
 	contains "$out" "|FCT err|  median 50us, p99 2.02ms" &&
 	contains "$out" "unknown    1 connection(s) in no manifest line" &&
 	contains "$err" "1 flow(s) never finished"

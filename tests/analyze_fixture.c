@@ -18,6 +18,11 @@
  *  7    c   eps   r1h0:40006 <- r0h1        2000    new ISN           450us
  *  8    c   host  r1h0 <- r1h0              7000    loopback: app     2ms
  *  9    b   eps   r1h1:40009 <- r0h1        1000    never captured    -
+ *  10   a   eps   r1h1:40010 -> r0h0:9866   3000    an output write   550us
+ * Flow 10 is an HDFS write: the client sends a 40-byte request, then the
+ * data (3 segments from t0+300us), the server ACKs after the second and
+ * covers the last byte 50us after it: measured on the server's port
+ * (tor0-h0), its path bytes on tor0-up, the request left out.
  * plus a connection in no manifest line (10.0.0.1:50000 -> 10.0.1.2:22)
  * and ARP frames. Segment sizes above the MTU are GSO/GRO super-frames; the
  * 90000-byte one is a BIG TCP frame (IP total length 0). The app's connect() is 20us before each SYN; its last
@@ -142,6 +147,33 @@ static int64_t fx_flow(const struct fx_conn *c, int64_t t0, const struct fx_opt 
 	return t_ack;
 }
 
+/* An output write on the same timeline, the other way: request (req
+ * bytes) and data from the client, ACKs from the server. */
+static void fx_write(const struct fx_conn *c, int64_t t0, uint32_t req, uint32_t bytes)
+{
+	uint32_t cs = c->isn_c + 1, ss = c->isn_s + 1, off = 0, k = 0;
+	int64_t t = t0 + 300 * US, t_ack;
+
+	emit(c, t0, true, c->isn_c, 0, TCPF_SYN, 0);
+	emit(c, t0 + 100 * US, false, c->isn_s, cs, TCPF_SYN | TCPF_ACK, 0);
+	emit(c, t0 + 200 * US, true, cs, ss, TCPF_ACK, 0);
+	emit(c, t0 + 210 * US, true, cs, ss, TCPF_ACK | TCPF_PSH, req);
+	while (off < bytes) {
+		uint32_t len = bytes - off < 1448 ? bytes - off : 1448;
+
+		emit(c, t, true, cs + req + off, ss, TCPF_ACK, len);
+		off += len;
+		if (++k % 2 == 0 && off < bytes)
+			emit(c, t + 10 * US, false, ss, cs + req + off, TCPF_ACK, 0);
+		t += 100 * US;
+	}
+	t_ack = t - 100 * US + 50 * US;
+	emit(c, t_ack, false, ss, cs + req + bytes, TCPF_ACK, 0);
+	emit(c, t_ack + 10 * US, true, cs + req + bytes, ss, TCPF_FIN | TCPF_ACK, 0);
+	emit(c, t_ack + 20 * US, false, ss, cs + req + bytes + 1, TCPF_FIN | TCPF_ACK, 0);
+	emit(c, t_ack + 30 * US, true, cs + req + bytes + 1, ss + 1, TCPF_ACK, 0);
+}
+
 static int write_text(const char *dir, const char *rel, const char *text)
 {
 	char path[4096];
@@ -186,17 +218,18 @@ static const char coflows_text[] =
 	"2,c,4,162000,0,-1,1700000000029980000,1700000000035000000\n";
 
 static const char manifest_head[] =
-	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind\n";
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes\n";
 static const char manifest_body[] =
-	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000,shuffle\n"
-	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000,shuffle\n"
-	"c3,3,0,a,1,1,r0h0,10.0.0.1,40003,r0h1,10.0.0.2,13562,rack,4344,shuffle\n"
-	"c4,4,1,b,0,0,r1h0,10.0.1.1,40004,r0h0,10.0.0.1,13562,eps,8000,shuffle\n"
-	"c5,5,2,c,0,0,r1h1,10.0.1.2,40005,r0h1,10.0.0.2,13562,eps,150000,shuffle\n"
-	"c6,6,2,c,0,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,3000,shuffle\n"
-	"c7,7,2,c,1,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,2000,shuffle\n"
-	"c8,8,2,c,1,0,r1h0,10.0.1.1,40008,r1h0,10.0.1.1,13562,host,7000,shuffle\n"
-	"c9,9,1,b,0,1,r1h1,10.0.1.2,40009,r0h1,10.0.0.2,13562,eps,1000,shuffle\n";
+	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000,shuffle,0\n"
+	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000,shuffle,0\n"
+	"c3,3,0,a,1,1,r0h0,10.0.0.1,40003,r0h1,10.0.0.2,13562,rack,4344,shuffle,0\n"
+	"c4,4,1,b,0,0,r1h0,10.0.1.1,40004,r0h0,10.0.0.1,13562,eps,8000,shuffle,0\n"
+	"c5,5,2,c,0,0,r1h1,10.0.1.2,40005,r0h1,10.0.0.2,13562,eps,150000,shuffle,0\n"
+	"c6,6,2,c,0,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,3000,shuffle,0\n"
+	"c7,7,2,c,1,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,2000,shuffle,0\n"
+	"c8,8,2,c,1,0,r1h0,10.0.1.1,40008,r1h0,10.0.1.1,13562,host,7000,shuffle,0\n"
+	"c9,9,1,b,0,1,r1h1,10.0.1.2,40009,r0h1,10.0.0.2,13562,eps,1000,shuffle,0\n"
+	"c10,10,0,a,1,0,r1h1,10.0.1.2,40010,r0h0,10.0.0.1,9866,eps,3000,output,40\n";
 
 static const char fetches_text[] =
 	"flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified\n"
@@ -208,7 +241,8 @@ static const char fetches_text[] =
 	"6,c6,1700000000030980000,1700000000031200000,1700000000031300000,1700000000031500000,3000,1\n"
 	"7,c7,1700000000031980000,1700000000032200000,1700000000032300000,1700000000034450000,2000,1\n"
 	"8,c8,1700000000033000000,1700000000033100000,1700000000033200000,1700000000035000000,7000,1\n"
-	"9,c9,1700000000021000000,-1,-1,-1,0,0\n";
+	"9,c9,1700000000021000000,-1,-1,-1,0,0\n"
+	"10,c10,1700000000012980000,1700000000013200000,1700000000013300000,1700000000013560000,3000,1\n";
 
 /* Replace the ports of every manifest line (another run's manifest). */
 static char *other_run_manifest(void)
@@ -255,6 +289,8 @@ static int write_captures(const char *dir, enum fx_variant v)
 		struct fx_conn c6 = { IP(10, 0, 1, 1), IP(10, 0, 0, 2), 40006, 13562,
 				      9000, 10000, r1h0, r0h1, true, false };
 		struct fx_conn c7 = c6;
+		struct fx_conn c10 = { IP(10, 0, 1, 2), IP(10, 0, 0, 1), 40010, 9866,
+				       13000, 14000, r1h1, r0h0, true, false };
 		struct fx_opt o1 = { 10000, 1448, -1, -1, -1 };
 		struct fx_opt o2 = { 5000, 1448, 1, -1, -1 };
 		struct fx_opt o3 = { 4344, 1448, -1, 0, -1 };
@@ -276,6 +312,7 @@ static int write_captures(const char *dir, enum fx_variant v)
 		fx_flow(&c5, FX_B + 30 * MS, &o5);
 		fx_flow(&c6, FX_B + 31 * MS, &o6);
 		fx_flow(&c7, FX_B + 32 * MS, &o7);
+		fx_write(&c10, FX_B + 13 * MS, 40, 3000);
 		/* the connection in no manifest line */
 		t = FX_B + 40 * MS;
 		fx_tcp(p[P_T0H0], t, &u);
@@ -331,7 +368,7 @@ static int write_many(const char *dir)
 
 		k.s.host = NULL;
 		t = fx_flow(&k, t0, &o);
-		fprintf(mf, "m%u,%u,0,m,0,0,r0h0,10.0.0.1,%u,r1h0,10.0.1.1,13562,eps,3000,shuffle\n",
+		fprintf(mf, "m%u,%u,0,m,0,0,r0h0,10.0.0.1,%u,r1h0,10.0.1.1,13562,eps,3000,shuffle,0\n",
 			i, i, 30000 + i);
 		fprintf(ff, "%u,m%u,%lld,-1,-1,%lld,3000,1\n", i, i,
 			(long long)(t0 - 20 * US), (long long)t);

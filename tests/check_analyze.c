@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <hyde/model.h>
+
 #include "analyze/analyze.h"
 #include "analyze/pcap_read.h"
 #include "analyze/plot.h"
@@ -125,7 +127,10 @@ static const char golden_flows[] =
 	/* loopback: the app's timestamps */
 	"8,2,c,host,7000,1700000000033000000,1700000000035000000,2000000,0,0,0,2000000,shuffle,r1h0,r1h0\n"
 	/* not in any capture */
-	"9,1,b,eps,1000,-1,-1,-1,0,0,0,-1,shuffle,r0h1,r1h1\n";
+	"9,1,b,eps,1000,-1,-1,-1,0,0,0,-1,shuffle,r0h1,r1h1\n"
+	/* an output write, client to server: measured on the server's port,
+	 * the 40-byte request not counted as data or path bytes */
+	"10,0,a,eps,3000,1700000000013000000,1700000000013550000,550000,0,3000,0,580000,output,r1h1,r0h0\n";
 
 static const char golden_coflows[] =
 	"coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns\n"
@@ -163,8 +168,8 @@ START_TEST(golden_run)
 	free(s);
 
 	ck_assert_uint_eq(r.captures, 8);
-	ck_assert_uint_eq(r.flows, 9);
-	ck_assert_uint_eq(r.flows_done, 6);
+	ck_assert_uint_eq(r.flows, 10);
+	ck_assert_uint_eq(r.flows_done, 7);
 	ck_assert_uint_eq(r.flows_unfinished, 1);
 	ck_assert_uint_eq(r.flows_not_captured, 1);
 	ck_assert_uint_eq(r.flows_host, 1);
@@ -173,8 +178,8 @@ START_TEST(golden_run)
 	ck_assert_uint_eq(r.flows_bytes_mismatch, 0); /* super-frames counted whole */
 	ck_assert_uint_eq(r.unknown_conns, 1);
 	ck_assert_uint_eq(r.stray_instances, 0);
-	/* |pcap - app| FCT: 80, 50, 480, 20, 30, 2020 us */
-	ck_assert_uint_eq(r.fct_err.n, 6);
+	/* |pcap - app| FCT: 80, 50, 480, 20, 30, 2020 us, and 30 (the write) */
+	ck_assert_uint_eq(r.fct_err.n, 7);
 	ck_assert_int_eq(r.fct_err.median, 50000);
 	ck_assert_int_eq(r.fct_err.p99, 2020000);
 	ck_assert_int_eq(r.fct_err.max, 2020000);
@@ -198,10 +203,18 @@ START_TEST(golden_run)
 	ck_assert_uint_eq(r.cross_rack_bytes, 179000);
 	ck_assert_uint_eq(r.retrans_bytes, 1448);
 	ck_assert_double_eq_tol(r.ocs_share, 6448.0 / (6448 + 169344), 1e-12);
+	/* by kind: the shuffle's bytes, and the write's */
+	ck_assert_uint_eq(r.kind_flows[HYDE_FLOW_SHUFFLE], 9);
+	ck_assert_uint_eq(r.kind_bytes[HYDE_FLOW_SHUFFLE], 190344);
+	ck_assert_uint_eq(r.kind_flows[HYDE_FLOW_OUTPUT], 1);
+	ck_assert_uint_eq(r.kind_bytes[HYDE_FLOW_OUTPUT], 3000);
+	ck_assert_uint_eq(r.kind_cross[HYDE_FLOW_OUTPUT], 3000);
+	ck_assert_uint_eq(r.kind_flows[HYDE_FLOW_INPUT], 0);
 
 	s = slurp(d, "summary.json");
 	ck_assert_ptr_nonnull(s);
-	ck_assert_ptr_nonnull(strstr(s, "\"fct_abs_diff\": { \"n\": 6, \"median_ns\": 50000, \"p99_ns\": 2020000"));
+	ck_assert_ptr_nonnull(strstr(s, "\"fct_abs_diff\": { \"n\": 7, \"median_ns\": 50000, \"p99_ns\": 2020000"));
+	ck_assert_ptr_nonnull(strstr(s, "\"output\": { \"flows\": 1, \"bytes\": 3000, \"cross_rack\": 3000 }"));
 	ck_assert_ptr_nonnull(strstr(s, "\"cct_abs_diff\": { \"n\": 2, \"median_ns\": 20000, \"p99_ns\": 80000"));
 	ck_assert_ptr_nonnull(strstr(s, "\"goal_met\": true"));
 	ck_assert_ptr_nonnull(strstr(s, "\"src\": \"10.0.0.1:50000\", \"dst\": \"10.0.1.2:22\", \"first_capture\": \"tor0-h0.pcap\", \"packets\": 3"));
@@ -240,11 +253,11 @@ static const struct {
 	enum fx_variant v;
 	const char *msg;
 } bad[] = {
-	{ FX_TRUNCATED, "tor0-h0.pcap: packet 42: truncated dump file; tried to read 66 captured bytes, only got 56" },
+	{ FX_TRUNCATED, "tor0-h0.pcap: packet 54: truncated dump file; tried to read 66 captured bytes, only got 56" },
 	{ FX_CORRUPT, "tor0-up.pcap: cannot read as a capture: unknown file format" },
 	{ FX_LINKTYPE, "tor1-up.pcap: link type 12 (RAW): expected Ethernet (EN10MB)" },
 	{ FX_MANIFEST_TOPO, "manifest.csv:6: cli_node: expected a host of the run's topology (r<rack>h<host>), got 'r7h1'" },
-	{ FX_MANIFEST_RUN, "manifest.csv: none of its 8 connection(s) appears in the captures, which hold 7 TCP connection(s) it does not list (first: 10.0.0.1:40001 -> 10.0.1.1:13562 in tor0-h0.pcap)" },
+	{ FX_MANIFEST_RUN, "manifest.csv: none of its 9 connection(s) appears in the captures, which hold 8 TCP connection(s) it does not list (first: 10.0.0.1:40001 -> 10.0.1.1:13562 in tor0-h0.pcap)" },
 	{ FX_MANIFEST_HDR, "manifest.csv:1: expected the header 'conn,flow,coflow,job,maps,reduce,cli_node" },
 	{ FX_FETCH_CONN, "app/fetches.csv:4: conn: expected 'c3' (its connection in manifest.csv), got 'c4'" },
 };

@@ -190,9 +190,9 @@ static int fetch(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s/manifest.csv", dir);
 	fp = fopen(path, "w");
-	fprintf(fp, "conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind\n");
+	fprintf(fp, "conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes\n");
 	for (k = 0; k < nflow; k++)
-		fprintf(fp, "k%d,%d,0,j,%d,0,r0h0,%s,%lld,r1h0,%s,%d,eps,%lld,shuffle\n", k, k, k,
+		fprintf(fp, "k%d,%d,0,j,%d,0,r0h0,%s,%lld,r1h0,%s,%d,eps,%lld,shuffle,0\n", k, k, k,
 			src, cport[k], srv, port, bytes[k]);
 	fclose(fp);
 	snprintf(path, sizeof(path), "%s/app/fetches.csv", dir);

@@ -278,7 +278,7 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 		f->connect_ns = f->last_byte_ns = -1;
 		f->start_ns = f->end_ns = -1;
 		/* conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,
-		 * srv_node,srv_ip,srv_port,path,bytes,kind */
+		 * srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes */
 		if ((ret = csv_word(&c, 0, errbuf)) ||
 		    (ret = csv_u64(&c, 1, UINT64_MAX, &f->flow, errbuf)) ||
 		    (ret = csv_u64(&c, 2, UINT64_MAX, &f->coflow, errbuf)) ||
@@ -316,7 +316,8 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 		}
 		/* an output hop's client sends its request, then the data */
 		f->data_from_cli = f->kind == HYDE_FLOW_OUTPUT;
-		f->req_bytes = f->data_from_cli ? HYDE_DN_REQ_BYTES : 0;
+		if ((ret = csv_u64(&c, 15, f->data_from_cli ? 1 << 20 : 0, &f->req_bytes, errbuf)))
+			goto out;
 		f->rcv_rack = f->data_from_cli ? f->srv_rack : f->cli_rack;
 		f->rcv_host = f->data_from_cli ? f->srv_host : f->cli_host;
 		f->cross_rack = f->cli_rack != f->srv_rack;

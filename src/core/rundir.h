@@ -30,8 +30,8 @@
  *   -> cli, exactly `bytes`;
  * - output: one hop of reduce r's HDFS write pipeline: the client (the
  *   reduce, or the data service of the previous replica) sends a request
- *   of exactly HYDE_DN_REQ_BYTES bytes, then `bytes` bytes of the output
- *   part, to the next replica's data service (server); data cli -> srv.
+ *   line of req_bytes bytes, then `bytes` bytes of the output part, to the
+ *   next replica's data service (server); data cli -> srv.
  * A flow's source is where its data comes from, its destination where it
  * goes: the receiver, whose ToR host port the analyzer measures it on.
  */
@@ -50,10 +50,11 @@
  * names (r0h1); *_ip dotted quads; path: eps, ocs, rack or host (the path
  * chosen when the flow started); bytes: the data bytes (partitions, block
  * bytes, output part), without any request; kind: input, shuffle or
- * output. */
+ * output; req_bytes: what the client sends before its data when the data
+ * goes client -> server (an output hop's request line), else 0. */
 #define RUNDIR_MANIFEST "manifest.csv"
 #define RUNDIR_MANIFEST_HEADER \
-	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind"
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes"
 
 /* The controller's record of each job. *_ns: -1 when it never happened. */
 #define RUNDIR_APP_JOBS "app/jobs.csv"
@@ -97,10 +98,8 @@
  * ShuffleHandler default). */
 #define HYDE_SHUFFLE_PORT 13562
 /* The port of the per-host data service (HDFS DataNode's data transfer
- * port), and the size of a write request: padded to a fixed length so
- * that the analyzer can tell it from the data that follows. */
+ * port). */
 #define HYDE_DN_PORT 9866
-#define HYDE_DN_REQ_BYTES 256
 /* The TOS byte a fetching reducer puts on its packets: the fabric routes
  * them over the EPS even to an OCS address, so that a shuffle's requests
  * and ACKs need no circuit in the reverse direction (see emul/README.md). */
