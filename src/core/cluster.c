@@ -177,6 +177,35 @@ static unsigned random_host_in_rack(const struct topo *t, unsigned rack,
 	return topo_host_id(t, rack, (unsigned)rng_below(rng, t->hosts));
 }
 
+/* The workload's input_racks: replica k of block b on a random host of
+ * rack input_racks[(b + k) % n], another host than the block's others
+ * while the racks have any. */
+static void place_on_racks(struct cluster *c, struct hyde_job *j, unsigned want,
+			   struct rng *rng)
+{
+	const struct topo *t = c->topo;
+	const struct wl_job *w = j->wl;
+	uint32_t b, n = w->n_input_racks, k;
+	unsigned pool = n * t->hosts;
+
+	if (want > pool)
+		want = pool; /* no more replicas than hosts to hold them */
+	for (b = 0; b < w->maps; b++) {
+		struct hyde_block *blk = &j->blocks[b];
+
+		blk->n_replicas = 0;
+		for (k = 0; k < want; k++) {
+			unsigned h, tries = 0;
+
+			do
+				h = random_host_in_rack(t, w->input_racks[(b + k + tries / t->hosts) % n],
+							rng);
+			while (block_on_host(blk, h) && ++tries < 64 * pool);
+			blk->replica[blk->n_replicas++] = h;
+		}
+	}
+}
+
 void cluster_place_blocks_random(struct cluster *c, struct hyde_job *j,
 				 struct rng *rng)
 {
@@ -187,6 +216,10 @@ void cluster_place_blocks_random(struct cluster *c, struct hyde_job *j,
 	if (want > HYDE_MAX_REPLICAS)
 		want = HYDE_MAX_REPLICAS;
 	j->blocks_version++;
+	if (j->wl->input_racks) {
+		place_on_racks(c, j, want, rng);
+		return;
+	}
 	for (k = 0; k < j->wl->maps; k++) {
 		struct hyde_block *b = &j->blocks[k];
 		unsigned first, second, h;
@@ -539,20 +572,21 @@ int wl_check_topo(const struct workload *wl, const struct topo *t,
 
 	for (i = 0; i < wl->n_jobs; i++) {
 		const struct wl_job *j = &wl->jobs[i];
-		const uint32_t *lists[2] = { j->map_racks, j->reduce_racks };
-		uint32_t lens[2] = { j->maps, j->reduces };
+		const uint32_t *lists[3] = { j->map_racks, j->reduce_racks, j->input_racks };
+		uint32_t lens[3] = { j->maps, j->reduces, j->n_input_racks };
+		static const char *const what[3] = { "map", "reduce", "input" };
 		int l;
 
-		for (l = 0; l < 2; l++)
+		for (l = 0; l < 3; l++)
 			for (k = 0; lists[l] && k < lens[l]; k++)
 				if (lists[l][k] >= t->racks) {
 					if (j->line)
 						errbuf_set(errbuf, "%s:%u: job '%s': %s rack %u does not exist in topology '%s' (racks 0 to %u)",
-							   path, j->line, j->id, l ? "reduce" : "map",
+							   path, j->line, j->id, what[l],
 							   lists[l][k], t->name, t->racks - 1);
 					else
 						errbuf_set(errbuf, "%s: job '%s': %s rack %u does not exist in topology '%s' (racks 0 to %u)",
-							   path, j->id, l ? "reduce" : "map",
+							   path, j->id, what[l],
 							   lists[l][k], t->name, t->racks - 1);
 					return -EINVAL;
 				}

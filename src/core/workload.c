@@ -26,6 +26,7 @@ static void wl_job_clear(struct wl_job *j)
 	free(j->user);
 	free(j->parents);
 	free(j->map_racks);
+	free(j->input_racks);
 	free(j->reduce_racks);
 	free(j->reduce_bytes);
 }
@@ -214,17 +215,17 @@ static int parse_size_item(const char *s, void *out)
 enum job_field {
 	F_ID, F_USER, F_ARRIVAL, F_INPUT, F_SHUFFLE, F_SIR, F_OUTPUT, F_MAPS,
 	F_REDUCES, F_MAP_TIME, F_REDUCE_TIME, F_WORK, F_PARENTS, F_MAP_RACKS,
-	F_REDUCE_RACKS, F_REDUCE_BYTES, F_COUNT
+	F_REDUCE_RACKS, F_REDUCE_BYTES, F_INPUT_RACKS, F_COUNT
 };
 
 static const char *const job_fields[F_COUNT] = {
 	"id", "user", "arrival", "input", "shuffle", "sir", "output", "maps",
 	"reduces", "map_time", "reduce_time", "work", "parents", "map_racks",
-	"reduce_racks", "reduce_bytes",
+	"reduce_racks", "reduce_bytes", "input_racks",
 };
 
 static const char job_fields_list[] =
-	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes";
+	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks";
 
 static int parse_job_size(struct wl_parser *p, const char *key,
 			  const char *val, uint64_t *out)
@@ -371,6 +372,16 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 			return perr(p, "reduce_racks: expected %u rack numbers separated by commas (one per reduce), got '%s'",
 				    j->reduces, val[F_REDUCE_RACKS]);
 		j->reduce_racks = arr;
+	}
+	if (val[F_INPUT_RACKS]) {
+		if (j->input_from_parents)
+			return perr(p, "input_racks: job '%s' reads its parents' output (input=parents): it is where they wrote it",
+				    val[F_ID]);
+		if (parse_list(val[F_INPUT_RACKS], 0, sizeof(uint32_t), parse_rack_item, &arr, &cnt))
+			return perr(p, "input_racks: expected rack numbers separated by commas, got '%s'",
+				    val[F_INPUT_RACKS]);
+		j->input_racks = arr;
+		j->n_input_racks = cnt;
 	}
 	if (val[F_REDUCE_BYTES]) {
 		uint64_t sum = 0;
@@ -913,6 +924,8 @@ int wl_write(const struct workload *wl, FILE *fp)
 			write_list_u32(fp, "map_racks", j->map_racks, j->maps);
 		if (j->reduce_racks)
 			write_list_u32(fp, "reduce_racks", j->reduce_racks, j->reduces);
+		if (j->input_racks)
+			write_list_u32(fp, "input_racks", j->input_racks, j->n_input_racks);
 		if (j->reduce_bytes) {
 			fputs(" reduce_bytes=", fp);
 			for (k = 0; k < j->reduces; k++)

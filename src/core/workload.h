@@ -47,6 +47,11 @@ struct wl_job {
 	 * map_racks[maps], reduce_racks[reduces]; and per-reducer shuffle
 	 * bytes reduce_bytes[reduces] (else shuffle is split evenly). */
 	uint32_t *map_racks;
+	/* Optional: the racks holding the job's input (every replica of
+	 * block b in input_racks[(b + k) % n_input_racks], k the replica),
+	 * as data uploaded from there; else HDFS's default placement. */
+	uint32_t *input_racks;
+	uint32_t n_input_racks;
 	uint32_t *reduce_racks;
 	uint64_t *reduce_bytes;
 	unsigned line; /* where it was defined, for messages */

@@ -299,7 +299,8 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	if (o->coflow_only && (r = wl_check_coflow_only(c->wl, o->wl_spec, errbuf)))
 		goto err;
-	if ((r = sched_new(o->sched_name, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)))
+	if ((r = o->sched_ops ? sched_new_ops(o->sched_ops, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)
+			      : sched_new(o->sched_name, o->sched_kv, o->n_sched_kv, &c->sched, errbuf)))
 		goto err;
 	if ((r = evloop_init(&c->loop, o->backend->clock))) {
 		errbuf_set(errbuf, "event loop: %s", strerror(-r));
@@ -1527,7 +1528,7 @@ static void check_stall(struct ctl *c)
 {
 	struct evloop *l = &c->loop;
 	size_t idle = evtimer_armed(&c->progress_timer) + evtimer_armed(&c->nodes.timer) +
-		      evtimer_armed(&c->nodes.pass) + evtimer_armed(&c->net_timer);
+		      evtimer_armed(&c->nodes.pass);
 
 	if (l->clock != EVLOOP_VIRTUAL || evq_len(&l->q) != idle ||
 	    c->tasks_started != c->stall_tasks) {
@@ -1553,6 +1554,7 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 			 (double)(ctl_now(c) - c->t0) / 1e9, c->jobs_done, c->wl->n_jobs);
 		return;
 	}
+	netview_tick(c);
 	if (c->sched->ops->tick)
 		c->sched->ops->tick(c->sched);
 	for (i = 0; i < c->n_arrived && !c->failed; i++)

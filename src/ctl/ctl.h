@@ -69,10 +69,14 @@ struct flow {
 };
 
 struct hyde_sched;
+struct hyde_sched_ops;
 
 struct ctl_opts {
 	const char *topo_path, *wl_spec;
 	const char *sched_name;
+	/* A scheduler given as its ops table (a program embedding hyde, the
+	 * tests): used instead of sched_name when set. */
+	const struct hyde_sched_ops *sched_ops;
 	char **sched_kv;
 	int n_sched_kv;
 	const char *csched_name; /* sunflow, greedy, none */

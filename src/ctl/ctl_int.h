@@ -172,7 +172,7 @@ struct ctl {
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */
 	size_t n_arrived;
-	struct evtimer arrival_timer, heartbeat_timer, progress_timer, net_timer;
+	struct evtimer arrival_timer, heartbeat_timer, progress_timer;
 	struct nodes nodes;
 	struct netview net;
 	uint64_t tasks_started, stall_tasks;
@@ -243,6 +243,8 @@ void ctl_start_compute(struct ctl *c, struct hyde_task *t, int64_t duration);
 void netview_init(struct ctl *c);
 void netview_free(struct ctl *c);
 void netview_start(struct ctl *c);
+/* A sample, at the cluster-wide tick (every heartbeat period). */
+void netview_tick(struct ctl *c);
 unsigned netview_n_links(const struct topo *t);
 unsigned netview_link_index(const struct topo *t, enum hyde_link_kind kind, unsigned idx);
 /* A flow starts (d = 1) or ends (d = -1) on its links. */

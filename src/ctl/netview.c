@@ -78,8 +78,6 @@ static uint64_t link_capacity(const struct topo *t, enum hyde_link_kind kind)
 	return 0;
 }
 
-static void net_sample(struct evloop *l, struct evtimer *tm);
-
 void netview_init(struct ctl *c)
 {
 	struct netview *n = &c->net;
@@ -90,7 +88,6 @@ void netview_init(struct ctl *c)
 	n->last = xcalloc(n->n_links, sizeof(uint64_t));
 	n->flows = xcalloc(n->n_links, sizeof(unsigned));
 	n->t_prev = n->t_last = -1;
-	evtimer_init(&c->net_timer, net_sample);
 }
 
 void netview_free(struct ctl *c)
@@ -116,19 +113,16 @@ static void take_sample(struct ctl *c)
 	n->nsamples++;
 }
 
-static void net_sample(struct evloop *l, struct evtimer *tm)
+/* On the cluster-wide tick, before the scheduler's: what it reads then
+ * is the period just ended. */
+void netview_tick(struct ctl *c)
 {
-	struct ctl *c = (struct ctl *)((char *)tm - offsetof(struct ctl, net_timer));
-
 	take_sample(c);
-	if (!c->failed && c->jobs_done + c->jobs_failed < c->wl->n_jobs)
-		evloop_at(l, tm, c->net.t_last + c->net.period);
 }
 
 void netview_start(struct ctl *c)
 {
 	take_sample(c); /* the baseline, at t0 */
-	evloop_at(&c->loop, &c->net_timer, c->t0 + c->net.period);
 }
 
 void netview_flow(struct ctl *c, const struct flow *f, int d)

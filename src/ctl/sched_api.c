@@ -136,8 +136,8 @@ static int set_assign(struct hyde_sched_host *h, const char *kv, char *errbuf)
 	return opts_set(h, &common_opts[1], 1, kv, errbuf);
 }
 
-int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **out,
-	      char *errbuf)
+static int sched_make(const char *name, const struct hyde_sched_ops *ops, char *const *kv,
+		      int n_kv, struct hyde_sched **out, char *errbuf)
 {
 	struct hyde_sched *s = xcalloc(1, sizeof(*s));
 	int i, r;
@@ -146,7 +146,16 @@ int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **o
 	s->host->slowstart = 0.05; /* mapreduce.job.reduce.slowstart.completedmaps */
 	s->host->assign = 1;	   /* one container per heartbeat, as YARN's FairScheduler */
 	s->host->placing_job = -1;
-	if (sched_is_plugin(name)) {
+	if (ops) {
+		if (ops->api_version != HYDE_SCHED_API_VERSION || !ops->name ||
+		    !(ops->pick_task || (ops->next_task && ops->pick_host))) {
+			errbuf_set(errbuf, "scheduler %s: not an ops table of API version %d with pick_task (or next_task and pick_host)",
+				   ops->name ? ops->name : "?", HYDE_SCHED_API_VERSION);
+			r = -EINVAL;
+			goto err;
+		}
+		s->ops = ops;
+	} else if (sched_is_plugin(name)) {
 		if ((r = load_plugin(name, s, errbuf)))
 			goto err;
 	} else if (!(s->ops = sched_find(name))) {
@@ -199,6 +208,18 @@ int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **o
 err:
 	sched_free(s);
 	return r;
+}
+
+int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **out,
+	      char *errbuf)
+{
+	return sched_make(name, NULL, kv, n_kv, out, errbuf);
+}
+
+int sched_new_ops(const struct hyde_sched_ops *ops, char *const *kv, int n_kv,
+		  struct hyde_sched **out, char *errbuf)
+{
+	return sched_make(NULL, ops, kv, n_kv, out, errbuf);
 }
 
 int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const struct topo *t,

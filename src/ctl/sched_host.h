@@ -49,6 +49,9 @@ const struct hyde_sched_ops *sched_find(const char *name);
  * exit 2). Not bound to a run yet. The caller frees with sched_free. */
 int sched_new(const char *name, char *const *kv, int n_kv, struct hyde_sched **out,
 	      char *errbuf);
+/* The same from an ops table (a program embedding hyde, the tests). */
+int sched_new_ops(const struct hyde_sched_ops *ops, char *const *kv, int n_kv,
+		  struct hyde_sched **out, char *errbuf);
 /* Bind to a run: the cluster, the controller, the seed; then the
  * scheduler's init. */
 int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const struct topo *t,

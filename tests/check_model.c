@@ -1,0 +1,446 @@
+/* The cluster as Hadoop runs it, in the simulator: node heartbeats and
+ * what a scheduler is offered when, remote input reads, output write
+ * pipelines, data lineage between jobs, and the network view. Each case
+ * has a known answer worked out from the model's rules. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hyde/sched.h>
+
+#include "check_hyde.h"
+#include "ctl/ctl_int.h"
+
+static char *write_tmp(const char *text, const char *suffix)
+{
+	char *path = malloc(64);
+	int fd;
+
+	snprintf(path, 64, "/tmp/hyde-model-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+struct run {
+	struct ctl *c;
+	char *tpath, *wpath;
+};
+
+/* Run topology text + workload text in the simulator (or topo_file: a
+ * shipped topology). */
+static void run_model(struct run *r, const char *topo, const char *topo_file, const char *wl,
+		      const char *sched, const struct hyde_sched_ops *ops, char **kv, int n_kv,
+		      uint64_t seed, bool no_io)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+
+	r->tpath = topo ? write_tmp(topo, ".topo") : NULL;
+	r->wpath = write_tmp(wl, ".wl");
+	ctl_opts_default(&o);
+	o.topo_path = topo ? r->tpath : test_srcpath(topo_file);
+	o.wl_spec = r->wpath;
+	if (sched)
+		o.sched_name = sched;
+	o.sched_ops = ops;
+	o.sched_kv = kv;
+	o.n_sched_kv = n_kv;
+	o.seed = seed;
+	o.no_io = no_io;
+	ck_assert_msg(ctl_new(&o, &r->c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(r->c, errbuf) == 0, "%s", errbuf);
+}
+
+static void run_free(struct run *r)
+{
+	ctl_free(r->c);
+	if (r->tpath)
+		unlink(r->tpath);
+	unlink(r->wpath);
+	free(r->tpath);
+	free(r->wpath);
+}
+
+/* ---- heartbeats ---- */
+
+/* 40 maps of 10 s on an idle rack8 (32 hosts of 4 containers) under fair:
+ * with one container per heartbeat the first round of heartbeats puts one
+ * map on each of the 32 hosts, so the job covers every rack; with every
+ * free container per heartbeat the first 10 hosts to heartbeat take 4
+ * each. YARN's assignmultiple, which hyde's controller lacked: it packed. */
+#define WIDE_JOB "job id=w arrival=0s input=400MB shuffle=0B output=0B maps=40 reduces=0 map_time=10s\n"
+
+static void hosts_racks(const struct ctl *c, unsigned *hosts, unsigned *racks)
+{
+	const struct hyde_job *j = &c->c->jobs[0];
+	bool h[64] = { false }, rk[8] = { false };
+	uint32_t m;
+
+	*hosts = *racks = 0;
+	for (m = 0; m < j->n_maps; m++) {
+		unsigned x = (unsigned)j->maps[m].host;
+
+		*hosts += !h[x];
+		*racks += !rk[x / 4];
+		h[x] = rk[x / 4] = true;
+	}
+}
+
+START_TEST(spread_one_per_heartbeat)
+{
+	struct run r;
+	unsigned hosts, racks;
+
+	run_model(&r, NULL, "topologies/rack8.topo", WIDE_JOB, "fair", NULL, NULL, 0, 1, true);
+	hosts_racks(r.c, &hosts, &racks);
+	ck_assert_uint_eq(hosts, 32);
+	ck_assert_uint_eq(racks, 8);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(pack_with_assign_all)
+{
+	char *kv = "assign=all";
+	struct run r;
+	unsigned hosts, racks;
+
+	run_model(&r, NULL, "topologies/rack8.topo", WIDE_JOB, "fair", NULL, &kv, 1, 1, true);
+	hosts_racks(r.c, &hosts, &racks);
+	ck_assert_uint_eq(hosts, 10);
+	ck_assert_uint_le(racks, 8);
+	run_free(&r);
+}
+END_TEST
+
+/* Phases come from the seed: the same seed, the same phases, in [0,
+ * period); another seed, others. The first map of a job alone goes to the
+ * first host to heartbeat after its arrival, the one with the smallest
+ * phase: which host that is follows the seed, not the host numbering. */
+START_TEST(phases_from_the_seed)
+{
+	bool seen[32] = { false };
+	unsigned distinct = 0, h;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 24; seed++) {
+		struct run a, b;
+		unsigned first = 0;
+
+		run_model(&a, NULL, "topologies/rack8.topo",
+			  "job id=one arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 map_time=1s\n",
+			  "fair", NULL, NULL, 0, seed, true);
+		run_model(&b, NULL, "topologies/rack8.topo",
+			  "job id=one arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 map_time=1s\n",
+			  "fair", NULL, NULL, 0, seed, true);
+		for (h = 0; h < 32; h++) {
+			ck_assert_int_eq(nodes_phase(a.c, h), nodes_phase(b.c, h));
+			ck_assert_int_ge(nodes_phase(a.c, h), 0);
+			ck_assert_int_lt(nodes_phase(a.c, h), NSEC_PER_SEC);
+			if (nodes_phase(a.c, h) < nodes_phase(a.c, first))
+				first = h;
+		}
+		ck_assert_int_eq(a.c->c->jobs[0].maps[0].host, (int32_t)first);
+		ck_assert_int_eq(a.c->c->jobs[0].maps[0].start, a.c->t0 + nodes_phase(a.c, first));
+		distinct += !seen[first];
+		seen[first] = true;
+		run_free(&a);
+		run_free(&b);
+	}
+	ck_assert_uint_ge(distinct, 10);
+}
+END_TEST
+
+/* A container freed between two heartbeats waits for the next: one host,
+ * one container, two maps of 1.2 s. The second starts at the first
+ * heartbeat after the first map ends, 2 s after it started. */
+START_TEST(freed_container_waits_for_heartbeat)
+{
+	struct run r;
+	const struct hyde_job *j;
+
+	run_model(&r, "racks 1\nhosts 1\ncontainers 1\nreplicas 1\nhost_rate 1Gbit\noversub 1\nocs no\n", NULL,
+		  "job id=a arrival=0s input=2MB shuffle=0B output=0B maps=2 reduces=0 map_time=1.2s\n",
+		  "fair", NULL, NULL, 0, 1, true);
+	j = &r.c->c->jobs[0];
+	ck_assert_int_eq(j->maps[0].end - j->maps[0].start, 1200000000LL);
+	ck_assert_int_eq(j->maps[1].start - j->maps[0].start, 2 * NSEC_PER_SEC);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- HDFS traffic ---- */
+
+/* Every block on rack 0 (input_racks=0), every map pinned to rack 1: each
+ * map reads its whole block across the racks, and nothing else moves. */
+START_TEST(remote_input_exact)
+{
+	struct run r;
+	struct ctl_totals tt;
+	struct flow *const *f;
+	size_t n, i, reads = 0;
+	uint64_t bytes = 0;
+
+	run_model(&r, NULL, "topologies/tiny.topo",
+		  "job id=far arrival=0s input=40000001B shuffle=0B output=0B maps=4 reduces=0 "
+		  "map_time=1s map_racks=1,1,1,1 input_racks=0\n",
+		  "fair", NULL, NULL, 0, 1, false);
+	ctl_totals(r.c, &tt);
+	ck_assert_uint_eq(tt.kind_bytes[HYDE_FLOW_INPUT], 40000001);
+	ck_assert_uint_eq(tt.kind_cross[HYDE_FLOW_INPUT], 40000001);
+	ck_assert_uint_eq(tt.kind_flows[HYDE_FLOW_INPUT], 4);
+	f = ctl_flows(r.c, &n);
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = &r.c->c->jobs[0];
+
+		ck_assert_int_eq(f[i]->kind, HYDE_FLOW_INPUT);
+		ck_assert_uint_eq(f[i]->src_rack, 0);
+		ck_assert_uint_eq(f[i]->dst_rack, 1);
+		/* from a replica holder, to the map, before it works */
+		ck_assert(block_on_host(&j->blocks[f[i]->reduce], f[i]->src_host));
+		ck_assert_int_eq(f[i]->dst_host, j->maps[f[i]->reduce].host);
+		ck_assert_int_eq(f[i]->start, j->maps[f[i]->reduce].start);
+		ck_assert_int_eq(j->maps[f[i]->reduce].end - f[i]->end, NSEC_PER_SEC);
+		reads++;
+		bytes += f[i]->bytes;
+	}
+	ck_assert_uint_eq(reads, 4);
+	ck_assert_uint_eq(bytes, 40000001);
+	run_free(&r);
+
+	/* the same maps on rack 0, where the input is: no read at all */
+	run_model(&r, NULL, "topologies/tiny.topo",
+		  "job id=near arrival=0s input=40000001B shuffle=0B output=0B maps=2 reduces=0 "
+		  "map_time=1s map_racks=0,0 input_racks=0\n",
+		  "fair", NULL, NULL, 0, 1, false);
+	ctl_totals(r.c, &tt);
+	ck_assert_uint_eq(tt.kind_cross[HYDE_FLOW_INPUT], 0);
+	run_free(&r);
+}
+END_TEST
+
+/* output_replication 3 on rack8: every reduce writes its part through the
+ * pipeline writer -> second replica (another rack) -> third (the second's
+ * rack, another host): two flows of the part's bytes each, all at once. */
+START_TEST(output_pipeline)
+{
+	static const char topo[] =
+		"racks 8\nhosts 4\ncontainers 4\nhost_rate 100Mbit\noversub 10\nocs no\noutput_replication 3\n";
+	struct run r;
+	struct ctl_totals tt;
+	struct flow *const *f;
+	const struct hyde_job *j;
+	size_t n, i, hops = 0;
+	uint32_t k;
+
+	run_model(&r, topo, NULL,
+		  "job id=w arrival=0s input=8MB shuffle=4MB output=3000001B maps=4 reduces=3 "
+		  "map_time=1s reduce_time=1s\n",
+		  "fair", NULL, NULL, 0, 1, false);
+	j = &r.c->c->jobs[0];
+	ctl_totals(r.c, &tt);
+	ck_assert_uint_eq(tt.kind_flows[HYDE_FLOW_OUTPUT], 6);
+	ck_assert_uint_eq(tt.kind_bytes[HYDE_FLOW_OUTPUT], 2 * 3000001ULL);
+	/* cross-rack: the first hop of each pipeline, never the second */
+	ck_assert_uint_eq(tt.kind_cross[HYDE_FLOW_OUTPUT], 3000001);
+	for (k = 0; k < j->n_reduces; k++) {
+		const struct hyde_block *b = &j->outputs[k];
+
+		ck_assert_uint_eq(b->n_replicas, 3);
+		ck_assert_int_eq(b->replica[0], j->reduces[k].host);
+		ck_assert_uint_ne(b->replica[1] / 4, b->replica[0] / 4);
+		ck_assert_uint_eq(b->replica[2] / 4, b->replica[1] / 4);
+		ck_assert_uint_ne(b->replica[2], b->replica[1]);
+		ck_assert_uint_eq(b->bytes, 1000000 + (k < 1));
+	}
+	f = ctl_flows(r.c, &n);
+	for (i = 0; i < n; i++) {
+		const struct hyde_block *b;
+
+		if (f[i]->kind != HYDE_FLOW_OUTPUT)
+			continue;
+		b = &j->outputs[f[i]->reduce];
+		ck_assert_uint_eq(f[i]->bytes, b->bytes);
+		ck_assert(f[i]->src_host == b->replica[0] || f[i]->src_host == b->replica[1]);
+		ck_assert_uint_eq(f[i]->dst_host,
+				  b->replica[f[i]->src_host == b->replica[0] ? 1 : 2]);
+		/* the reduce is done when its last hop is */
+		ck_assert_int_le(f[i]->end, j->reduces[f[i]->reduce].end);
+		hops++;
+	}
+	ck_assert_uint_eq(hops, 6);
+	run_free(&r);
+}
+END_TEST
+
+/* A chain: the parent's reduces on rack 0 write its output there; the
+ * child reads it (input=parents) with maps pinned to rack 1: each of its
+ * reads comes from a host where a parent's reduce wrote, and together
+ * they carry exactly the parent's output. */
+START_TEST(lineage_chain)
+{
+	struct run r;
+	struct flow *const *f;
+	const struct hyde_job *p, *ch;
+	size_t n, i;
+	uint64_t bytes = 0;
+	uint32_t k;
+
+	run_model(&r, NULL, "topologies/tiny.topo",
+		  "job id=p arrival=0s input=4MB shuffle=2MB output=3000002B maps=2 reduces=2 "
+		  "map_time=1s reduce_time=1s reduce_racks=0,0\n"
+		  "job id=c arrival=0s input=parents shuffle=1MB output=0B maps=3 reduces=1 "
+		  "map_time=1s reduce_time=1s parents=p map_racks=1,1,1\n",
+		  "fair", NULL, NULL, 0, 1, false);
+	p = &r.c->c->jobs[0];
+	ch = &r.c->c->jobs[1];
+	ck_assert_uint_eq(ch->input, 3000002);
+	ck_assert_int_ge(ch->ready_at, p->end);
+	f = ctl_flows(r.c, &n);
+	for (i = 0; i < n; i++) {
+		bool from_parent = false;
+
+		if (f[i]->kind != HYDE_FLOW_INPUT || f[i]->job != 1)
+			continue;
+		for (k = 0; k < p->n_reduces; k++)
+			from_parent |= f[i]->src_host == (unsigned)p->reduces[k].host;
+		ck_assert_msg(from_parent, "child read from r%uh%u, where no parent reduce wrote",
+			      f[i]->src_rack, f[i]->src_host % 2);
+		ck_assert(f[i]->blk_output && f[i]->blk_job == 0);
+		bytes += f[i]->bytes;
+	}
+	ck_assert_uint_eq(bytes, 3000002);
+	/* the splits' locations are the parents' reduce hosts */
+	for (k = 0; k < ch->n_maps; k++)
+		ck_assert_uint_ge(ch->blocks[k].n_replicas, 1);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- the network view ---- */
+
+/* A test scheduler: fair's rule, and at every tick a look at the view. */
+struct look {
+	int64_t from, to;
+	struct hyde_link_state up0, down1, up1, host0;
+	size_t flows;
+	uint64_t sent;
+};
+
+static struct look looks[64];
+static size_t n_looks;
+
+static const struct hyde_task *view_pick(struct hyde_sched *s, unsigned host)
+{
+	const uint32_t *act;
+	size_t n, i;
+
+	act = hyde_active_jobs(s, &n);
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		enum hyde_locality l;
+		const struct hyde_task *t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &l);
+
+		if (!t)
+			t = hyde_pending_reduce(s, j, host);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static void view_tick(struct hyde_sched *s)
+{
+	struct look *lk = &looks[n_looks < 64 ? n_looks++ : 63];
+	struct hyde_flow_state fs[4];
+
+	hyde_net_interval(s, &lk->from, &lk->to);
+	ck_assert_int_eq(hyde_net_link(s, HYDE_LINK_TOR_UP, 0, &lk->up0), 0);
+	ck_assert_int_eq(hyde_net_link(s, HYDE_LINK_TOR_DOWN, 1, &lk->down1), 0);
+	ck_assert_int_eq(hyde_net_link(s, HYDE_LINK_TOR_UP, 1, &lk->up1), 0);
+	ck_assert_int_eq(hyde_net_link(s, HYDE_LINK_HOST_UP, 0, &lk->host0), 0);
+	ck_assert_int_lt(hyde_net_link(s, HYDE_LINK_TOR_UP, 2, &lk->up1), 0); /* no rack 2 */
+	lk->flows = hyde_net_flows(s, fs, 4);
+	if (lk->flows == 1) {
+		ck_assert_uint_eq(fs[0].sent + fs[0].left, fs[0].bytes);
+		ck_assert(hyde_flow_crosses(s, &fs[0], HYDE_LINK_TOR_UP, 0));
+		ck_assert(!hyde_flow_crosses(s, &fs[0], HYDE_LINK_TOR_UP, 1));
+		lk->sent = fs[0].sent;
+	}
+}
+
+static const struct hyde_sched_ops view_ops = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "viewtest",
+	.pick_task = view_pick,
+	.tick = view_tick,
+};
+
+/* One 100 MB flow from rack 0 to rack 1 over a 100 Mbit/s uplink (hosts
+ * at 1 Gbit/s): for 8 s the uplink and the downlink it crosses are full,
+ * the host's link a tenth used, the other rack's uplink idle; before and
+ * after, all idle. */
+START_TEST(netview_in_the_model)
+{
+	static const char topo[] =
+		"racks 2\nhosts 1\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n";
+	struct run r;
+	size_t i, full = 0;
+	uint64_t prev_sent = 0;
+
+	n_looks = 0;
+	run_model(&r, topo, NULL,
+		  "job id=x arrival=0s input=1MB shuffle=100MB output=0B maps=1 reduces=1 "
+		  "map_time=0.5s reduce_time=0s map_racks=0 reduce_racks=1\n",
+		  NULL, &view_ops, NULL, 0, 1, true);
+	ck_assert_uint_ge(n_looks, 9);
+	ck_assert_int_eq(looks[0].from, r.c->t0);
+	for (i = 0; i < n_looks; i++) {
+		const struct look *lk = &looks[i];
+
+		ck_assert_int_eq(lk->to - lk->from, NSEC_PER_SEC);
+		ck_assert_uint_eq(lk->up0.capacity, 100000000);
+		ck_assert_uint_eq(lk->host0.capacity, 1000000000);
+		ck_assert_double_eq_tol(lk->up1.utilisation, 0, 1e-12);
+		if (lk->up0.bytes == 12500000) { /* a whole second at 100 Mbit/s */
+			ck_assert_double_eq_tol(lk->up0.utilisation, 1, 1e-9);
+			ck_assert_double_eq_tol(lk->down1.utilisation, 1, 1e-9);
+			ck_assert_double_eq_tol(lk->host0.utilisation, 0.1, 1e-9);
+			ck_assert_uint_eq(lk->up0.flows, 1);
+			ck_assert_uint_eq(lk->flows, 1);
+			ck_assert_uint_gt(lk->sent, prev_sent);
+			prev_sent = lk->sent;
+			full++;
+		}
+	}
+	/* 8 s of transfer: at least 7 whole seconds seen full */
+	ck_assert_uint_ge(full, 7);
+	ck_assert_uint_eq(looks[n_looks - 1].flows == 0 || looks[n_looks - 1].flows == 1, 1);
+	run_free(&r);
+}
+END_TEST
+
+Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("cluster");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, spread_one_per_heartbeat);
+	tcase_add_test(tc, pack_with_assign_all);
+	tcase_add_test(tc, phases_from_the_seed);
+	tcase_add_test(tc, freed_container_waits_for_heartbeat);
+	tcase_add_test(tc, remote_input_exact);
+	tcase_add_test(tc, output_pipeline);
+	tcase_add_test(tc, lineage_chain);
+	tcase_add_test(tc, netview_in_the_model);
+	suite_add_tcase(s, tc);
+	return s;
+}
