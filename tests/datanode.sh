@@ -166,11 +166,11 @@ out=$(on a "$DC" write 10.0.0.2 9866 $SEED "$U2" 3000000 10.0.0.3) ||
 	fail "a WRITE after the failed ones: $out"
 contains "$out" "OK 1"
 
-# ---- bad peers on b, while three held peers stay open ----
+# ---- b, with three peers held open: good clients, bad peers, good again ----
 raw() { # raw NAME INPUT ARGS...: a raw peer of b in the background, output in $tmpdir/NAME
 	_name=$1 _in=$2
 	shift 2
-	printf '%s' "$_in" | ip netns exec "$A" timeout 120 "$DC" raw 10.0.0.2 9866 "$@" \
+	printf '%s' "$_in" | ip netns exec "$A" timeout 3600 "$DC" raw 10.0.0.2 9866 "$@" \
 		>"$tmpdir/$_name" 2>&1 &
 	eval "raw_$_name=$!"
 	pids="$pids $!"
@@ -182,6 +182,15 @@ raw slowreader "READ $U1 0 1000000000
 " hold noread
 for r in idle slowloris slowreader; do until_true "$r connected" sent $r; done
 
+# b serves good clients while the held peers are still connected
+out=$(on a "$DC" read 10.0.0.2 9866 $SEED "$U1" 0 $LEN) || fail "READ beside held peers: $out"
+out=$(on a "$DC" write 10.0.0.2 9866 $SEED "$U2" 3000000 10.0.0.3) ||
+	fail "WRITE beside held peers: $out"
+out=$(on a "$DC" many 10.0.0.2 9866 $SEED 20 500000 10.0.0.3) ||
+	fail "20 READs and 20 WRITEs at once: $out"
+contains "$out" "40 of 40 transfers done"
+
+# bad peers, then good clients again
 for c in "unknown|GET 1 2 3:4
 |ERR 10.0.0.2: malformed request: unknown request (expected READ or WRITE)" \
 	"oversized len|READ 1 0 68719476737
@@ -197,13 +206,9 @@ done
 out=$(on a timeout 60 "$DC" cut 10.0.0.2 9866 $SEED "$U2" 100000 1234)
 contains "$out" "ERR 10.0.0.2: the stream ended after 1234 of 100000 bytes"
 
-# b serves good clients while the held peers are still connected
-out=$(on a "$DC" read 10.0.0.2 9866 $SEED "$U1" 0 $LEN) || fail "READ beside held peers: $out"
+out=$(on a "$DC" read 10.0.0.2 9866 $SEED "$U1" 0 $LEN) || fail "READ after the bad peers: $out"
 out=$(on a "$DC" write 10.0.0.2 9866 $SEED "$U2" 3000000 10.0.0.3) ||
-	fail "WRITE beside held peers: $out"
-out=$(on a "$DC" many 10.0.0.2 9866 $SEED 20 500000 10.0.0.3) ||
-	fail "20 READs and 20 WRITEs at once: $out"
-contains "$out" "40 of 40 transfers done"
+	fail "WRITE after the bad peers: $out"
 for r in idle slowloris slowreader; do
 	eval "kill -0 \$raw_$r" 2>/dev/null || fail "b closed the held peer '$r': $(cat "$tmpdir/$r")"
 done
