@@ -587,14 +587,12 @@ static void req_recv(struct conn *c)
 			return;
 		}
 		if (n == 0) {
-			/* nothing at all: a probe, not worth a line */
-			if (c->line_len)
-				bad_peer(c, "request cut short: %zu bytes and no end of line",
-					 c->line_len);
-			if (c->line_len)
-				conn_err(c, "request cut short: no end of line");
-			else
-				conn_close(c);
+			if (!c->line_len) {
+				conn_close(c); /* nothing at all: a probe, not worth a line */
+				return;
+			}
+			bad_peer(c, "request cut short: %zu bytes and no end of line", c->line_len);
+			conn_err(c, "request cut short: no end of line");
 			return;
 		}
 		nl = memchr(c->line + c->line_len, '\n', (size_t)n);
