@@ -28,6 +28,7 @@ static const struct hyde_cmd commands[] = {
 	{ "task", cmd_task, "(internal) a map or reduce task process of a run", NULL },
 	{ "shuffled", cmd_shuffled, "(internal) a host's shuffle service in a run", NULL },
 	{ "capture", cmd_capture, "(internal) the packet capture of a ToR in a run", NULL },
+	{ "datanode", cmd_datanode, "(internal) a host's DataNode data service (blocks)", NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -38,6 +38,7 @@ void cli_analyze_print(const char *dir, const struct analyze_result *r);
 int cmd_task(int argc, char **argv);	 /* cli_task.c */
 int cmd_shuffled(int argc, char **argv); /* cli_task.c */
 int cmd_capture(int argc, char **argv);	 /* cli_task.c */
+int cmd_datanode(int argc, char **argv); /* cli_datanode.c */
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
