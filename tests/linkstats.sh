@@ -159,7 +159,10 @@ n=0
 while read -r link tor ifc dir; do
 	n=$((n + 1))
 	# Snaplen 96: a pcap record keeps the frame's original length.
-	spawn "$tor" tcpdump -i "$ifc" -Q "$dir" -s 96 -B 8192 -n -Z root \
+	# Immediate mode: else a frame waits in the ring's block for up to
+	# a second, and one that came just before SIGINT is never written
+	# (a lone ARP probe near the window's end went missing so).
+	spawn "$tor" tcpdump -i "$ifc" -Q "$dir" -s 96 -B 8192 -n -Z root --immediate-mode \
 		-w "$tmpdir/cap$n.pcap" 2>"$tmpdir/cap$n.err"
 	echo "$n $spawned $link" >>"$tmpdir/caps"
 done <"$tmpdir/loaded"
