@@ -34,7 +34,7 @@ ip_sampler() { # RACKS
 	while [ $r -lt 10 ]; do
 		k=0
 		while [ $k -lt "$1" ]; do
-			ip -n $P-tor$k -s link show >/dev/null
+			ip -n $P-tor$k -s link show >/dev/null 2>&1
 			k=$((k + 1))
 		done
 		r=$((r + 1))
