@@ -30,6 +30,7 @@ struct backend_ops;
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend);
 int cmd_topo(int argc, char **argv);  /* cli_topo.c */
 int cmd_clean(int argc, char **argv); /* cli_topo.c */
+int cmd_topo_stats(int argc, char **argv); /* cli_topo_stats.c */
 int cmd_ocs(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv); /* cli_compare.c */

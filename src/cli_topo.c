@@ -25,7 +25,8 @@ static void topo_usage(FILE *fp)
 		"usage: hyde topo up -t TOPOLOGY [--prefix P]\n"
 		"       hyde topo down [--prefix P]\n"
 		"       hyde topo show [--prefix P] [--json]\n"
-		"       hyde topo exec [--prefix P] NODE -- COMMAND [ARGS...]\n\n"
+		"       hyde topo exec [--prefix P] NODE -- COMMAND [ARGS...]\n"
+		"       hyde topo stats [--prefix P] [--interval TIME] [--count N] [--json]\n\n"
 		"Bring the emulated fabric of a topology up by hand (needs root): a\n"
 		"network namespace per host (r<k>h<i>), per ToR (tor<k>), for the EPS\n"
 		"core (core) and the OCS (ocs), named P-NODE; veth links shaped with\n"
@@ -36,7 +37,9 @@ static void topo_usage(FILE *fp)
 		"  down   stop the fabric's processes, remove its namespaces\n"
 		"  show   nodes (namespace, interfaces, EPS and OCS addresses) and\n"
 		"         links with the rates configured in the kernel; --json as JSON\n"
-		"  exec   run COMMAND inside NODE; its exit status is the command's\n\n"
+		"  exec   run COMMAND inside NODE; its exit status is the command's\n"
+		"  stats  bytes, rate and utilisation of every link, from the kernel's\n"
+		"         counters ('hyde topo stats --help')\n\n"
 		"  -t, --topology FILE  the topology (up)\n"
 		"  -p, --prefix P       namespace prefix, 'hyde' followed by letters or\n"
 		"                       digits (default: %s)\n"
@@ -443,9 +446,11 @@ int cmd_topo(int argc, char **argv)
 		topo_usage(stdout);
 		return 0;
 	}
+	if (!strcmp(sub, "stats")) /* its own options (cli_topo_stats.c) */
+		return cmd_topo_stats(argc - 1, argv + 1);
 	if (strcmp(sub, "up") && strcmp(sub, "down") && strcmp(sub, "show") &&
 	    strcmp(sub, "exec"))
-		return cli_usage_error("topo", "unknown subcommand '%s' (expected up, down, show or exec)",
+		return cli_usage_error("topo", "unknown subcommand '%s' (expected up, down, show, exec or stats)",
 				       sub);
 	argc--;
 	argv++;

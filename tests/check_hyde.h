@@ -18,6 +18,7 @@ Suite *fabric_suite(void);
 Suite *ocs_suite(void);
 Suite *model_suite(void);
 Suite *datanode_suite(void);
+Suite *linkstats_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);
