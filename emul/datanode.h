@@ -216,6 +216,7 @@ struct dn_serve_opts {
 	int64_t idle_ns;	/* no request line by then: closed (5 s) */
 	int64_t stall_ns;	/* no byte moved for this long: closed (60 s) */
 	unsigned max_conns;	/* clients at once; more wait in the backlog (4096) */
+	int ready_fd;		/* "ready\n" goes there once listening (-1: none) */
 };
 
 void dn_serve_opts_default(struct dn_serve_opts *o);

@@ -752,6 +752,7 @@ void dn_serve_opts_default(struct dn_serve_opts *o)
 		.idle_ns = 5 * NSEC_PER_SEC,
 		.stall_ns = 60 * NSEC_PER_SEC,
 		.max_conns = 4096,
+		.ready_fd = -1,
 	};
 }
 
@@ -832,6 +833,9 @@ int dn_serve(const struct dn_serve_opts *o, char *errbuf)
 
 	if ((r = serve_setup(&s, errbuf)))
 		return r;
+	/* listening: whoever started it may send clients now */
+	if (o->ready_fd >= 0 && (write(o->ready_fd, "ready\n", 6) != 6 || close(o->ready_fd)))
+		log_warn("datanode: cannot say it is ready");
 	for (;;) {
 		n = epoll_wait(s.ep, evs, ARRAY_SIZE(evs), timeout);
 		if (n < 0 && errno != EINTR) {

@@ -1,13 +1,17 @@
 /* The emulation backend: the controller's tasks and flows made real on the
  * emulated fabric. At start it builds the fabric, starts a capture process
- * per ToR (every port), the OCS crossbar and a shuffle service per host;
- * then a map task is a process in its host's namespace that works for its
- * time and registers its output with the host's shuffle service, a reduce
- * task a process that fetches partitions over TCP as the controller tells
- * it, checks every byte, works, and exits. Circuits are set through the
- * crossbar's control socket; "up" events from its watch connection reach
- * the controller. Everything started is stopped, and the fabric removed,
- * on success, failure or SIGINT/SIGTERM. */
+ * per ToR (every port), the OCS crossbar, and per host a shuffle service
+ * and a data service (HDFS DataNode); then every task is a process in its
+ * host's namespace that talks to the controller over a UNIX socket
+ * (emul/task.h): a map reads its input from a data service when it is not
+ * local, works for its time and registers its output with its host's
+ * shuffle service; a reduce fetches partitions over TCP as the controller
+ * tells it, works, and writes its output through the data services'
+ * pipeline; every byte is checked by its receiver. Circuits are set
+ * through the crossbar's control socket; "up" events from its watch
+ * connection reach the controller. The network view reads the ToRs'
+ * interface counters (linkstats). Everything started is stopped, and the
+ * fabric removed, on success, failure or SIGINT/SIGTERM. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -35,9 +39,11 @@
 #include "ctl/ctl.h"
 #include "emul/emul.h"
 #include "emul/fabric.h"
+#include "emul/datanode.h"
+#include "emul/linkstats.h"
 #include "emul/shuffle.h"
 
-enum proc_kind { P_MAP, P_REDUCE, P_SHUFFLE, P_CAPTURE, P_OCS };
+enum proc_kind { P_MAP, P_REDUCE, P_SHUFFLE, P_DATA, P_CAPTURE, P_OCS };
 
 struct emul;
 
@@ -51,7 +57,7 @@ struct proc {
 	bool exited;
 };
 
-/* A connection from a reduce task. */
+/* A connection from a task process. */
 struct rconn {
 	struct evfd w;
 	struct emul *e;
@@ -59,6 +65,13 @@ struct rconn {
 	char *in;
 	size_t in_len, in_cap;
 	bool computed;
+};
+
+/* What the backend keeps per task: its connection, and the commands for
+ * it before its hello. */
+struct tslot {
+	struct rconn *rc;
+	char *outbox;
 };
 
 struct emul {
@@ -77,8 +90,11 @@ struct emul {
 	size_t ocs_len, ocs_cap;
 	struct proc **procs;
 	size_t n_procs, cap_procs;
-	struct rconn ***red; /* [job][reduce] */
-	char ***outbox;	     /* commands for a reduce before its hello */
+	struct tslot **slots[2]; /* [kind][job][idx] */
+	uint64_t *moved;	 /* per flow: bytes its task said have arrived */
+	size_t cap_moved;
+	struct linkstats *ls;	 /* the network view's counters */
+	struct linkstats_sample lsamp;
 	FILE *manifest, *fetches;
 	uint64_t seed;
 	sigset_t oldmask;
@@ -168,6 +184,8 @@ static void proc_reap(struct emul *e, struct proc *p, int *status)
 		*status = st;
 }
 
+static struct tslot *slot_of(struct emul *e, const struct hyde_task *t);
+
 static void proc_exit(struct evloop *l, struct evfd *w, uint32_t events)
 {
 	struct proc *p = (struct proc *)w;
@@ -178,29 +196,25 @@ static void proc_exit(struct evloop *l, struct evfd *w, uint32_t events)
 	(void)l;
 	(void)events;
 	proc_reap(e, p, &st);
-	if (p->kind == P_REDUCE && e->red[p->task->job] && e->red[p->task->job][p->task->idx]) {
-		struct rconn *rc = e->red[p->task->job][p->task->idx];
+	if (p->kind == P_MAP || p->kind == P_REDUCE) {
+		struct tslot *sl = slot_of(e, p->task);
 
 		/* what it said before it went may still be in the socket */
-		if (rc->w.fd >= 0)
-			rc->w.cb(l, &rc->w, EPOLLIN);
-	}
-	if (p->kind == P_MAP || p->kind == P_REDUCE) {
-		const struct rconn *rc = p->kind == P_REDUCE && e->red[p->task->job]
-						 ? e->red[p->task->job][p->task->idx] : NULL;
-
+		if (sl->rc && sl->rc->w.fd >= 0)
+			sl->rc->w.cb(l, &sl->rc->w, EPOLLIN);
+		/* a task process leaves once its task is over: a map once it
+		 * has registered its output, a reduce when told to */
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-		    (p->kind == P_MAP || (rc && rc->computed))) {
-			ctl_compute_done(e->ctl, p->task);
+		    (p->task->state == HYDE_TASK_DONE || (sl->rc && sl->rc->computed)))
 			return;
-		}
-		ctl_fail(e->ctl, "%s %s", p->name, describe_status(st, why, sizeof(why)));
+		ctl_fail(e->ctl, "%s %s%s", p->name, describe_status(st, why, sizeof(why)),
+			 WIFEXITED(st) && WEXITSTATUS(st) == 0 ? " before its task was over" : "");
 		return;
 	}
 	ctl_fail(e->ctl, "%s %s during the run", p->name, describe_status(st, why, sizeof(why)));
 }
 
-/* ---- the reduce tasks' connections ---- */
+/* ---- the task processes' connections ---- */
 
 static int send_line(int fd, const char *line)
 {
@@ -225,22 +239,28 @@ static int send_line(int fd, const char *line)
 	return 0;
 }
 
-/* Send to the reduce task of t, or keep it until the task says hello. */
-static int to_reduce(struct emul *e, struct hyde_task *t, const char *line)
+static struct tslot *slot_of(struct emul *e, const struct hyde_task *t)
 {
-	struct rconn *rc = e->red[t->job] ? e->red[t->job][t->idx] : NULL;
-	char **box;
+	struct tslot **jobs = e->slots[t->kind];
+	const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[t->job];
+
+	if (!jobs[t->job])
+		jobs[t->job] = xcalloc((t->kind == HYDE_MAP ? jb->n_maps : jb->n_reduces) + 1,
+				       sizeof(struct tslot));
+	return &jobs[t->job][t->idx];
+}
+
+/* Send to the process of task t, or keep it until it says hello. */
+static int to_task(struct emul *e, const struct hyde_task *t, const char *line)
+{
+	struct tslot *sl = slot_of(e, t);
 	size_t n;
 
-	if (rc)
-		return send_line(rc->w.fd, line);
-	if (!e->outbox[t->job])
-		e->outbox[t->job] = xcalloc(ctl_cluster(e->ctl)->jobs[t->job].wl->reduces + 1,
-					    sizeof(char *));
-	box = &e->outbox[t->job][t->idx];
-	n = *box ? strlen(*box) : 0;
-	*box = xrealloc(*box, n + strlen(line) + 1);
-	strcpy(*box + n, line);
+	if (sl->rc)
+		return send_line(sl->rc->w.fd, line);
+	n = sl->outbox ? strlen(sl->outbox) : 0;
+	sl->outbox = xrealloc(sl->outbox, n + strlen(line) + 1);
+	strcpy(sl->outbox + n, line);
 	return 0;
 }
 
@@ -249,90 +269,174 @@ static void host_name(const struct topo *t, unsigned host, char *buf, size_t len
 	topo_host_name(t, host, buf, len);
 }
 
-static void reduce_line(struct emul *e, struct rconn *rc, char *line)
+/* The block a data flow moves (datanode.h's uid). */
+static uint64_t flow_uid(const struct flow *f)
+{
+	return datanode_uid(f->blk_output ? DN_OUTPUT : DN_INPUT, f->blk_job, f->blk_idx);
+}
+
+static uint32_t host_ip(const struct emul *e, unsigned host)
+{
+	return topo_host_addr(e->t, &e->t->eps_net, host);
+}
+
+/* What an output hop's client sends before the data: the request line
+ * for the hops after its own (emul/datanode.h). */
+static uint64_t write_request_bytes(struct emul *e, const struct flow *f)
+{
+	struct dn_request req = { .op = DN_OP_WRITE, .uid = flow_uid(f), .len = f->bytes };
+	const struct flow *g;
+	char buf[DN_LINE_MAX];
+	int n;
+
+	for (g = f->pipe_next; g && req.n_next < DN_MAX_PIPELINE; g = g->pipe_next)
+		req.next[req.n_next++].s_addr = htonl(host_ip(e, g->dst_host));
+	n = dn_request_format(&req, buf, sizeof(buf));
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+/* A connection of a flow, in the manifest: the client is the data's
+ * receiver for a fetch or a read, its sender for an output hop. */
+static void manifest_line(struct emul *e, const struct flow *f, const char *cli_ip,
+			  unsigned cport, const char *srv_ip, unsigned sport)
+{
+	const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[f->job];
+	bool out = f->kind == HYDE_FLOW_OUTPUT;
+	char cn[32], sn[32];
+
+	host_name(e->t, out ? f->src_host : f->dst_host, cn, sizeof(cn));
+	host_name(e->t, out ? f->dst_host : f->src_host, sn, sizeof(sn));
+	fprintf(e->manifest, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32 ",%" PRIu32
+		",%s,%s,%u,%s,%s,%u,%s,%" PRIu64 ",%s,%" PRIu64 "\n",
+		f->id, f->id, f->job, jb->wl->id, f->n_maps, f->reduce, cn, cli_ip, cport, sn,
+		srv_ip, sport, flow_path_name(f->path), f->bytes, flow_kind_name(f->kind),
+		out ? write_request_bytes(e, f) : 0);
+	fflush(e->manifest);
+}
+
+static struct flow *flow_of(struct emul *e, uint64_t id)
+{
+	size_t n;
+	struct flow *const *flows = ctl_flows(e->ctl, &n);
+
+	return id < n ? flows[id] : NULL;
+}
+
+/* The flow is over: its bytes are checked, its times recorded. */
+static void flow_over(struct emul *e, struct flow *f, const int64_t *t, uint64_t bytes)
 {
 	struct ctl *c = e->ctl;
-	struct flow *const *flows;
-	size_t n_flows;
-	uint64_t v[3];
 
-	flows = ctl_flows(c, &n_flows);
-	if (!rc->task) {
-		struct cluster *cl = ctl_cluster(c);
-		uint64_t pid;
-
-		if (sscanf(line, "hello %" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1], &pid) != 3 ||
-		    v[0] >= cl->n_jobs || v[1] >= cl->jobs[v[0]].wl->reduces) {
-			ctl_fail(c, "a reduce task said '%s' instead of hello", line);
-			return;
-		}
-		rc->task = &cl->jobs[v[0]].reduces[v[1]];
-		if (!e->red[v[0]])
-			e->red[v[0]] = xcalloc(cl->jobs[v[0]].wl->reduces + 1, sizeof(struct rconn *));
-		e->red[v[0]][v[1]] = rc;
-		if (e->outbox[v[0]] && e->outbox[v[0]][v[1]]) {
-			if (send_line(rc->w.fd, e->outbox[v[0]][v[1]]))
-				ctl_fail(c, "reduce %" PRIu64 " of job %s: cannot talk to it",
-					 v[1], cl->jobs[v[0]].wl->id);
-			free(e->outbox[v[0]][v[1]]);
-			e->outbox[v[0]][v[1]] = NULL;
-		}
+	if (bytes != f->bytes) {
+		ctl_fail(c, "%s flow %" PRIu32 " of job %s: %" PRIu64 " bytes moved, %" PRIu64 " expected",
+			 flow_kind_name(f->kind), f->id, ctl_cluster(c)->jobs[f->job].wl->id, bytes,
+			 f->bytes);
 		return;
 	}
+	fprintf(e->fetches, "%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+		",%" PRIu64 ",1\n", f->id, f->id, t[0], t[1], t[2], t[3], bytes);
+	fflush(e->fetches);
+	ctl_flow_done(c, f);
+}
+
+static void task_hello(struct emul *e, struct rconn *rc, char *line)
+{
+	struct cluster *cl = ctl_cluster(e->ctl);
+	char kind[16];
+	uint64_t v[3];
+	struct tslot *sl;
+	int k;
+
+	if (sscanf(line, "hello %15s %" SCNu64 " %" SCNu64 " %" SCNu64, kind, &v[0], &v[1], &v[2]) != 4 ||
+	    (k = !strcmp(kind, "map") ? HYDE_MAP : !strcmp(kind, "reduce") ? HYDE_REDUCE : -1) < 0 ||
+	    v[0] >= cl->n_jobs ||
+	    v[1] >= (k == HYDE_MAP ? cl->jobs[v[0]].n_maps : cl->jobs[v[0]].n_reduces)) {
+		ctl_fail(e->ctl, "a task process said '%s' instead of hello", line);
+		return;
+	}
+	rc->task = k == HYDE_MAP ? &cl->jobs[v[0]].maps[v[1]] : &cl->jobs[v[0]].reduces[v[1]];
+	sl = slot_of(e, rc->task);
+	sl->rc = rc;
+	if (sl->outbox) {
+		if (send_line(rc->w.fd, sl->outbox))
+			ctl_fail(e->ctl, "%s %u of job %s: cannot talk to it", kind, rc->task->idx,
+				 cl->jobs[v[0]].wl->id);
+		free(sl->outbox);
+		sl->outbox = NULL;
+	}
+}
+
+static void task_line(struct emul *e, struct rconn *rc, char *line)
+{
+	struct ctl *c = e->ctl;
+	const struct hyde_job *jb;
+	struct flow *f;
+	uint64_t v[3];
+	int64_t t[4];
+
+	if (!rc->task) {
+		task_hello(e, rc, line);
+		return;
+	}
+	jb = &ctl_cluster(c)->jobs[rc->task->job];
 	if (!strncmp(line, "conn ", 5)) {
-		char cli_ip[32];
+		char cli_ip[32], sip[32];
 		unsigned cport, sport;
-		const struct flow *f;
-		char cn[32], sn[32], sip[32];
-		const struct topo_net *net;
 
 		if (sscanf(line, "conn %" SCNu64 " %31s %u %u", &v[0], cli_ip, &cport, &sport) != 4 ||
-		    v[0] >= n_flows)
+		    !(f = flow_of(e, v[0])))
 			goto bad;
-		f = flows[v[0]];
-		net = f->path == PATH_OCS ? &e->t->ocs_net : &e->t->eps_net;
-		host_name(e->t, f->dst_host, cn, sizeof(cn));
-		host_name(e->t, f->src_host, sn, sizeof(sn));
-		topo_addr_str(topo_host_addr(e->t, net, f->src_host), sip, sizeof(sip));
-		fprintf(e->manifest, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32 ",%" PRIu32
-			",%s,%s,%u,%s,%s,%u,%s,%" PRIu64 "\n",
-			f->id, f->id, f->job, ctl_cluster(c)->jobs[f->job].wl->id, f->n_maps,
-			f->reduce, cn, cli_ip, cport, sn, sip, sport, flow_path_name(f->path), f->bytes);
-		fflush(e->manifest);
+		if (f->kind == HYDE_FLOW_OUTPUT)
+			topo_addr_str(host_ip(e, f->dst_host), sip, sizeof(sip));
+		else
+			topo_addr_str(topo_host_addr(e->t, f->path == PATH_OCS ? &e->t->ocs_net
+									 : &e->t->eps_net,
+						     f->src_host),
+				      sip, sizeof(sip));
+		manifest_line(e, f, cli_ip, cport, sip, sport);
 		return;
 	}
 	if (!strncmp(line, "done ", 5)) {
-		int64_t t[4];
-		struct flow *f;
-
 		if (sscanf(line, "done %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNu64,
-			   &v[0], &t[0], &t[1], &t[2], &t[3], &v[1]) != 6 || v[0] >= n_flows)
+			   &v[0], &t[0], &t[1], &t[2], &t[3], &v[1]) != 6 || !(f = flow_of(e, v[0])))
 			goto bad;
-		f = flows[v[0]];
-		if (v[1] != f->bytes) {
-			ctl_fail(c, "flow %" PRIu32 " of job %s: %" PRIu64 " bytes received, %" PRIu64 " expected",
-				 f->id, ctl_cluster(c)->jobs[f->job].wl->id, v[1], f->bytes);
-			return;
-		}
-		fprintf(e->fetches, "%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-			",%" PRIu64 ",1\n", f->id, f->id, t[0], t[1], t[2], t[3], v[1]);
-		fflush(e->fetches);
-		ctl_flow_done(c, f);
+		flow_over(e, f, t, v[1]);
+		return;
+	}
+	if (!strncmp(line, "hop ", 4)) {
+		/* a connection of an output pipeline that a data service made */
+		char cli_ip[32], srv_ip[32];
+		unsigned cport, sport;
+
+		if (sscanf(line, "hop %" SCNu64 " %31s %u %31s %u %" SCNd64 " %" SCNd64 " %" SCNd64
+			   " %" SCNd64 " %" SCNu64, &v[0], cli_ip, &cport, srv_ip, &sport, &t[0], &t[1],
+			   &t[2], &t[3], &v[1]) != 10 || !(f = flow_of(e, v[0])) ||
+		    f->kind != HYDE_FLOW_OUTPUT)
+			goto bad;
+		manifest_line(e, f, cli_ip, cport, srv_ip, sport);
+		flow_over(e, f, t, v[1]);
+		return;
+	}
+	if (!strncmp(line, "prog ", 5)) {
+		if (sscanf(line, "prog %" SCNu64 " %" SCNu64, &v[0], &v[1]) != 2 || !flow_of(e, v[0]))
+			goto bad;
+		hyde_grow((void **)&e->moved, &e->cap_moved, v[0] + 1, sizeof(*e->moved));
+		e->moved[v[0]] = v[1];
 		return;
 	}
 	if (!strncmp(line, "fail ", 5)) {
-		const struct hyde_job *jb = &ctl_cluster(c)->jobs[rc->task->job];
-
-		ctl_fail(c, "reduce %u of job %s: fetch %s", rc->task->idx, jb->wl->id, line + 5);
+		ctl_fail(c, "%s %u of job %s: %s", task_kind_name(rc->task->kind), rc->task->idx,
+			 jb->wl->id, line + 5);
 		return;
 	}
 	if (!strcmp(line, "computed")) {
 		rc->computed = true;
+		ctl_compute_done(c, rc->task);
 		return;
 	}
 bad:
-	ctl_fail(c, "reduce %u of job %s said something unexpected: '%s'", rc->task->idx,
-		 ctl_cluster(c)->jobs[rc->task->job].wl->id, line);
+	ctl_fail(c, "%s %u of job %s said something unexpected: '%s'",
+		 task_kind_name(rc->task->kind), rc->task->idx, jb->wl->id, line);
 }
 
 static void rconn_io(struct evloop *l, struct evfd *w, uint32_t events)
@@ -369,7 +473,7 @@ static void rconn_io(struct evloop *l, struct evfd *w, uint32_t events)
 		size_t used = (size_t)(nl - rc->in) + 1;
 
 		*nl = '\0';
-		reduce_line(e, rc, rc->in);
+		task_line(e, rc, rc->in);
 		memmove(rc->in, rc->in + used, rc->in_len - used);
 		rc->in_len -= used;
 	}
@@ -490,6 +594,55 @@ static void on_signal(struct evloop *l, struct evfd *w, uint32_t events)
 
 /* ---- set-up ---- */
 
+/* The data service (HDFS DataNode) of every host; each says "ready" on a
+ * pipe once it listens, so that no read can come before. */
+static int start_datanodes(struct emul *e, const char *seed, char *errbuf)
+{
+	unsigned H = topo_n_hosts(e->t), h;
+	int *rfd = xcalloc(H, sizeof(int)), r = 0;
+
+	for (h = 0; h < H; h++)
+		rfd[h] = -1;
+	for (h = 0; h < H && !r; h++) {
+		char node[32], name[64], *argv[6];
+		int pfd[2];
+
+		host_name(e->t, h, node, sizeof(node));
+		argv[0] = self_exe();
+		argv[1] = "datanode";
+		argv[2] = "--seed";
+		argv[3] = (char *)seed;
+		argv[4] = "--ready";
+		argv[5] = NULL;
+		if (pipe2(pfd, O_CLOEXEC)) {
+			r = -errno;
+			errbuf_set(errbuf, "pipe: %s", strerror(errno));
+			break;
+		}
+		snprintf(name, sizeof(name), "the data service of %s", node);
+		r = proc_spawn(e, node, argv, pfd[1], P_DATA, NULL, name, errbuf);
+		close(pfd[1]);
+		rfd[h] = pfd[0];
+	}
+	for (h = 0; h < H && !r; h++) {
+		struct pollfd pf = { .fd = rfd[h], .events = POLLIN };
+		char ready[8] = "", node[32];
+
+		if (poll(&pf, 1, 10000) != 1 || read(rfd[h], ready, 6) != 6 ||
+		    strncmp(ready, "ready", 5)) {
+			host_name(e->t, h, node, sizeof(node));
+			errbuf_set(errbuf, "the data service of %s did not start (see its message above)",
+				   node);
+			r = -EIO;
+		}
+	}
+	for (h = 0; h < H; h++)
+		if (rfd[h] >= 0)
+			close(rfd[h]);
+	free(rfd);
+	return r;
+}
+
 static int start_services(struct emul *e, char *errbuf)
 {
 	const struct topo *t = e->t;
@@ -573,6 +726,8 @@ static int start_services(struct emul *e, char *errbuf)
 		}
 		close(fd);
 	}
+	if ((r = start_datanodes(e, seed, errbuf)))
+		return r;
 	/* the crossbar */
 	if (t->has_ocs) {
 		char ns[80], logp[4200], sock[300];
@@ -657,8 +812,8 @@ static int emul_init(struct backend *b, char *errbuf)
 		errbuf_set(errbuf, "%s: %s", ctl_outdir(b->ctl), strerror(errno));
 		return -errno;
 	}
-	e->red = xcalloc(cl->n_jobs + 1, sizeof(*e->red));
-	e->outbox = xcalloc(cl->n_jobs + 1, sizeof(*e->outbox));
+	e->slots[HYDE_MAP] = xcalloc(cl->n_jobs + 1, sizeof(struct tslot *));
+	e->slots[HYDE_REDUCE] = xcalloc(cl->n_jobs + 1, sizeof(struct tslot *));
 	/* SIGINT/SIGTERM become events, so teardown runs in order */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
@@ -676,6 +831,10 @@ static int emul_init(struct backend *b, char *errbuf)
 	signal(SIGPIPE, SIG_IGN);
 	if ((r = fabric_up(e->t, o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, &e->fab, errbuf)))
 		return r;
+	/* the network view's counters: the ToRs' interfaces */
+	if ((r = linkstats_new(e->fab, &e->ls, errbuf)))
+		return r;
+	linkstats_sample_init(e->ls, &e->lsamp);
 	snprintf(path, sizeof(path), "%s/%s", e->rundir, RUNDIR_MANIFEST);
 	e->manifest = fopen(path, "w");
 	snprintf(path, sizeof(path), "%s/%s", e->rundir, RUNDIR_APP_FETCHES);
@@ -713,21 +872,24 @@ static void emul_destroy(struct backend *b)
 	/* tasks first, then the crossbar and services, the captures last (so
 	 * they see everything) and gently (so they flush) */
 	for (k = 0; k < 3; k++) {
-		static const enum proc_kind order[3][2] = {
-			{ P_MAP, P_REDUCE }, { P_SHUFFLE, P_OCS }, { P_CAPTURE, P_CAPTURE },
+		/* a step's kinds: its bit in step[k] */
+		static const unsigned step[3] = {
+			1u << P_MAP | 1u << P_REDUCE,
+			1u << P_SHUFFLE | 1u << P_DATA | 1u << P_OCS,
+			1u << P_CAPTURE,
 		};
 		int64_t deadline = now_ns() + 5 * NSEC_PER_SEC;
 
 		for (i = 0; i < e->n_procs; i++) {
 			struct proc *p = e->procs[i];
 
-			if (!p->exited && (p->kind == order[k][0] || p->kind == order[k][1]))
+			if (!p->exited && (step[k] & 1u << p->kind))
 				kill(p->pid, k == 0 ? SIGKILL : SIGTERM);
 		}
 		for (i = 0; i < e->n_procs; i++) {
 			struct proc *p = e->procs[i];
 
-			if (p->exited || (p->kind != order[k][0] && p->kind != order[k][1]))
+			if (p->exited || !(step[k] & 1u << p->kind))
 				continue;
 			while (waitpid(p->pid, NULL, WNOHANG) == 0 && now_ns() < deadline)
 				usleep(5000);
@@ -766,27 +928,33 @@ static void emul_destroy(struct backend *b)
 		close(e->sigfd);
 	if (e->sigmask_set)
 		sigprocmask(SIG_SETMASK, &e->oldmask, NULL);
-	for (i = 0; i < ctl_cluster(e->ctl)->n_jobs; i++) {
-		const struct wl_job *w = ctl_cluster(e->ctl)->jobs[i].wl;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; e->slots[k] && i < ctl_cluster(e->ctl)->n_jobs; i++) {
+			const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[i];
+			size_t n = k == HYDE_MAP ? jb->n_maps : jb->n_reduces, x;
 
-		if (e->red[i]) {
-			for (k = 0; k < w->reduces; k++)
-				if (e->red[i][k]) {
-					if (e->red[i][k]->w.fd >= 0)
-						close(e->red[i][k]->w.fd);
-					free(e->red[i][k]->in);
-					free(e->red[i][k]);
+			if (!e->slots[k][i])
+				continue;
+			for (x = 0; x < n; x++) {
+				struct rconn *rc = e->slots[k][i][x].rc;
+
+				if (rc) {
+					if (rc->w.fd >= 0)
+						close(rc->w.fd);
+					free(rc->in);
+					free(rc);
 				}
-			free(e->red[i]);
+				free(e->slots[k][i][x].outbox);
+			}
+			free(e->slots[k][i]);
 		}
-		if (e->outbox[i]) {
-			for (k = 0; k < w->reduces; k++)
-				free(e->outbox[i][k]);
-			free(e->outbox[i]);
-		}
+		free(e->slots[k]);
 	}
-	free(e->red);
-	free(e->outbox);
+	free(e->moved);
+	if (e->ls) {
+		linkstats_sample_fini(&e->lsamp);
+		linkstats_free(e->ls);
+	}
 	free(e->ocs_in);
 	free(e);
 	*(struct emul **)b->priv = NULL;
@@ -794,33 +962,41 @@ static void emul_destroy(struct backend *b)
 
 /* ---- backend ops ---- */
 
+/* Every task is a process from its start: a map may read its input
+ * before it works, a reduce fetches, works and writes its output. */
 static int emul_task_start(struct backend *b, struct hyde_task *t)
 {
 	struct emul *e = EM(b);
-	char node[32], job[16], red[16], seed[32], name[96];
-	char *argv[12];
+	const struct wl_job *w = ctl_cluster(e->ctl)->jobs[t->job].wl;
+	char node[32], job[16], idx[16], seed[32], reg[300], name[96];
+	char *argv[16];
+	int n = 0;
 
-	if (t->kind == HYDE_MAP)
-		return 0; /* its process is its work: started by task_compute */
 	host_name(e->t, (unsigned)t->host, node, sizeof(node));
 	snprintf(job, sizeof(job), "%u", t->job);
-	snprintf(red, sizeof(red), "%u", t->idx);
+	snprintf(idx, sizeof(idx), "%u", t->idx);
 	snprintf(seed, sizeof(seed), "%" PRIu64, e->seed);
-	argv[0] = self_exe();
-	argv[1] = "task";
-	argv[2] = "reduce";
-	argv[3] = "--ctl";
-	argv[4] = e->ctl_path;
-	argv[5] = "--job";
-	argv[6] = job;
-	argv[7] = "--reduce";
-	argv[8] = red;
-	argv[9] = "--seed";
-	argv[10] = seed;
-	argv[11] = NULL;
-	snprintf(name, sizeof(name), "reduce %u of job %s on %s", t->idx,
-		 ctl_cluster(e->ctl)->jobs[t->job].wl->id, node);
-	return proc_spawn(e, node, argv, -1, P_REDUCE, t, name, NULL);
+	snprintf(reg, sizeof(reg), "%s/shuffle-%s.sock", e->fab->state_dir, node);
+	argv[n++] = self_exe();
+	argv[n++] = "task";
+	argv[n++] = t->kind == HYDE_MAP ? "map" : "reduce";
+	argv[n++] = "--ctl";
+	argv[n++] = e->ctl_path;
+	argv[n++] = "--job";
+	argv[n++] = job;
+	argv[n++] = "--idx";
+	argv[n++] = idx;
+	argv[n++] = "--seed";
+	argv[n++] = seed;
+	if (t->kind == HYDE_MAP) {
+		argv[n++] = "--reg";
+		argv[n++] = reg;
+	}
+	argv[n] = NULL;
+	snprintf(name, sizeof(name), "%s %u of job %s on %s", task_kind_name(t->kind), t->idx,
+		 w->id, node);
+	return proc_spawn(e, node, argv, -1, t->kind == HYDE_MAP ? P_MAP : P_REDUCE, t, name,
+			  NULL);
 }
 
 static int emul_task_compute(struct backend *b, struct hyde_task *t, int64_t duration)
@@ -829,47 +1005,22 @@ static int emul_task_compute(struct backend *b, struct hyde_task *t, int64_t dur
 	const struct wl_job *w = ctl_cluster(e->ctl)->jobs[t->job].wl;
 	char line[96];
 
-	if (t->kind == HYDE_MAP) {
-		char node[32], job[16], map[16], ns[32], reg[300], name[96];
-		char *argv[14];
-
-		host_name(e->t, (unsigned)t->host, node, sizeof(node));
-		snprintf(job, sizeof(job), "%u", t->job);
-		snprintf(map, sizeof(map), "%u", t->idx);
-		snprintf(ns, sizeof(ns), "%" PRId64, duration);
-		snprintf(reg, sizeof(reg), "%s/shuffle-%s.sock", e->fab->state_dir, node);
-		argv[0] = self_exe();
-		argv[1] = "task";
-		argv[2] = "map";
-		argv[3] = "--reg";
-		argv[4] = reg;
-		argv[5] = "--job";
-		argv[6] = job;
-		argv[7] = "--map";
-		argv[8] = map;
-		argv[9] = "--ns";
-		argv[10] = ns;
-		argv[11] = "--work";
-		argv[12] = w->work == WL_WORK_CPU ? "cpu" : "sleep";
-		argv[13] = NULL;
-		snprintf(name, sizeof(name), "map %u of job %s on %s", t->idx, w->id, node);
-		return proc_spawn(e, node, argv, -1, P_MAP, t, name, NULL);
-	}
 	snprintf(line, sizeof(line), "compute %" PRId64 " %s\n", duration,
 		 w->work == WL_WORK_CPU ? "cpu" : "sleep");
-	return to_reduce(e, t, line);
+	return to_task(e, t, line);
 }
 
+/* A map's process leaves by itself once its output is registered; a
+ * reduce's is told to, its output written. */
 static int emul_task_end(struct backend *b, struct hyde_task *t)
 {
-	(void)b;
-	(void)t;
-	return 0; /* the process has exited: that is how its end was known */
+	struct emul *e = EM(b);
+
+	return t->kind == HYDE_REDUCE ? to_task(e, t, "exit\n") : 0;
 }
 
-static int emul_flow_start(struct backend *b, struct flow *f)
+static int fetch_command(struct emul *e, struct flow *f)
 {
-	struct emul *e = EM(b);
 	const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[f->job];
 	const struct topo_net *net = f->path == PATH_OCS ? &e->t->ocs_net : &e->t->eps_net;
 	size_t cap = 96 + 40 * (size_t)f->n_maps, len;
@@ -884,9 +1035,75 @@ static int emul_flow_start(struct backend *b, struct flow *f)
 		len += (size_t)snprintf(line + len, cap - len, " %" PRIu32 ":%" PRIu64, f->maps[k],
 					wl_partition_bytes(jb->wl, f->maps[k], f->reduce));
 	snprintf(line + len, cap - len, "\n");
-	r = to_reduce(e, &ctl_cluster(e->ctl)->jobs[f->job].reduces[f->reduce], line);
+	r = to_task(e, &jb->reduces[f->reduce], line);
 	free(line);
 	return r;
+}
+
+/* An input read: the map reads [off, off + bytes) of a block from the
+ * data service of a replica holder. An output pipeline: its writer's hop
+ * carries the whole pipeline (the data services forward it and report
+ * the later hops); the later hops start with it. */
+static int emul_flow_start(struct backend *b, struct flow *f)
+{
+	struct emul *e = EM(b);
+	const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[f->job];
+	char line[DN_LINE_MAX + 256], ip[32];
+	const struct flow *g;
+	size_t len;
+
+	switch (f->kind) {
+	case HYDE_FLOW_SHUFFLE:
+		return fetch_command(e, f);
+	case HYDE_FLOW_INPUT:
+		topo_addr_str(host_ip(e, f->src_host), ip, sizeof(ip));
+		snprintf(line, sizeof(line), "read %" PRIu32 " %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			 f->id, ip, flow_uid(f), f->blk_off, f->bytes);
+		return to_task(e, &jb->maps[f->reduce], line);
+	case HYDE_FLOW_OUTPUT:
+		if (!f->pipe_head)
+			return 0;
+		/* write <flow> <uid> <len> <ip>[,<ip>...] <hop flow>[,...] */
+		len = (size_t)snprintf(line, sizeof(line), "write %" PRIu32 " %" PRIu64 " %" PRIu64 " ",
+				       f->id, flow_uid(f), f->bytes);
+		for (g = f; g && len < sizeof(line) - 32; g = g->pipe_next) {
+			topo_addr_str(host_ip(e, g->dst_host), ip, sizeof(ip));
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s", g == f ? "" : ",", ip);
+		}
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " ");
+		for (g = f->pipe_next; g && len < sizeof(line) - 16; g = g->pipe_next)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%" PRIu32,
+						g == f->pipe_next ? "" : ",", g->id);
+		if (!f->pipe_next)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "-");
+		snprintf(line + len, sizeof(line) - len, "\n");
+		return to_task(e, &jb->reduces[f->reduce], line);
+	}
+	return -EINVAL;
+}
+
+/* What its task last said has arrived; the later hops of a pipeline say
+ * nothing until they are done. */
+static uint64_t emul_flow_remaining(struct backend *b, struct flow *f)
+{
+	struct emul *e = EM(b);
+	uint64_t got = f->id < e->cap_moved ? e->moved[f->id] : 0;
+
+	return got < f->bytes ? f->bytes - got : 0;
+}
+
+static void emul_link_bytes(struct backend *b, uint64_t *bytes)
+{
+	struct emul *e = EM(b);
+	size_t i;
+
+	if (!e->ls || linkstats_sample(e->ls, &e->lsamp)) {
+		if (e->ls)
+			log_warnx("network view: %s", linkstats_geterr(e->ls));
+		return;
+	}
+	for (i = 0; i < e->lsamp.n_links; i++)
+		bytes[i] = e->lsamp.link[i].bytes;
 }
 
 static int emul_ocs_set(struct backend *b, const int32_t *out_of)
@@ -935,5 +1152,7 @@ const struct backend_ops backend_emul = {
 	.task_end = emul_task_end,
 	.flow_start = emul_flow_start,
 	.ocs_set = emul_ocs_set,
+	.flow_remaining = emul_flow_remaining,
+	.link_bytes = emul_link_bytes,
 	.progress = emul_progress,
 };

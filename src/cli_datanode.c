@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/units.h"
@@ -16,14 +17,15 @@
 static int usage(void)
 {
 	printf("usage: hyde datanode --seed N [--port P] [--idle-timeout TIME]\n"
-	       "                     [--stall-timeout TIME] [--max-conns N]\n\n"
+	       "                     [--stall-timeout TIME] [--max-conns N] [--ready]\n\n"
 	       "The DataNode data service of a host (HDFS's data-transfer port, %u):\n"
 	       "READ serves a block's bytes, WRITE checks every byte it gets and\n"
 	       "forwards them along the replication pipeline (emul/datanode.h gives the\n"
 	       "protocol). Block bytes are generated from the run's seed, never stored.\n\n"
 	       "  --idle-timeout TIME   close a client that sends no request line by then (5s)\n"
 	       "  --stall-timeout TIME  close a transfer that moves no byte for this long (60s)\n"
-	       "  --max-conns N         clients served at once, the rest wait (4096)\n\n"
+	       "  --max-conns N         clients served at once, the rest wait (4096)\n"
+	       "  --ready               write 'ready' on stdout once listening\n\n"
 	       "Runs until SIGTERM. Started by a run, inside a host's namespace.\n", DN_PORT);
 	return 0;
 }
@@ -50,6 +52,10 @@ int cmd_datanode(int argc, char **argv)
 
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
 			return usage();
+		if (!strcmp(opt, "--ready")) {
+			o.ready_fd = STDOUT_FILENO;
+			continue;
+		}
 		if (!val)
 			return cli_usage_error("datanode", "'%s' needs a value", opt);
 		i++;
