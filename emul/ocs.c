@@ -210,8 +210,10 @@ static void client_flush(struct ocs_daemon *d, struct ocs_client *c)
 		}
 		off += (size_t)n;
 	}
-	memmove(c->out, c->out + off, c->out_len - off);
-	c->out_len -= off;
+	if (off) { /* c->out is NULL while nothing was ever queued */
+		memmove(c->out, c->out + off, c->out_len - off);
+		c->out_len -= off;
+	}
 	if (!c->out_len && c->closing)
 		client_close(d, c);
 	else

@@ -29,9 +29,10 @@ static char base_dir[4096];
 
 static char *make_tmpdir(void)
 {
-	char *d = malloc(4096);
+	size_t n = strlen(base_dir) + sizeof("/run.XXXXXX");
+	char *d = xmalloc(n);
 
-	snprintf(d, 4096, "%s/run.XXXXXX", base_dir);
+	snprintf(d, n, "%s/run.XXXXXX", base_dir);
 	ck_assert_ptr_nonnull(mkdtemp(d));
 	return d;
 }
