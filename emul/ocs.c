@@ -64,6 +64,7 @@
 
 #include "core/log.h"
 #include "core/units.h"
+#include "emul/fabric.h"
 #include "emul/ocs.h"
 
 /* Receive ring: 2 KB slots hold an MTU frame with its headers; 2048 of
@@ -1142,6 +1143,9 @@ int ocs_serve(const struct ocs_opts *o, char *errbuf)
 			goto out;
 	if ((r = signals_open(&d, errbuf)))
 		goto out;
+	/* started by a run: when it dies, stop as on SIGTERM (the socket is
+	 * removed) */
+	fabric_death_signal(SIGTERM);
 	/* Last: once the socket answers, the crossbar forwards. */
 	if ((r = control_open(&d, errbuf)))
 		goto out;

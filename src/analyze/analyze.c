@@ -518,6 +518,12 @@ static int read_capture(struct an_state *st, size_t ci, char *errbuf)
 	size_t i;
 	int r;
 
+	if (st->run->interrupted && c->file_bytes < 24) {
+		/* stopped before it wrote even the file header */
+		an_warn(st, "%s: %" PRIu64 " bytes, no capture header: skipped (the run was interrupted)",
+			c->name, c->file_bytes);
+		return 0;
+	}
 	if ((r = capfile_open(c->path, &cf, errbuf)))
 		return r;
 	tuplemap_init(&conns);
@@ -571,7 +577,13 @@ static int read_capture(struct an_state *st, size_t ci, char *errbuf)
 	if (c->bad)
 		an_warn(st, "%s: %" PRIu64 " packet(s) with headers too short or malformed to decode (snaplen?)",
 			c->name, c->bad);
-	return r < 0 ? r : 0;
+	if (r == -ENODATA && st->run->interrupted) {
+		an_warn(st, "%s: ends inside packet %" PRIu64 ": read up to there (the run was interrupted)",
+			c->name, c->packets + 1);
+		c->cut = true;
+		return 0;
+	}
+	return r == -ENODATA ? -EINVAL : r < 0 ? r : 0;
 }
 
 /* ---- results ---- */
@@ -715,6 +727,11 @@ static void compute(struct an_state *st)
 		struct an_cfres *c = &st->cf[i];
 		const struct an_coflow *a = &r->coflows[i];
 
+		/* In an interrupted run, a coflow may have flows that never
+		 * started (in no manifest line): complete only if its job
+		 * ended. */
+		if (r->interrupted && r->jobs[a->job].end_ns < 0)
+			incomplete[i] = true;
 		if (incomplete[i] || !c->flows)
 			c->end_ns = -1;
 		c->cct_ns = c->start_ns >= 0 && c->end_ns >= 0 ? c->end_ns - c->start_ns : -1;
@@ -735,6 +752,8 @@ static void compute(struct an_state *st)
 	for (i = 0; i < r->n_jobs; i++) {
 		const struct an_job *j = &r->jobs[i];
 
+		if (j->arrival_ns < 0)
+			continue; /* an interrupted run that never said */
 		if (first < 0 || j->arrival_ns < first)
 			first = j->arrival_ns;
 		if (j->end_ns < 0)
@@ -745,6 +764,7 @@ static void compute(struct an_state *st)
 			last = j->end_ns;
 	}
 	res->makespan_ns = last >= 0 ? last - first : -1;
+	res->incomplete = r->interrupted;
 	res->jobs_per_hour = res->makespan_ns > 0 ?
 		(double)res->jobs_finished * 3600e9 / (double)res->makespan_ns : -1;
 	res->ocs_share = res->ocs_bytes + res->eps_bytes ?
