@@ -133,7 +133,7 @@ int capfile_next(struct capfile *c, struct pkt_tcp *p, enum pkt_kind *kind,
 	if (r != 1 && pcap_file(c->p) && feof(pcap_file(c->p))) {
 		/* the file ends inside a record: its writer was stopped in
 		 * the middle of writing it */
-		errbuf_set(errbuf, "%s: packet %llu: the file ends inside it (%s)",
+		errbuf_set(errbuf, "%s: packet %llu: %s (the file ends inside it)",
 			   c->path, (unsigned long long)c->packets + 1, pcap_geterr(c->p));
 		return -ENODATA;
 	}
