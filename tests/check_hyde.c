@@ -34,6 +34,7 @@ int main(void)
 	srunner_add_suite(sr, analyze_suite());
 	srunner_add_suite(sr, fabric_suite());
 	srunner_add_suite(sr, ocs_suite());
+	srunner_add_suite(sr, shuffle_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

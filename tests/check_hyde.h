@@ -16,6 +16,7 @@ Suite *sched_suite(void);
 Suite *analyze_suite(void);
 Suite *fabric_suite(void);
 Suite *ocs_suite(void);
+Suite *shuffle_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);
