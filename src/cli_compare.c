@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -242,7 +243,7 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 	const char *argv[64 + 4 * 16];
 	int argc = 0, k, fd, status;
 	int64_t t0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	argv[argc++] = "hyde";
 	argv[argc++] = emul ? "run" : "sim";
@@ -287,6 +288,7 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 	fflush(stdout);
 	fflush(stderr);
 	t0 = now_ns();
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "hyde compare: fork: %s\n", strerror(errno));
@@ -298,6 +300,11 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* a compare killed outright (SIGKILL) takes its run along:
+		 * the run stops as on SIGTERM and removes its fabric (the
+		 * kernel sends it; getppid() tells a parent already gone) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
 		execv("/proc/self/exe", (char *const *)argv);
 		fprintf(stderr, "hyde compare: exec /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
