@@ -705,9 +705,7 @@ int hyde_clean_report(const char *prefix, bool all,
 			if (strncmp(de->d_name, "hyde", 4))
 				continue;
 			xgrow((void **)&dirs, &cap, n + 1, sizeof(*dirs));
-			dirs[n] = xmalloc(strlen(FABRIC_STATE_ROOT) +
-					  strlen(de->d_name) + 2);
-			sprintf(dirs[n], "%s/%s", FABRIC_STATE_ROOT, de->d_name);
+			dirs[n] = xasprintf("%s/%s", FABRIC_STATE_ROOT, de->d_name);
 			n++;
 		}
 		closedir(d);

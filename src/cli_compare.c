@@ -790,10 +790,8 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		char *d = spec_dirname(runs[i].label);
 
-		runs[i].dir = xmalloc(strlen(o.outdir) + strlen(d) + 2);
-		sprintf(runs[i].dir, "%s/%s", o.outdir, d);
-		runs[i].log = xmalloc(strlen(runs[i].dir) + 8);
-		sprintf(runs[i].log, "%s.log", runs[i].dir);
+		runs[i].dir = xasprintf("%s/%s", o.outdir, d);
+		runs[i].log = xasprintf("%s.log", runs[i].dir);
 		free(d);
 		if (!lstat(runs[i].dir, &st)) {
 			fprintf(stderr, "hyde compare: %s exists: give another -o\n", runs[i].dir);
@@ -851,9 +849,8 @@ int cmd_compare(int argc, char **argv)
 	print_table(stdout, runs, n);
 	{
 		struct csv_arg a = { runs, n, o.backend };
-		char *path = xmalloc(strlen(o.outdir) + 16);
+		char *path = xasprintf("%s/compare.csv", o.outdir);
 
-		sprintf(path, "%s/compare.csv", o.outdir);
 		if (cli_write_file(path, write_compare_csv, &a, errbuf)) {
 			fprintf(stderr, "hyde compare: %s\n", errbuf);
 			all_ok = false;

@@ -275,8 +275,7 @@ static int list_captures(struct an_state *st, char *errbuf)
 
 	for (i = 0; i < r->n_flows; i++)
 		need += r->flows[i].path != AN_PATH_HOST;
-	dir = xmalloc(strlen(r->dir) + sizeof(RUNDIR_PCAP_DIR) + 2);
-	sprintf(dir, "%s/%s", r->dir, RUNDIR_PCAP_DIR);
+	dir = xasprintf("%s/%s", r->dir, RUNDIR_PCAP_DIR);
 	d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT && !need) {
@@ -296,8 +295,7 @@ static int list_captures(struct an_state *st, char *errbuf)
 		xgrow((void **)&st->caps, &cap, st->n_caps + 1, sizeof(*st->caps));
 		c = &st->caps[st->n_caps++];
 		c->name = xstrdup(de->d_name);
-		c->path = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
-		sprintf(c->path, "%s/%s", dir, de->d_name);
+		c->path = xasprintf("%s/%s", dir, de->d_name);
 		c->first_ns = c->last_ns = -1;
 		if (!stat(c->path, &sb))
 			c->file_bytes = (uint64_t)sb.st_size;
@@ -955,9 +953,8 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 	/* A plot not made this time would describe an earlier analysis. */
 	for (i = 0; i < ARRAY_SIZE(an_plot_names); i++)
 		if (!an_outset_has(&out, an_plot_names[i])) {
-			char *p = xmalloc(strlen(rundir) + strlen(an_plot_names[i]) + 2);
+			char *p = xasprintf("%s/%s", rundir, an_plot_names[i]);
 
-			sprintf(p, "%s/%s", rundir, an_plot_names[i]);
 			unlink(p);
 			free(p);
 		}

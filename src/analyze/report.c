@@ -237,10 +237,8 @@ int an_outset_add(struct an_outset *o, const char *name, const char **tmp_path,
 	char *fin, *tmp;
 	int fd;
 
-	fin = xmalloc(strlen(o->dir) + strlen(name) + 2);
-	sprintf(fin, "%s/%s", o->dir, name);
-	tmp = xmalloc(strlen(o->dir) + strlen(name) + 16);
-	sprintf(tmp, "%s/.%s.tmpXXXXXX", o->dir, name);
+	fin = xasprintf("%s/%s", o->dir, name);
+	tmp = xasprintf("%s/.%s.tmpXXXXXX", o->dir, name);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;

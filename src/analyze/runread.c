@@ -18,10 +18,7 @@ const char *const an_path_names[] = { "eps", "ocs", "rack", "host" };
 
 static char *path_join(const char *dir, const char *rel)
 {
-	char *p = xmalloc(strlen(dir) + strlen(rel) + 2);
-
-	sprintf(p, "%s/%s", dir, rel);
-	return p;
+	return xasprintf("%s/%s", dir, rel);
 }
 
 /* ---- lookups (sorted index arrays; the files are small next to the

@@ -29,8 +29,7 @@ static int open_common(struct csv *c, const char *dir, const char *rel,
 
 	memset(c, 0, sizeof(*c));
 	c->partial = partial;
-	c->path = xmalloc(strlen(dir) + strlen(rel) + 2);
-	sprintf(c->path, "%s/%s", dir, rel);
+	c->path = xasprintf("%s/%s", dir, rel);
 	c->header = header;
 	c->hdr_copy = xstrdup(header);
 	c->nfields = str_split_commas(c->hdr_copy, c->names, CSV_MAX_FIELDS);

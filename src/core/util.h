@@ -24,6 +24,10 @@ void *xmalloc(size_t n) __attribute__((malloc, returns_nonnull));
 void *xcalloc(size_t nmemb, size_t n) __attribute__((malloc, returns_nonnull));
 void *xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
 char *xstrdup(const char *s) __attribute__((malloc, returns_nonnull));
+/* A new string of the formatted text, exactly as long as it needs (no
+ * size to compute beside the format). The caller frees it. */
+char *xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), malloc, returns_nonnull));
 /* Grow *arr (of *cap elements of size elsz) so that it holds at least need. */
 void xgrow(void **arr, size_t *cap, size_t need, size_t elsz);
 
