@@ -17,9 +17,8 @@
 void errbuf_set(char *errbuf, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Allocation that cannot fail: out of memory is fatal (exit 1). Marked
- * returns_nonnull so that the compiler knows it too (else GCC, with the
- * sanitizers on, warns of a null destination wherever one is written). */
+/* Allocation that cannot fail: out of memory is fatal (exit 1); marked
+ * returns_nonnull so that the compiler knows it too. */
 void *xmalloc(size_t n) __attribute__((malloc, returns_nonnull));
 void *xcalloc(size_t nmemb, size_t n) __attribute__((malloc, returns_nonnull));
 void *xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
