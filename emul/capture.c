@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "emul/fabric.h"
 #include "emul/capture.h"
 
 static volatile sig_atomic_t capture_stop;
@@ -37,6 +38,9 @@ int capture_run(const char *dir, const char *node, char *const ifaces[],
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* started by a run: when it dies, stop as on SIGTERM, with every
+	 * file flushed, so that its captures can still be analysed */
+	fabric_death_signal(SIGTERM);
 	for (i = 0; i < n_ifaces; i++) {
 		pcap_t *p = pcap_create(ifaces[i], eb);
 

@@ -829,7 +829,7 @@ static int emul_init(struct backend *b, char *errbuf)
 		return -errno;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if ((r = fabric_up(e->t, o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, &e->fab, errbuf)))
+	if ((r = fabric_up_owned(e->t, o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, &e->fab, errbuf)))
 		return r;
 	/* the network view's counters: the ToRs' interfaces */
 	if ((r = linkstats_new(e->fab, &e->ls, errbuf)))

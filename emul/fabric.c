@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -52,6 +54,29 @@
 #define STATE_TOPO "topology.topo"
 #define STATE_READY "ready"
 #define STATE_PIDS "pids"
+/* "<pid> <start>\n" of the process whose lifetime the fabric has (a run):
+ * once that process is gone, the fabric is stale. */
+#define STATE_OWNER "owner"
+
+/* State is root's only: it names the processes to kill and the sockets
+ * that steer the run (emul/README.md, State). */
+#define STATE_DIR_MODE 0700
+#define STATE_FILE_MODE 0600
+
+/* A file of the state directory, created STATE_FILE_MODE whatever the
+ * umask. */
+static FILE *state_fopen(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, STATE_FILE_MODE);
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	fp = fdopen(fd, "w");
+	if (!fp)
+		close(fd);
+	return fp;
+}
 
 /* ---------------------------------------------------------------- plan */
 
@@ -284,7 +309,7 @@ int fabric_ns_fd(struct fabric *f, const char *node)
 int fabric_write_topo(const char *path, const struct topo *t)
 {
 	char a[32], b[32], c[32];
-	FILE *fp = fopen(path, "we");
+	FILE *fp = state_fopen(path);
 	int r = 0;
 
 	if (!fp)
@@ -313,7 +338,7 @@ int fabric_write_topo(const char *path, const struct topo *t)
 
 static int touch(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, STATE_FILE_MODE);
 
 	if (fd < 0)
 		return -errno;
@@ -415,12 +440,56 @@ static int record_pid(struct fabric *f, pid_t pid, const char *node,
 		return r;
 	snprintf(path, sizeof(path), "%s/%s/%d", f->state_dir, STATE_PIDS,
 		 (int)pid);
-	fp = fopen(path, "we");
+	fp = state_fopen(path);
 	if (!fp)
 		return -errno;
 	fprintf(fp, "%llu %s %s\n", start, node, prog);
 	r = fclose(fp) ? -errno : 0;
 	return r;
+}
+
+/* The owner of a state directory: this process, for as long as it lives. */
+static int write_owner(const char *dir)
+{
+	char path[PATH_MAX];
+	unsigned long long start;
+	FILE *fp;
+	int r;
+
+	r = proc_start(getpid(), &start, NULL);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s", dir, STATE_OWNER);
+	fp = state_fopen(path);
+	if (!fp)
+		return -errno;
+	fprintf(fp, "%d %llu\n", (int)getpid(), start);
+	return fclose(fp) ? -errno : 0;
+}
+
+/* Whether the owner recorded in dir is gone: 1 (it exited, or its PID now
+ * names another process), 0 (alive; *pid says who), -ENOENT (no owner: not
+ * a run's fabric, or a run killed before it wrote one). */
+static int owner_gone(const char *dir, pid_t *pid)
+{
+	char path[PATH_MAX];
+	unsigned long long want, have;
+	bool zombie;
+	FILE *fp;
+	int p, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, STATE_OWNER);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -ENOENT;
+	ok = fscanf(fp, "%d %llu", &p, &want) == 2 && p > 0;
+	fclose(fp);
+	if (!ok)
+		return -ENOENT;
+	*pid = p;
+	if (proc_start(p, &have, &zombie) || have != want || zombie)
+		return 1;
+	return 0;
 }
 
 void fabric_forget_pid(struct fabric *f, pid_t pid)
@@ -636,9 +705,7 @@ int hyde_clean_report(const char *prefix, bool all,
 			if (strncmp(de->d_name, "hyde", 4))
 				continue;
 			xgrow((void **)&dirs, &cap, n + 1, sizeof(*dirs));
-			dirs[n] = xmalloc(strlen(FABRIC_STATE_ROOT) +
-					  strlen(de->d_name) + 2);
-			sprintf(dirs[n], "%s/%s", FABRIC_STATE_ROOT, de->d_name);
+			dirs[n] = xasprintf("%s/%s", FABRIC_STATE_ROOT, de->d_name);
 			n++;
 		}
 		closedir(d);
@@ -1192,6 +1259,7 @@ static int leftovers(const char *prefix, char *errbuf)
 	char match[FABRIC_PREFIX_MAX + 2], dir[PATH_MAX], **names;
 	struct stat st;
 	bool has_dir;
+	pid_t owner;
 	size_t n;
 	int r;
 
@@ -1204,7 +1272,10 @@ static int leftovers(const char *prefix, char *errbuf)
 	has_dir = stat(dir, &st) == 0;
 	if (!n && !has_dir)
 		return 0;
-	if (n && has_dir)
+	if (has_dir && owner_gone(dir, &owner) == 0)
+		errbuf_set(errbuf, "prefix '%s' is in use by a run (pid %d, state in %s): wait for it to end, or choose another --prefix; 'hyde clean --prefix %s' removes its fabric",
+			   prefix, (int)owner, dir, prefix);
+	else if (n && has_dir)
 		errbuf_set(errbuf, "a fabric with prefix '%s' exists (%zu namespaces %s-*, state in %s): 'hyde topo down --prefix %s' or 'hyde clean --prefix %s' removes it",
 			   prefix, n, prefix, dir, prefix, prefix);
 	else
@@ -1214,8 +1285,69 @@ static int leftovers(const char *prefix, char *errbuf)
 	return -EEXIST;
 }
 
+/* Serialises, between hyde processes, the check for leftovers, the
+ * removal of a stale fabric and the making of a state directory: else a
+ * second run could remove, as stale, the fabric a first one has just
+ * begun. A flock on /run/hyde itself, so there is no lock file to leave
+ * behind. Returns the descriptor to close, or a negative errno. */
+static int state_lock(char *errbuf)
+{
+	int fd, r;
+
+	if (mkdir(FABRIC_STATE_ROOT, 0755) && errno != EEXIST) {
+		r = -errno;
+		errbuf_set(errbuf, "cannot create %s: %s", FABRIC_STATE_ROOT, strerror(errno));
+		return r;
+	}
+	fd = open(FABRIC_STATE_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		r = -errno;
+		errbuf_set(errbuf, "cannot lock %s: %s", FABRIC_STATE_ROOT, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* A run's fabric whose run is gone (SIGKILL, a crash, the OOM killer):
+ * remove it, saying so. Its processes died with the run (fabric_spawn);
+ * its namespaces and state stay until removed. */
+static int remove_stale(const char *prefix, char *errbuf)
+{
+	char dir[PATH_MAX];
+	pid_t owner;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/%s", FABRIC_STATE_ROOT, prefix);
+	if (owner_gone(dir, &owner) != 1)
+		return 0;
+	log_warnx("prefix %s: removing the fabric of a run that is gone (pid %d)", prefix,
+		  (int)owner);
+	r = clean_prefix(prefix, NULL, errbuf);
+	if (r)
+		errbuf_set(errbuf, "prefix %s: cannot remove what a run that is gone left (%s): 'hyde clean --prefix %s' should",
+			   prefix, strerror(-r), prefix);
+	return r;
+}
+
+static int fabric_build(const struct topo *t, const char *prefix, bool owned,
+			struct fabric **out, char *errbuf);
+
 int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 	      char *errbuf)
+{
+	return fabric_build(t, prefix, false, out, errbuf);
+}
+
+int fabric_up_owned(const struct topo *t, const char *prefix, struct fabric **out,
+		    char *errbuf)
+{
+	return fabric_build(t, prefix, true, out, errbuf);
+}
+
+static int fabric_build(const struct topo *t, const char *prefix, bool owned,
+			struct fabric **out, char *errbuf)
 {
 	struct build bd = { 0 };
 	int64_t t0, t1, t2;
@@ -1224,7 +1356,7 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 	char path[PATH_MAX], eb[HYDE_ERRBUF_SIZE];
 	size_t i;
 	unsigned k;
-	int r;
+	int r, lock;
 
 	*out = NULL;
 	r = fabric_prefix_check(prefix, errbuf);
@@ -1241,36 +1373,44 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 		errbuf_set(errbuf, "needs root (it creates network namespaces)");
 		return -EPERM;
 	}
-	r = leftovers(prefix, errbuf);
-	if (r)
+	lock = state_lock(errbuf);
+	if (lock < 0)
+		return lock;
+	r = owned ? remove_stale(prefix, errbuf) : 0;
+	if (!r)
+		r = leftovers(prefix, errbuf);
+	if (r) {
+		close(lock);
 		return r;
+	}
 
 	copy = xmalloc(sizeof(*copy));
 	*copy = *t;
 	f = fabric_alloc(prefix, copy);
 	bd.f = f;
 
-	/* The state directory first: made with mkdir, it is also the lock
-	 * that keeps two builders of one prefix apart. */
-	if (mkdir(FABRIC_STATE_ROOT, 0755) && errno != EEXIST) {
-		r = -errno;
-		errbuf_set(errbuf, "cannot create %s: %s", FABRIC_STATE_ROOT,
-			   strerror(errno));
-		fabric_free(f);
-		return r;
-	}
-	if (mkdir(f->state_dir, 0755)) {
+	/* The state directory first, and for a run its owner, before the
+	 * lock goes: from then on another builder sees them. */
+	if (mkdir(f->state_dir, STATE_DIR_MODE)) {
 		r = -errno;
 		if (errno == EEXIST)
 			leftovers(prefix, errbuf);
 		else
 			errbuf_set(errbuf, "cannot create %s: %s", f->state_dir,
 				   strerror(errno));
+		close(lock);
 		fabric_free(f);
 		return r;
 	}
+	r = owned ? write_owner(f->state_dir) : 0;
+	close(lock);
+	if (r) {
+		errbuf_set(errbuf, "cannot write %s/%s: %s", f->state_dir, STATE_OWNER,
+			   strerror(-r));
+		goto err;
+	}
 	snprintf(path, sizeof(path), "%s/%s", f->state_dir, STATE_PIDS);
-	if (mkdir(path, 0755)) {
+	if (mkdir(path, STATE_DIR_MODE)) {
 		r = -errno;
 		errbuf_set(errbuf, "cannot create %s: %s", path, strerror(errno));
 		goto err;
@@ -1384,8 +1524,8 @@ int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 		 int out_fd, int err_fd, pid_t *pid, char *errbuf)
 {
 	int go[2], st[2], fd, e, r;
+	pid_t p, parent = getpid();
 	ssize_t n;
-	pid_t p;
 
 	fd = fabric_ns_fd(f, node);
 	if (fd < 0) {
@@ -1419,6 +1559,25 @@ int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 
 		close(go[1]);
 		close(st[0]);
+		/* Die with the parent, whatever kills it (SIGKILL, a crash,
+		 * the OOM killer): the kernel sends the death signal when the
+		 * thread that forked us exits, so it needs nothing from a
+		 * parent that may get no chance to act. It survives execve
+		 * (hyde is not set-user-ID). If the parent died between fork()
+		 * and prctl(), we have been reparented already: getppid()
+		 * tells. Why not a cgroup: here the cgroup controllers are v1
+		 * hierarchies (none in the unified one), a cgroup must be
+		 * emptied by someone alive, and it would add a directory to
+		 * remove after a crash; PDEATHSIG costs nothing and leaves
+		 * nothing. Its limits: it follows the forking thread (hyde is
+		 * single-threaded: call this from the main thread), and only
+		 * our direct children (they start none; a command of `hyde
+		 * topo exec` that daemonizes escapes it as it would escape
+		 * `ip netns exec`, and `hyde clean` finds it in the
+		 * namespace). Processes with a clean stop of their own turn
+		 * the signal into SIGTERM (fabric_death_signal). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		/* Wait until the parent has recorded us: if it dies first,
 		 * the pipe says so and nothing unrecorded runs. */
 		if (read(go[0], &c, 1) != 1)
@@ -1488,6 +1647,14 @@ child_err:
 	}
 	*pid = p;
 	return 0;
+}
+
+void fabric_death_signal(int sig)
+{
+	int cur = 0;
+
+	if (!prctl(PR_GET_PDEATHSIG, &cur) && cur)
+		prctl(PR_SET_PDEATHSIG, sig);
 }
 
 /* ------------------------------------------------------------ inspect */

@@ -72,6 +72,13 @@ struct fabric {
  * the caller owns *out (fabric_down, then fabric_free); t is copied. */
 int fabric_up(const struct topo *t, const char *prefix, struct fabric **out,
 	      char *errbuf);
+/* fabric_up for a fabric that lives as long as the calling process (a
+ * run): the state directory records it as the owner. If what is left of
+ * the prefix is a fabric whose owner is gone (killed: SIGKILL, a crash),
+ * it is removed first, with a warning; a fabric whose owner lives, or one
+ * `hyde topo up` made, is refused as fabric_up refuses it. */
+int fabric_up_owned(const struct topo *t, const char *prefix, struct fabric **out,
+		    char *errbuf);
 
 /* Attach to a fabric another process built, from its state directory.
  * The caller owns *out (fabric_free). -ENOENT if there is none. */
@@ -103,6 +110,12 @@ int fabric_ns_fd(struct fabric *f, const char *node);
 int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 		 int out_fd, int err_fd, pid_t *pid, char *errbuf);
 void fabric_forget_pid(struct fabric *f, pid_t pid);
+
+/* A process fabric_spawn started dies with its parent, by SIGKILL. One
+ * with a clean stop of its own (a capture flushes its files, the crossbar
+ * removes its socket) calls this at its start to be sent sig instead.
+ * Does nothing in a process that was not started so (run by hand). */
+void fabric_death_signal(int sig);
 
 /* What hyde_clean found and removed. */
 struct hyde_clean_report {

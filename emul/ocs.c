@@ -64,6 +64,7 @@
 
 #include "core/log.h"
 #include "core/units.h"
+#include "emul/fabric.h"
 #include "emul/ocs.h"
 
 /* Receive ring: 2 KB slots hold an MTU frame with its headers; 2048 of
@@ -119,11 +120,13 @@ struct ocs_port {
 
 struct ocs_client {
 	int fd; /* -1: free slot */
-	bool watching, discard, closing;
-	size_t in_len;
-	char in[OCS_LINE_MAX + 1];
+	bool watching, closing;
+	pid_t pid;	    /* the peer's (SO_PEERCRED), for the log */
+	int64_t line_since; /* a request line under way since; 0: none */
+	struct ocs_linebuf in;
 	char *out;
 	size_t out_len, out_cap;
+	struct ocs_daemon *d; /* for the line callback */
 };
 
 struct ocs_event {
@@ -148,6 +151,9 @@ struct ocs_daemon {
 	unsigned char *big; /* OCS_VNET_LEN + BIG_FRAME: a frame read whole */
 	FILE *log;
 	int64_t next_up; /* earliest pending circuit; INT64_MAX: none */
+	int64_t request_timeout;
+	int64_t next_expiry; /* of a client's request; INT64_MAX: none */
+	struct log_ratelimit rl; /* what clients provoke */
 	bool stop;
 };
 
@@ -175,8 +181,11 @@ static void client_close(struct ocs_daemon *d, struct ocs_client *c)
 	free(c->out);
 	c->fd = -1;
 	c->out = NULL;
-	c->out_len = c->out_cap = c->in_len = 0;
-	c->watching = c->discard = c->closing = false;
+	c->out_len = c->out_cap = 0;
+	c->in.len = 0;
+	c->in.discard = false;
+	c->line_since = 0;
+	c->watching = c->closing = false;
 }
 
 /* Interest follows state: input until the client is closing (after quit
@@ -210,8 +219,10 @@ static void client_flush(struct ocs_daemon *d, struct ocs_client *c)
 		}
 		off += (size_t)n;
 	}
-	memmove(c->out, c->out + off, c->out_len - off);
-	c->out_len -= off;
+	if (off) { /* c->out is NULL while nothing was ever queued */
+		memmove(c->out, c->out + off, c->out_len - off);
+		c->out_len -= off;
+	}
 	if (!c->out_len && c->closing)
 		client_close(d, c);
 	else
@@ -240,8 +251,8 @@ static void client_printf(struct ocs_daemon *d, struct ocs_client *c,
 		n = (int)sizeof(line) - 2;
 	line[n++] = '\n';
 	if (c->out_len + (size_t)n > OUTBUF_MAX) {
-		log_warnx("control client not reading (%zu bytes pending): disconnected",
-			  c->out_len);
+		log_warnx_rl(&d->rl, "control client (pid %d) not reading (%zu bytes pending): disconnected",
+			     (int)c->pid, c->out_len);
 		client_close(d, c);
 		return;
 	}
@@ -674,6 +685,8 @@ static void client_line(struct ocs_daemon *d, struct ocs_client *c, char *line,
 	if (memchr(line, '\0', len)) {
 		client_printf(d, c, "err not a command: byte 0x00 at column %zu (text only; 'help' lists commands)",
 			      (size_t)((char *)memchr(line, '\0', len) - line) + 1);
+		log_warnx_rl(&d->rl, "control client (pid %d): a request with a NUL byte (%zu bytes): refused",
+			     (int)c->pid, len);
 		return;
 	}
 	r = ocs_cmd_parse(line, d->ports, &cmd, errbuf);
@@ -681,6 +694,8 @@ static void client_line(struct ocs_daemon *d, struct ocs_client *c, char *line,
 		return; /* a blank line asks nothing */
 	if (r) {
 		client_printf(d, c, "err %s", errbuf);
+		log_warnx_rl(&d->rl, "control client (pid %d): refused a request (%zu bytes): %s",
+			     (int)c->pid, len, errbuf);
 		return;
 	}
 	switch (cmd.kind) {
@@ -727,6 +742,15 @@ static void client_line(struct ocs_daemon *d, struct ocs_client *c, char *line,
 	}
 }
 
+static int client_line_cb(void *arg, char *text, size_t len)
+{
+	struct ocs_client *c = arg;
+
+	client_line(c->d, c, text, len);
+	/* stop once the client is closed, or closing after quit */
+	return c->fd < 0 || c->closing;
+}
+
 /* Read what the client sent and answer every complete line. A line longer
  * than OCS_LINE_MAX is answered once with an error and skipped up to its
  * end; a partial line at disconnection is dropped. A few reads per turn,
@@ -736,8 +760,8 @@ static void client_read(struct ocs_daemon *d, struct ocs_client *c)
 	int turns;
 
 	for (turns = 0; turns < 16; turns++) {
-		ssize_t n = read(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len);
-		size_t start = 0, k;
+		ssize_t n = read(c->fd, c->in.buf + c->in.len, ocs_linebuf_room(&c->in));
+		bool ended;
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -750,44 +774,66 @@ static void client_read(struct ocs_daemon *d, struct ocs_client *c)
 		if (n == 0) {
 			/* End of file: a partial line is dropped, the replies
 			 * already due are still sent. */
+			if (ocs_linebuf_pending(&c->in))
+				log_warnx_rl(&d->rl, "control client (pid %d) left in the middle of a request (%zu bytes)",
+					     (int)c->pid, c->in.len);
 			c->closing = true;
-			c->in_len = 0;
+			c->in.len = 0;
+			c->in.discard = false;
 			break;
 		}
-		c->in_len += (size_t)n;
-		for (k = 0; k < c->in_len && c->fd >= 0 && !c->closing; k++) {
-			if (c->in[k] != '\n')
-				continue;
-			if (c->discard) {
-				c->discard = false;
-			} else {
-				size_t len = k - start;
-
-				if (len && c->in[start + len - 1] == '\r')
-					len--;
-				c->in[start + len] = '\0';
-				client_line(d, c, c->in + start, len);
-			}
-			start = k + 1;
+		ended = memchr(c->in.buf + c->in.len, '\n', (size_t)n) != NULL;
+		if (ocs_linebuf_feed(&c->in, (size_t)n, client_line_cb, c)) {
+			client_printf(d, c, "err line too long (at most %d characters)",
+				      OCS_LINE_MAX);
+			log_warnx_rl(&d->rl, "control client (pid %d): a request longer than %d bytes: refused",
+				     (int)c->pid, OCS_LINE_MAX);
 		}
 		if (c->fd < 0)
 			return;
 		if (c->closing) {
-			c->in_len = 0;
+			c->in.len = 0;
 			break;
 		}
-		memmove(c->in, c->in + start, c->in_len - start);
-		c->in_len -= start;
-		if (c->in_len == sizeof(c->in)) {
-			if (!c->discard)
-				client_printf(d, c, "err line too long (at most %d characters)",
-					      OCS_LINE_MAX);
-			c->discard = true;
-			c->in_len = 0;
-		}
+		/* the clock of a request runs from its first byte: a line that
+		 * ended in this read restarts it for the rest */
+		if (!ocs_linebuf_pending(&c->in))
+			c->line_since = 0;
+		else if (!c->line_since || ended)
+			c->line_since = now_ns();
 	}
 	if (c->fd >= 0)
 		client_flush(d, c);
+}
+
+/* Disconnect clients whose request line has been under way for longer
+ * than the limit; returns the earliest deadline left (INT64_MAX: none). */
+static int64_t clients_expire(struct ocs_daemon *d, int64_t now)
+{
+	int64_t next = INT64_MAX;
+	unsigned k;
+
+	for (k = 0; k < MAX_CLIENTS; k++) {
+		struct ocs_client *c = &d->cl[k];
+
+		if (c->fd < 0 || !c->line_since || c->closing)
+			continue;
+		if (now - c->line_since < d->request_timeout) {
+			if (c->line_since + d->request_timeout < next)
+				next = c->line_since + d->request_timeout;
+			continue;
+		}
+		log_warnx_rl(&d->rl, "control client (pid %d): no end of line %.1fs after a request began (%zu bytes): disconnected",
+			     (int)c->pid, (double)d->request_timeout / 1e9, c->in.len);
+		client_printf(d, c, "err request not finished within %.1fs", (double)d->request_timeout / 1e9);
+		if (c->fd < 0)
+			continue;
+		c->closing = true;
+		c->line_since = 0;
+		c->in.len = 0;
+		client_flush(d, c);
+	}
+	return next;
 }
 
 static void client_accept(struct ocs_daemon *d)
@@ -802,11 +848,17 @@ static void client_accept(struct ocs_daemon *d)
 				log_warn("control socket: accept");
 			return;
 		}
+		struct ucred cred = { 0 };
+		socklen_t cl = sizeof(cred);
+
+		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl);
 		for (k = 0; k < MAX_CLIENTS && d->cl[k].fd >= 0; k++)
 			;
 		if (k == MAX_CLIENTS) {
 			static const char msg[] = "err too many clients\n";
 
+			log_warnx_rl(&d->rl, "control client (pid %d) refused: %d clients connected",
+				     (int)cred.pid, MAX_CLIENTS);
 			if (send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 				log_debug("control client refused before it read");
 			close(fd);
@@ -820,6 +872,8 @@ static void client_accept(struct ocs_daemon *d)
 		}
 		memset(&d->cl[k], 0, sizeof(d->cl[k]));
 		d->cl[k].fd = fd;
+		d->cl[k].pid = cred.pid;
+		d->cl[k].d = d;
 	}
 }
 
@@ -943,7 +997,8 @@ static int control_open(struct ocs_daemon *d, char *errbuf)
 	if (bind(d->lfd, (struct sockaddr *)&sun, sizeof(sun)))
 		goto err_errno;
 	d->unlink_socket = true;
-	if (chmod(path, 0660) || listen(d->lfd, 16) ||
+	/* root only: the crossbar's configuration is the run's */
+	if (chmod(path, 0600) || listen(d->lfd, 16) ||
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->lfd, &e))
 		goto err_errno;
 	return 0;
@@ -1061,6 +1116,8 @@ static int run_loop(struct ocs_daemon *d, char *errbuf)
 		pace = next_pace(d);
 		if (pace < wake)
 			wake = pace;
+		if (d->next_expiry < wake)
+			wake = d->next_expiry;
 		if (wake != INT64_MAX) {
 			int64_t dt = wake > now ? wake - now : 0;
 
@@ -1078,6 +1135,9 @@ static int run_loop(struct ocs_daemon *d, char *errbuf)
 		}
 		for (k = 0; k < n; k++)
 			handle_event(d, &evs[k]);
+		/* after the events: what a slow client sent while the
+		 * crossbar was held up is read before it is judged slow */
+		d->next_expiry = clients_expire(d, now_ns());
 	}
 	return 0;
 }
@@ -1097,6 +1157,9 @@ int ocs_serve(const struct ocs_opts *o, char *errbuf)
 	d.voq_bound = o->voq ? o->voq : ocs_voq_default(o->rate, o->delta);
 	d.epfd = d.lfd = d.sfd = -1;
 	d.next_up = INT64_MAX;
+	d.request_timeout = o->request_timeout > 0 ? o->request_timeout : OCS_REQUEST_TIMEOUT;
+	d.rl = (struct log_ratelimit)LOG_RATELIMIT(10 * NSEC_PER_SEC, 50);
+	d.next_expiry = INT64_MAX;
 	for (i = 0; i < MAX_CLIENTS; i++)
 		d.cl[i].fd = -1;
 	if (o->ports < 2 || o->ports > OCS_MAX_PORTS || !o->rate || !o->socket) {
@@ -1140,6 +1203,9 @@ int ocs_serve(const struct ocs_opts *o, char *errbuf)
 			goto out;
 	if ((r = signals_open(&d, errbuf)))
 		goto out;
+	/* started by a run: when it dies, stop as on SIGTERM (the socket is
+	 * removed) */
+	fabric_death_signal(SIGTERM);
 	/* Last: once the socket answers, the crossbar forwards. */
 	if ((r = control_open(&d, errbuf)))
 		goto out;

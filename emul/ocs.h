@@ -138,6 +138,26 @@ int ocs_cmd_parse(char *line, unsigned ports, struct ocs_cmd *cmd, char *errbuf)
 /* The help text the daemon sends for "help" (one command a line). */
 extern const char *const ocs_cmd_help[];
 
+/* The control socket's framing: bytes in, whole lines out. A line longer
+ * than OCS_LINE_MAX is reported once and skipped up to its end. */
+struct ocs_linebuf {
+	size_t len;
+	bool discard; /* inside an overlong line, skipping to its end */
+	char buf[OCS_LINE_MAX + 1];
+};
+
+/* Room after what is held: read at most this much into buf + len. */
+size_t ocs_linebuf_room(const struct ocs_linebuf *lb);
+/* n bytes were read into buf + len: call line(arg, text, len) for every
+ * complete line, NUL-terminated, without its "\n" or "\r\n". A nonzero
+ * return from line() stops there and drops the rest (the connection is
+ * closing). Returns true when a line has just become too long (reply
+ * once: it is skipped up to its end). */
+bool ocs_linebuf_feed(struct ocs_linebuf *lb, size_t n,
+		      int (*line)(void *arg, char *text, size_t len), void *arg);
+/* A line is under way (started, not ended). */
+bool ocs_linebuf_pending(const struct ocs_linebuf *lb);
+
 /* ---- the daemon ---- */
 
 struct ocs_opts {
@@ -150,7 +170,15 @@ struct ocs_opts {
 	const char *log;    /* circuit event log (appended), or NULL */
 	bool no_pacing;	    /* leave bw_o to the ports' qdiscs (measurement) */
 	bool no_rt;	    /* stay SCHED_OTHER (default: SCHED_FIFO if allowed) */
+	int64_t request_timeout; /* ns a request line may take to arrive
+				  * whole; 0: OCS_REQUEST_TIMEOUT */
 };
+
+/* A client that starts a request line and does not end it within this is
+ * answered "err" and disconnected (a line is one write from every client
+ * we know; 10 s allows for a loaded box). An idle client between requests
+ * stays: a run's controller keeps its connection for the whole run. */
+#define OCS_REQUEST_TIMEOUT (10 * NSEC_PER_SEC)
 
 /* The crossbar's real-time priority: above the emulated hosts' processes,
  * well below the kernel's own threads. */

@@ -295,3 +295,49 @@ int ocs_cmd_parse(char *line, unsigned ports, struct ocs_cmd *cmd, char *errbuf)
 	}
 	return 0;
 }
+
+size_t ocs_linebuf_room(const struct ocs_linebuf *lb)
+{
+	return sizeof(lb->buf) - lb->len;
+}
+
+bool ocs_linebuf_feed(struct ocs_linebuf *lb, size_t n,
+		      int (*line)(void *arg, char *text, size_t len), void *arg)
+{
+	size_t start = 0, k;
+
+	lb->len += n;
+	for (k = lb->len - n; k < lb->len; k++) {
+		if (lb->buf[k] != '\n')
+			continue;
+		if (lb->discard) {
+			lb->discard = false;
+		} else {
+			size_t len = k - start;
+
+			if (len && lb->buf[start + len - 1] == '\r')
+				len--;
+			lb->buf[start + len] = '\0';
+			if (line(arg, lb->buf + start, len)) {
+				lb->len = 0;
+				return false;
+			}
+		}
+		start = k + 1;
+	}
+	memmove(lb->buf, lb->buf + start, lb->len - start);
+	lb->len -= start;
+	if (lb->len == sizeof(lb->buf)) {
+		bool first = !lb->discard;
+
+		lb->discard = true;
+		lb->len = 0;
+		return first;
+	}
+	return false;
+}
+
+bool ocs_linebuf_pending(const struct ocs_linebuf *lb)
+{
+	return lb->len || lb->discard;
+}

@@ -13,12 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "core/log.h"
 #include "core/rng.h"
 #include "core/util.h"
 #include "emul/shuffle.h"
@@ -142,23 +145,33 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* A line reader over a non-blocking or blocking descriptor. */
+/* A line reader over a non-blocking or blocking descriptor, holding at
+ * most max bytes (0: no bound, for the controller's own lines). */
 struct linebuf {
 	char *b;
-	size_t len, cap;
+	size_t len, cap, max;
 };
 
-/* Read what is there; returns 0, or -1 at end of file, or -errno. */
+/* Read what is there; returns 0, or -1 at end of file, -EMSGSIZE when max
+ * bytes are held and none is an end of line, or another -errno. */
 static int lb_fill(struct linebuf *lb, int fd)
 {
 	for (;;) {
+		size_t room;
 		ssize_t n;
 
+		if (lb->max && lb->len >= lb->max)
+			return memchr(lb->b, '\n', lb->len) ? 0 : -EMSGSIZE;
 		if (lb->cap - lb->len < 4096) {
 			lb->cap = lb->cap ? lb->cap * 2 : 8192;
+			if (lb->max && lb->cap > lb->max + 1)
+				lb->cap = lb->max + 1;
 			lb->b = xrealloc(lb->b, lb->cap);
 		}
-		n = read(fd, lb->b + lb->len, lb->cap - lb->len - 1);
+		room = lb->cap - lb->len - 1;
+		if (lb->max && room > lb->max - lb->len)
+			room = lb->max - lb->len;
+		n = read(fd, lb->b + lb->len, room);
 		if (n > 0) {
 			lb->len += (size_t)n;
 			continue;
@@ -175,7 +188,7 @@ static int lb_fill(struct linebuf *lb, int fd)
  * much to drop afterwards with lb_drop. */
 static char *lb_line(struct linebuf *lb, size_t *consumed)
 {
-	char *nl = memchr(lb->b, '\n', lb->len);
+	char *nl = lb->len ? memchr(lb->b, '\n', lb->len) : NULL;
 
 	if (!nl)
 		return NULL;
@@ -190,32 +203,218 @@ static void lb_drop(struct linebuf *lb, size_t n)
 	lb->len -= n;
 }
 
-/* ---- the shuffle service ---- */
+/* ---- requests ---- */
 
-struct part {
-	uint32_t map;
-	uint64_t bytes;
-};
+/* The next word of [*p, end): blanks (space, tab) separate words. Returns
+ * its length (0 at the end) and leaves *p at its start. */
+static size_t next_word(const char **p, const char *end)
+{
+	const char *w = *p, *e;
+
+	while (w < end && (*w == ' ' || *w == '\t'))
+		w++;
+	for (e = w; e < end && *e != ' ' && *e != '\t'; e++)
+		;
+	*p = w;
+	return (size_t)(e - w);
+}
+
+/* A decimal number of len digits, at most max. */
+static int word_uint(const char *w, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!len || len > 20)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		unsigned d = (unsigned char)w[i] - '0';
+
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* Copy a word for a message: at most 24 characters, printable only. */
+static const char *word_show(const char *w, size_t len, char *buf, size_t size)
+{
+	size_t i, n = len < 24 ? len : 24;
+
+	for (i = 0; i < n && i + 1 < size; i++)
+		buf[i] = w[i] >= 0x20 && w[i] < 0x7f ? w[i] : '?';
+	buf[i] = '\0';
+	if (len > n && i + 4 < size)
+		strcpy(buf + i, "...");
+	return buf;
+}
+
+int shuffle_req_parse(const char *line, size_t len, struct shuffle_req *req,
+		      char *errbuf)
+{
+	static const char *const what[3] = { "a job number", "a reduce number",
+					     "a count of partitions" };
+	const char *p = line, *end = line + len;
+	uint64_t v[3];
+	char show[32];
+	uint32_t i;
+	size_t wl;
+	int k;
+
+	memset(req, 0, sizeof(*req));
+	wl = next_word(&p, end);
+	if (wl != 3 || memcmp(p, "GET", 3)) {
+		errbuf_set(errbuf, "expected 'GET', got '%s'", word_show(p, wl, show, sizeof(show)));
+		return -EINVAL;
+	}
+	p += wl;
+	for (k = 0; k < 3; k++) {
+		wl = next_word(&p, end);
+		if (word_uint(p, wl, UINT32_MAX, &v[k])) {
+			errbuf_set(errbuf, "expected %s, got '%s'", what[k],
+				   word_show(p, wl, show, sizeof(show)));
+			return -EINVAL;
+		}
+		p += wl;
+	}
+	/* Each partition takes at least four bytes ("0:0 "): a count the
+	 * line cannot hold is refused before anything is allocated. */
+	if (!v[2] || v[2] > (uint64_t)(end - p) / 4 + 1) {
+		errbuf_set(errbuf, "%" PRIu64 " partition(s) announced in a line that holds at most %zu",
+			   v[2], (size_t)(end - p) / 4 + 1);
+		return -EINVAL;
+	}
+	req->job = (uint32_t)v[0];
+	req->reduce = (uint32_t)v[1];
+	req->n_parts = (uint32_t)v[2];
+	req->parts = xcalloc(req->n_parts, sizeof(*req->parts));
+	for (i = 0; i < req->n_parts; i++) {
+		const char *colon;
+		uint64_t m, b;
+
+		wl = next_word(&p, end);
+		colon = wl ? memchr(p, ':', wl) : NULL;
+		if (!colon || word_uint(p, (size_t)(colon - p), UINT32_MAX, &m) ||
+		    word_uint(colon + 1, wl - (size_t)(colon - p) - 1, UINT64_MAX / 2, &b)) {
+			errbuf_set(errbuf, "partition %u of %u: expected MAP:BYTES, got '%s'", i + 1,
+				   req->n_parts, word_show(p, wl, show, sizeof(show)));
+			shuffle_req_free(req);
+			return -EINVAL;
+		}
+		req->parts[i] = (struct shuffle_part){ (uint32_t)m, b };
+		p += wl;
+	}
+	wl = next_word(&p, end);
+	if (wl) {
+		errbuf_set(errbuf, "%u partition(s) announced, more given ('%s')", req->n_parts,
+			   word_show(p, wl, show, sizeof(show)));
+		shuffle_req_free(req);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void shuffle_req_free(struct shuffle_req *req)
+{
+	free(req->parts);
+	req->parts = NULL;
+	req->n_parts = 0;
+}
+
+int shuffle_reg_parse(const char *line, size_t len, uint32_t *job, uint32_t *map)
+{
+	const char *p = line, *end = line + len;
+	uint64_t j, m;
+	size_t wl;
+
+	wl = next_word(&p, end);
+	if (wl != 3 || memcmp(p, "reg", 3))
+		return -EINVAL;
+	p += wl;
+	wl = next_word(&p, end);
+	if (word_uint(p, wl, UINT32_MAX, &j))
+		return -EINVAL;
+	p += wl;
+	wl = next_word(&p, end);
+	if (word_uint(p, wl, UINT32_MAX, &m))
+		return -EINVAL;
+	p += wl;
+	if (next_word(&p, end))
+		return -EINVAL;
+	*job = (uint32_t)j;
+	*map = (uint32_t)m;
+	return 0;
+}
+
+/* ---- the shuffle service ---- */
 
 enum sconn_kind { SC_TCP, SC_REG };
 
+/* A connection. While it waits for its request it is on the server's
+ * `waiting` list, while it sends on `sending`; each list is in the order
+ * of `since`, as every connection on one list has the same time limit, so
+ * the first is always the next to expire. */
 struct sconn {
+	struct sconn *prev, *next;
 	int fd;
 	enum sconn_kind kind;
 	struct linebuf in;
 	bool sending;
-	uint32_t job, reduce;
-	struct part *parts;
-	uint32_t n_parts, cur;
-	uint64_t off;	/* in parts[cur] */
+	int64_t since; /* accepted, last request line, or last byte sent */
+	struct shuffle_req req;
+	uint32_t cur;
+	uint64_t off;	/* in req.parts[cur] */
 	uint8_t *out;	/* generated, not yet written */
 	size_t out_len, out_off;
+	char peer[64];
+};
+
+struct sconn_list {
+	struct sconn *head, *tail;
 };
 
 struct regset {
 	uint64_t *keys; /* (job << 32 | map) + 1, open addressing */
 	size_t mask, n;
 };
+
+struct sserver {
+	const struct shuffle_serve_opts *o;
+	int ep, tcp, ux;
+	bool paused; /* listeners out of epoll: no descriptor to accept with */
+	unsigned n_conns, max_conns;
+	struct regset reg;
+	struct sconn_list waiting, sending;
+	struct log_ratelimit rl;
+};
+
+static void list_del(struct sconn_list *l, struct sconn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		l->head = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		l->tail = c->prev;
+	c->prev = c->next = NULL;
+}
+
+static void list_add_tail(struct sconn_list *l, struct sconn *c)
+{
+	c->next = NULL;
+	c->prev = l->tail;
+	if (l->tail)
+		l->tail->next = c;
+	else
+		l->head = c;
+	l->tail = c;
+}
 
 static void reg_add(struct regset *r, uint32_t job, uint32_t map)
 {
@@ -254,51 +453,30 @@ static bool reg_has(const struct regset *r, uint32_t job, uint32_t map)
 
 #define SHUFFLE_CHUNK (256 * 1024)
 
-static void sconn_close(int ep, struct sconn *c)
+static void listeners_enable(struct sserver *s, bool on)
 {
-	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
-	free(c->in.b);
-	free(c->parts);
-	free(c->out);
-	free(c);
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (on == !s->paused)
+		return;
+	s->paused = !on;
+	ev.data.ptr = &s->tcp;
+	epoll_ctl(s->ep, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->tcp, &ev);
+	ev.data.ptr = &s->ux;
+	epoll_ctl(s->ep, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->ux, &ev);
 }
 
-/* "GET job reduce n map:bytes ...": parse into c; false if malformed or a
- * map output that is not on this host. */
-static bool parse_get(struct sconn *c, char *line, const struct regset *reg)
+static void sconn_close(struct sserver *s, struct sconn *c)
 {
-	char *save = NULL, *tok = strtok_r(line, " ", &save);
-	uint64_t v[3];
-	uint32_t i;
-	int k;
-
-	if (!tok || strcmp(tok, "GET"))
-		return false;
-	for (k = 0; k < 3; k++) {
-		tok = strtok_r(NULL, " ", &save);
-		if (!tok || parse_uint(tok, 0, UINT32_MAX, &v[k]))
-			return false;
-	}
-	c->job = (uint32_t)v[0];
-	c->reduce = (uint32_t)v[1];
-	c->n_parts = (uint32_t)v[2];
-	c->parts = xcalloc(c->n_parts + 1, sizeof(*c->parts));
-	for (i = 0; i < c->n_parts; i++) {
-		char *colon;
-		uint64_t m, b;
-
-		tok = strtok_r(NULL, " ", &save);
-		if (!tok || !(colon = strchr(tok, ':')))
-			return false;
-		*colon = '\0';
-		if (parse_uint(tok, 0, UINT32_MAX, &m) || parse_uint(colon + 1, 0, UINT64_MAX / 2, &b))
-			return false;
-		if (!reg_has(reg, c->job, (uint32_t)m))
-			return false;
-		c->parts[i] = (struct part){ (uint32_t)m, b };
-	}
-	return strtok_r(NULL, " ", &save) == NULL;
+	list_del(c->sending ? &s->sending : &s->waiting, c);
+	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	free(c->in.b);
+	shuffle_req_free(&c->req);
+	free(c->out);
+	free(c);
+	s->n_conns--;
+	listeners_enable(s, true); /* a descriptor is free again */
 }
 
 /* Write as much as the socket takes; true when everything is sent. */
@@ -308,20 +486,21 @@ static bool sconn_send(struct sconn *c, uint64_t seed, int *err)
 		ssize_t n;
 
 		if (c->out_off == c->out_len) {
-			struct part *p;
+			struct shuffle_part *p;
 			size_t len;
 
-			while (c->cur < c->n_parts && c->off == c->parts[c->cur].bytes) {
+			while (c->cur < c->req.n_parts && c->off == c->req.parts[c->cur].bytes) {
 				c->cur++;
 				c->off = 0;
 			}
-			if (c->cur == c->n_parts)
+			if (c->cur == c->req.n_parts)
 				return true;
-			p = &c->parts[c->cur];
+			p = &c->req.parts[c->cur];
 			len = p->bytes - c->off < SHUFFLE_CHUNK ? (size_t)(p->bytes - c->off) : SHUFFLE_CHUNK;
 			if (!c->out)
 				c->out = xmalloc(SHUFFLE_CHUNK);
-			shuffle_fill(shuffle_key(seed, c->job, p->map, c->reduce), c->off, c->out, len);
+			shuffle_fill(shuffle_key(seed, c->req.job, p->map, c->req.reduce), c->off,
+				     c->out, len);
 			c->off += len;
 			c->out_len = len;
 			c->out_off = 0;
@@ -338,104 +517,290 @@ static bool sconn_send(struct sconn *c, uint64_t seed, int *err)
 	}
 }
 
-int shuffle_serve(const char *reg_path, uint16_t port, uint64_t seed, char *errbuf)
+static void sconn_accept(struct sserver *s, int lfd)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	struct regset reg = { .mask = 1023 };
-	struct epoll_event ev, evs[64];
-	int tcp, ux, ep, one = 1, i, n;
+	for (;;) {
+		struct sockaddr_in sin;
+		socklen_t sl = sizeof(sin);
+		struct epoll_event ev;
+		struct sconn *c;
+		int fd;
 
-	signal(SIGPIPE, SIG_IGN);
-	reg.keys = xcalloc(reg.mask + 1, sizeof(uint64_t));
-	tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (tcp < 0 || setsockopt(tcp, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(tcp, (struct sockaddr *)&sin, sizeof(sin)) || listen(tcp, 1024)) {
-		errbuf_set(errbuf, "shuffle service: TCP port %u: %s", port, strerror(errno));
-		return -errno;
+		fd = accept4(lfd, (struct sockaddr *)&sin, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+				/* the listeners would stay readable and spin the
+				 * loop: listen again once a connection closes */
+				log_warnx_rl(&s->rl, "shuffle service: cannot accept (%s, %u connections): pausing until one closes",
+					     strerror(errno), s->n_conns);
+				if (s->n_conns)
+					listeners_enable(s, false);
+			}
+			return;
+		}
+		if (s->n_conns >= s->max_conns) {
+			log_warnx_rl(&s->rl, "shuffle service: %u connections open: refused one more",
+				     s->n_conns);
+			close(fd);
+			continue;
+		}
+		c = xcalloc(1, sizeof(*c));
+		c->fd = fd;
+		c->kind = lfd == s->tcp ? SC_TCP : SC_REG;
+		c->in.max = SHUFFLE_REQ_MAX;
+		c->since = now_ns();
+		if (c->kind == SC_TCP) {
+			char ip[INET_ADDRSTRLEN] = "?";
+
+			inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
+			snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(sin.sin_port));
+		} else {
+			snprintf(c->peer, sizeof(c->peer), "a local client");
+		}
+		ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = c };
+		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev)) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		list_add_tail(&s->waiting, c);
+		s->n_conns++;
 	}
-	if (strlen(reg_path) >= sizeof(sun.sun_path)) {
-		errbuf_set(errbuf, "shuffle service: %s: path too long", reg_path);
+}
+
+/* A registration connection: answer each "reg" line. */
+static void sconn_reg_lines(struct sserver *s, struct sconn *c)
+{
+	size_t used;
+	char *line;
+
+	while ((line = lb_line(&c->in, &used))) {
+		uint32_t j, m;
+
+		if (!shuffle_reg_parse(line, used - 1, &j, &m)) {
+			reg_add(&s->reg, j, m);
+			write_all(c->fd, "ok\n", 3);
+		} else {
+			log_warnx_rl(&s->rl, "shuffle service: %s: malformed registration (%zu bytes)",
+				     c->peer, used - 1);
+			write_all(c->fd, "err\n", 4);
+		}
+		lb_drop(&c->in, used);
+		/* each line restarts the clock */
+		c->since = now_ns();
+		list_del(&s->waiting, c);
+		list_add_tail(&s->waiting, c);
+	}
+}
+
+/* A fetch connection with its request line: start sending, or refuse
+ * (close at once: the reduce sees a short read and names the fetch). */
+static void sconn_request(struct sserver *s, struct sconn *c, char *line, size_t len)
+{
+	char why[HYDE_ERRBUF_SIZE];
+	struct epoll_event ev;
+	uint32_t i;
+	int err = 0;
+
+	if (shuffle_req_parse(line, len, &c->req, why)) {
+		log_warnx_rl(&s->rl, "shuffle service: %s: malformed request (%zu bytes): %s",
+			     c->peer, len, why);
+		sconn_close(s, c);
+		return;
+	}
+	for (i = 0; i < c->req.n_parts; i++)
+		if (!reg_has(&s->reg, c->req.job, c->req.parts[i].map)) {
+			log_warnx_rl(&s->rl, "shuffle service: %s: map %u of job %u is not on this host: refused",
+				     c->peer, c->req.parts[i].map, c->req.job);
+			sconn_close(s, c);
+			return;
+		}
+	list_del(&s->waiting, c);
+	c->sending = true;
+	c->since = now_ns();
+	list_add_tail(&s->sending, c);
+	free(c->in.b);
+	c->in = (struct linebuf){ 0 };
+	shutdown(c->fd, SHUT_RD);
+	ev = (struct epoll_event){ .events = EPOLLOUT, .data.ptr = c };
+	epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev);
+	if (sconn_send(c, s->o->seed, &err) || err)
+		sconn_close(s, c);
+}
+
+static void sconn_io(struct sserver *s, struct sconn *c)
+{
+	size_t used;
+	char *line;
+	int r, err = 0;
+
+	if (c->sending) {
+		uint64_t before = c->off, cur = c->cur;
+		size_t out_off = c->out_off;
+
+		if (sconn_send(c, s->o->seed, &err) || err) {
+			sconn_close(s, c); /* all sent (or the peer left) */
+			return;
+		}
+		if (c->off != before || c->cur != cur || c->out_off != out_off) {
+			c->since = now_ns();
+			list_del(&s->sending, c);
+			list_add_tail(&s->sending, c);
+		}
+		return;
+	}
+	r = lb_fill(&c->in, c->fd);
+	if (r == -EMSGSIZE) {
+		log_warnx_rl(&s->rl, "shuffle service: %s: request longer than %d bytes: refused",
+			     c->peer, SHUFFLE_REQ_MAX);
+		sconn_close(s, c);
+		return;
+	}
+	if (c->kind == SC_REG) {
+		sconn_reg_lines(s, c);
+		if (r) {
+			if (c->in.len)
+				log_warnx_rl(&s->rl, "shuffle service: %s: left with %zu bytes of an unfinished line",
+					     c->peer, c->in.len);
+			sconn_close(s, c);
+		}
+		return;
+	}
+	line = lb_line(&c->in, &used);
+	if (line) {
+		sconn_request(s, c, line, used - 1);
+		return;
+	}
+	if (r) {
+		if (c->in.len)
+			log_warnx_rl(&s->rl, "shuffle service: %s: truncated request (%zu bytes, then %s)",
+				     c->peer, c->in.len, r == -1 ? "end of file" : strerror(-r));
+		sconn_close(s, c);
+	}
+}
+
+/* Close the connections past their time: a request not complete within
+ * request_timeout_ns of its connection (or of the previous registration),
+ * a transfer that has not moved for send_timeout_ns. Called after the
+ * events of a wait are handled, so that a server that was itself held up
+ * reads what arrived meanwhile before it judges anyone slow. Returns the
+ * time to the next expiry in ms for epoll_wait, -1 for none. */
+static int sconn_expire(struct sserver *s)
+{
+	int64_t now = now_ns(), next = INT64_MAX;
+
+	while (s->waiting.head && now - s->waiting.head->since >= s->o->request_timeout_ns) {
+		struct sconn *c = s->waiting.head;
+
+		log_warnx_rl(&s->rl, "shuffle service: %s: no whole request after %.1fs (%zu bytes): closed",
+			     c->peer, (double)s->o->request_timeout_ns / 1e9, c->in.len);
+		sconn_close(s, c);
+	}
+	while (s->sending.head && now - s->sending.head->since >= s->o->send_timeout_ns) {
+		struct sconn *c = s->sending.head;
+
+		log_warnx_rl(&s->rl, "shuffle service: %s: took nothing for %.1fs (job %u, reduce %u): closed",
+			     c->peer, (double)s->o->send_timeout_ns / 1e9, c->req.job, c->req.reduce);
+		sconn_close(s, c);
+	}
+	if (s->waiting.head)
+		next = s->waiting.head->since + s->o->request_timeout_ns;
+	if (s->sending.head && s->sending.head->since + s->o->send_timeout_ns < next)
+		next = s->sending.head->since + s->o->send_timeout_ns;
+	if (next == INT64_MAX)
+		return -1;
+	return next <= now ? 0 : (int)((next - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
+}
+
+static int serve_open(struct sserver *s, char *errbuf)
+{
+	const struct shuffle_serve_opts *o = s->o;
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(o->port) };
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct rlimit rl;
+	int one = 1, r;
+
+	s->tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->tcp < 0 || setsockopt(s->tcp, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(s->tcp, (struct sockaddr *)&sin, sizeof(sin)) || listen(s->tcp, 1024)) {
+		r = -errno;
+		errbuf_set(errbuf, "shuffle service: TCP port %u: %s", o->port, strerror(errno));
+		return r;
+	}
+	if (strlen(o->reg_path) >= sizeof(sun.sun_path)) {
+		errbuf_set(errbuf, "shuffle service: %s: path too long", o->reg_path);
 		return -ENAMETOOLONG;
 	}
-	strcpy(sun.sun_path, reg_path);
-	unlink(reg_path);
-	ux = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (ux < 0 || bind(ux, (struct sockaddr *)&sun, sizeof(sun)) || listen(ux, 256)) {
-		errbuf_set(errbuf, "shuffle service: %s: %s", reg_path, strerror(errno));
-		return -errno;
+	strcpy(sun.sun_path, o->reg_path);
+	unlink(o->reg_path);
+	s->ux = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->ux < 0 || bind(s->ux, (struct sockaddr *)&sun, sizeof(sun)) ||
+	    chmod(o->reg_path, 0600) || listen(s->ux, 256)) {
+		r = -errno;
+		errbuf_set(errbuf, "shuffle service: %s: %s", o->reg_path, strerror(errno));
+		return r;
 	}
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = &tcp };
-	epoll_ctl(ep, EPOLL_CTL_ADD, tcp, &ev);
-	ev.data.ptr = &ux;
-	epoll_ctl(ep, EPOLL_CTL_ADD, ux, &ev);
-	for (;;) {
-		n = epoll_wait(ep, evs, 64, -1);
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (s->ep < 0) {
+		r = -errno;
+		errbuf_set(errbuf, "shuffle service: epoll: %s", strerror(errno));
+		return r;
+	}
+	/* a connection is one descriptor: stay below the limit, with room for
+	 * the listeners, epoll and the standard streams */
+	s->max_conns = o->max_conns ? o->max_conns : 4096;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)s->max_conns + 16)
+		s->max_conns = rl.rlim_cur > 32 ? (unsigned)rl.rlim_cur - 16 : 16;
+	s->paused = true;
+	listeners_enable(s, true);
+	return 0;
+}
+
+int shuffle_serve(const struct shuffle_serve_opts *o, char *errbuf)
+{
+	struct sserver s = { .o = o, .tcp = -1, .ux = -1, .ep = -1,
+			     .rl = LOG_RATELIMIT(10 * NSEC_PER_SEC, 50) };
+	struct epoll_event evs[64];
+	int i, n, r, timeout;
+
+	signal(SIGPIPE, SIG_IGN);
+	s.reg.mask = 1023;
+	s.reg.keys = xcalloc(s.reg.mask + 1, sizeof(uint64_t));
+	r = serve_open(&s, errbuf);
+	if (r)
+		goto out;
+	for (timeout = -1;; timeout = sconn_expire(&s)) {
+		n = epoll_wait(s.ep, evs, 64, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
+			r = -errno;
 			errbuf_set(errbuf, "shuffle service: epoll: %s", strerror(errno));
-			return -errno;
+			goto out;
 		}
 		for (i = 0; i < n; i++) {
-			struct sconn *c;
-			size_t used;
-			char *line;
-			int fd, err = 0;
-
-			if (evs[i].data.ptr == &tcp || evs[i].data.ptr == &ux) {
-				int lfd = *(int *)evs[i].data.ptr;
-
-				while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-					c = xcalloc(1, sizeof(*c));
-					c->fd = fd;
-					c->kind = lfd == tcp ? SC_TCP : SC_REG;
-					ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = c };
-					epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
-				}
+			if (evs[i].data.ptr == &s.tcp || evs[i].data.ptr == &s.ux) {
+				if (!s.paused)
+					sconn_accept(&s, *(int *)evs[i].data.ptr);
 				continue;
 			}
-			c = evs[i].data.ptr;
-			if (c->sending) {
-				if (sconn_send(c, seed, &err) || err)
-					sconn_close(ep, c); /* all sent (or the peer left) */
-				continue;
-			}
-			if (lb_fill(&c->in, c->fd) && !memchr(c->in.b, '\n', c->in.len)) {
-				sconn_close(ep, c);
-				continue;
-			}
-			while ((line = lb_line(&c->in, &used))) {
-				if (c->kind == SC_REG) {
-					uint64_t j, m;
-
-					if (sscanf(line, "reg %" SCNu64 " %" SCNu64, &j, &m) == 2 &&
-					    j <= UINT32_MAX && m <= UINT32_MAX) {
-						reg_add(&reg, (uint32_t)j, (uint32_t)m);
-						write_all(c->fd, "ok\n", 3);
-					} else {
-						write_all(c->fd, "err\n", 4);
-					}
-					lb_drop(&c->in, used);
-					continue;
-				}
-				if (!parse_get(c, line, &reg)) {
-					sconn_close(ep, c); /* refused: the reduce sees a short read */
-					c = NULL;
-					break;
-				}
-				lb_drop(&c->in, used);
-				c->sending = true;
-				shutdown(c->fd, SHUT_RD);
-				ev = (struct epoll_event){ .events = EPOLLOUT, .data.ptr = c };
-				epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
-				if (sconn_send(c, seed, &err) || err)
-					sconn_close(ep, c);
-				break;
-			}
+			sconn_io(&s, evs[i].data.ptr);
 		}
 	}
+out:
+	while (s.waiting.head)
+		sconn_close(&s, s.waiting.head);
+	while (s.sending.head)
+		sconn_close(&s, s.sending.head);
+	free(s.reg.keys);
+	if (s.ep >= 0)
+		close(s.ep);
+	if (s.tcp >= 0)
+		close(s.tcp);
+	if (s.ux >= 0)
+		close(s.ux);
+	return r;
 }
 
 /* ---- tasks ---- */
@@ -492,10 +857,11 @@ int shuffle_map_task(const char *reg_path, uint32_t job, uint32_t map,
 }
 
 struct fetch {
+	struct fetch *prev, *next; /* the reducer's fetches under way */
 	uint32_t flow;
 	int fd;
 	struct sockaddr_in srv;
-	struct part *parts;
+	struct shuffle_part *parts;
 	uint32_t n_parts, cur;
 	uint64_t off, total, got;
 	int64_t connect_ns, est_ns, first_ns, last_ns;
@@ -510,6 +876,7 @@ struct reducer {
 	uint32_t job, reduce;
 	uint64_t seed;
 	struct linebuf in;
+	struct fetch *fetches;
 	char *errbuf;
 	bool failed;
 };
@@ -546,6 +913,12 @@ static void fetch_fail(struct reducer *r, struct fetch *f, const char *why)
 
 static void fetch_free(struct reducer *r, struct fetch *f)
 {
+	if (f->prev)
+		f->prev->next = f->next;
+	else
+		r->fetches = f->next;
+	if (f->next)
+		f->next->prev = f->prev;
 	epoll_ctl(r->ep, EPOLL_CTL_DEL, f->fd, NULL);
 	close(f->fd);
 	free(f->parts);
@@ -589,7 +962,7 @@ static int fetch_start(struct reducer *r, char *line)
 		*colon = '\0';
 		if (parse_uint(tok, 0, UINT32_MAX, &m) || parse_uint(colon + 1, 0, UINT64_MAX / 2, &b))
 			goto bad;
-		f->parts[i] = (struct part){ (uint32_t)m, b };
+		f->parts[i] = (struct shuffle_part){ (uint32_t)m, b };
 		f->total += b;
 		len += (size_t)snprintf(f->reqline + len, cap - len, " %" PRIu64 ":%" PRIu64, m, b);
 	}
@@ -622,6 +995,10 @@ static int fetch_start(struct reducer *r, char *line)
 	}
 	ev = (struct epoll_event){ .events = EPOLLOUT, .data.ptr = f };
 	epoll_ctl(r->ep, EPOLL_CTL_ADD, f->fd, &ev);
+	f->next = r->fetches;
+	if (r->fetches)
+		r->fetches->prev = f;
+	r->fetches = f;
 	return 0;
 bad:
 	ctl_say(r, "fail %u malformed fetch command", f->flow);
@@ -715,7 +1092,7 @@ static bool fetch_io(struct reducer *r, struct fetch *f)
 			return true;
 		}
 		while (done < (size_t)n) {
-			struct part *p;
+			struct shuffle_part *p;
 			size_t take, bad;
 
 			while (f->cur < f->n_parts && f->off == f->parts[f->cur].bytes) {
@@ -743,6 +1120,15 @@ static bool fetch_io(struct reducer *r, struct fetch *f)
 		if (f->got == f->total)
 			f->last_ns = shuffle_realtime_ns();
 	}
+}
+
+static void reducer_free(struct reducer *r)
+{
+	while (r->fetches)
+		fetch_free(r, r->fetches);
+	free(r->in.b);
+	close(r->ep);
+	close(r->ctl);
 }
 
 int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,
@@ -778,6 +1164,7 @@ int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,
 			}
 			if (lb_fill(&r.in, r.ctl) && !memchr(r.in.b, '\n', r.in.len)) {
 				errbuf_set(errbuf, "reduce %u of job %u: the controller went away", reduce, job);
+				reducer_free(&r);
 				return -EPIPE;
 			}
 			for (;;) {
@@ -793,6 +1180,7 @@ int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,
 				} else if (sscanf(line, "compute %" SCNd64 " %15s", &ns, work) == 2) {
 					do_work(ns, !strcmp(work, "cpu"));
 					ctl_say(&r, "computed");
+					reducer_free(&r);
 					return 0;
 				}
 				lb_drop(&r.in, used);

@@ -42,8 +42,59 @@ int64_t shuffle_realtime_ns(void);
 /* A connected UNIX stream socket to path, or a negative errno. */
 int emul_unix_connect(const char *path);
 
-/* The processes (each the body of a hidden `hyde` subcommand). */
-int shuffle_serve(const char *reg_path, uint16_t port, uint64_t seed, char *errbuf);
+/* ---- requests (pure: the unit tests and the fuzzer drive them) ---- */
+
+/* The longest request line the service reads: a fetch names a few
+ * thousand map outputs of one host at most (~25 bytes each). */
+#define SHUFFLE_REQ_MAX (1024 * 1024)
+
+struct shuffle_part {
+	uint32_t map;
+	uint64_t bytes;
+};
+
+/* "GET <job> <reduce> <n> <map>:<bytes> ...": n >= 1 partitions. */
+struct shuffle_req {
+	uint32_t job, reduce, n_parts;
+	struct shuffle_part *parts;
+};
+
+/* Parse a request line of len bytes (without its end of line; it need
+ * not be NUL-terminated). Returns 0 (the caller owns req->parts:
+ * shuffle_req_free), or -EINVAL with what is wrong in errbuf and nothing
+ * allocated. A count of partitions the line cannot hold is refused before
+ * any allocation. */
+int shuffle_req_parse(const char *line, size_t len, struct shuffle_req *req,
+		      char *errbuf);
+void shuffle_req_free(struct shuffle_req *req);
+/* "reg <job> <map>" (a map task's registration): 0 or -EINVAL. */
+int shuffle_reg_parse(const char *line, size_t len, uint32_t *job, uint32_t *map);
+
+/* ---- the processes (each the body of a hidden `hyde` subcommand) ---- */
+
+/* Bad peers: a request line longer than SHUFFLE_REQ_MAX, malformed, or for
+ * a map output not on this host is refused (the connection closed); a
+ * request not complete within request_timeout_ns of the connection, or a
+ * reader that takes no byte for send_timeout_ns, is closed; past max_conns
+ * connections (and below the descriptor limit) new ones are closed at
+ * once. Each is logged (rate-limited) and the others are served on. */
+struct shuffle_serve_opts {
+	const char *reg_path;	    /* registrations (UNIX socket, made 0600) */
+	uint16_t port;		    /* TCP, every address of the namespace */
+	uint64_t seed;		    /* the run's: the map output streams */
+	int64_t request_timeout_ns; /* SHUFFLE_REQUEST_TIMEOUT */
+	int64_t send_timeout_ns;    /* SHUFFLE_SEND_TIMEOUT */
+	unsigned max_conns;	    /* 0: 4096 */
+};
+/* A fetch's request is one small write right after connect; 10 s allows
+ * for a loaded box. A transfer can stall while its circuit is down or TCP
+ * backs off after losses, for seconds, never for minutes. */
+#define SHUFFLE_REQUEST_TIMEOUT (10 * 1000000000LL)
+#define SHUFFLE_SEND_TIMEOUT (120 * 1000000000LL)
+
+/* Serve until killed; returns only on a set-up or epoll error (-errno,
+ * errbuf filled). */
+int shuffle_serve(const struct shuffle_serve_opts *o, char *errbuf);
 int shuffle_map_task(const char *reg_path, uint32_t job, uint32_t map,
 		     int64_t ns, int cpu, char *errbuf);
 int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,

@@ -102,8 +102,7 @@ int cli_write_file(const char *path, int (*fn)(FILE *fp, void *arg), void *arg,
 			errbuf_set(errbuf, "standard output: %s", strerror(-r));
 		return r;
 	}
-	tmp = xmalloc(strlen(path) + 16);
-	sprintf(tmp, "%s.tmpXXXXXX", path);
+	tmp = xasprintf("%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		r = -errno;

@@ -58,6 +58,10 @@ void cli_analyze_print(const char *dir, const struct analyze_result *r)
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
 	printf("hyde analyze %s\n", dir);
+	if (r->incomplete)
+		printf("  INCOMPLETE the run was interrupted (no %s): what was captured, jobs from its\n"
+		       "             inputs and events.log; unfinished jobs and coflows have no JCT or CCT\n",
+		       RUNDIR_APP_JOBS);
 	printf("  captures   %u files, %" PRIu64 " packets (%" PRIu64 " TCP), %s\n",
 	       r->captures, r->packets, r->tcp_packets,
 	       unit_human_size((double)r->capture_bytes, a, sizeof(a)));

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -253,7 +254,7 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 	const char *argv[64 + 4 * 16];
 	int argc = 0, k, fd, status;
 	int64_t t0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	argv[argc++] = "hyde";
 	argv[argc++] = emul ? "run" : "sim";
@@ -300,6 +301,7 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 	fflush(stdout);
 	fflush(stderr);
 	t0 = now_ns();
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "hyde compare: fork: %s\n", strerror(errno));
@@ -311,6 +313,11 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* a compare killed outright (SIGKILL) takes its run along:
+		 * the run stops as on SIGTERM and removes its fabric (the
+		 * kernel sends it; getppid() tells a parent already gone) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
 		execv("/proc/self/exe", (char *const *)argv);
 		fprintf(stderr, "hyde compare: exec /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
@@ -800,10 +807,8 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		char *d = spec_dirname(runs[i].label);
 
-		runs[i].dir = xmalloc(strlen(o.outdir) + strlen(d) + 2);
-		sprintf(runs[i].dir, "%s/%s", o.outdir, d);
-		runs[i].log = xmalloc(strlen(runs[i].dir) + 8);
-		sprintf(runs[i].log, "%s.log", runs[i].dir);
+		runs[i].dir = xasprintf("%s/%s", o.outdir, d);
+		runs[i].log = xasprintf("%s.log", runs[i].dir);
 		free(d);
 		if (!lstat(runs[i].dir, &st)) {
 			fprintf(stderr, "hyde compare: %s exists: give another -o\n", runs[i].dir);
@@ -861,9 +866,8 @@ int cmd_compare(int argc, char **argv)
 	print_table(stdout, runs, n);
 	{
 		struct csv_arg a = { runs, n, o.backend };
-		char *path = xmalloc(strlen(o.outdir) + 16);
+		char *path = xasprintf("%s/compare.csv", o.outdir);
 
-		sprintf(path, "%s/compare.csv", o.outdir);
 		if (cli_write_file(path, write_compare_csv, &a, errbuf)) {
 			fprintf(stderr, "hyde compare: %s\n", errbuf);
 			all_ok = false;

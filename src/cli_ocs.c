@@ -30,6 +30,7 @@ static void ocs_usage(FILE *fp)
 	fprintf(fp,
 		"usage: hyde ocs serve --ports R --rate RATE --delta TIME [--prefix P | --netns NAME --socket PATH]\n"
 		"                      [--voq BYTES] [--log FILE] [--no-pacing] [--no-rt]\n"
+		"                      [--request-timeout TIME]\n"
 		"       hyde ocs set CIRCUIT... | none      [--prefix P | --socket PATH]\n"
 		"       hyde ocs show | stats | events [N] | delta [TIME]\n"
 		"       hyde ocs watch [--count N]\n"
@@ -67,6 +68,9 @@ static void ocs_usage(FILE *fp)
 		"  --no-pacing       leave bw_o to the ports' qdiscs instead of pacing here\n"
 		"  --no-rt           do not run SCHED_FIFO (the default when allowed, so that\n"
 		"                    other work on the box does not delay reconfigurations)\n"
+		"  --request-timeout TIME  a client that starts a request and does not end\n"
+		"                    its line within TIME is answered 'err' and disconnected\n"
+		"                    (default 10s); the socket is root's only (0600)\n"
 		"\n"
 		"exit status: 0 done, 1 the crossbar is unreachable or failed, 2 bad usage\n"
 		"or a request the crossbar refused (e.g. a configuration that is not a matching)\n",
@@ -468,7 +472,7 @@ int cmd_ocs(int argc, char **argv)
 {
 	enum {
 		OPT_PORTS = 256, OPT_RATE, OPT_DELTA, OPT_VOQ, OPT_LOG, OPT_NO_PACING,
-		OPT_NO_RT, OPT_PREFIX, OPT_NETNS, OPT_SOCKET, OPT_COUNT,
+		OPT_NO_RT, OPT_PREFIX, OPT_NETNS, OPT_SOCKET, OPT_COUNT, OPT_REQ_TIMEOUT,
 	};
 	static const struct option longopts[] = {
 		{ "ports", required_argument, NULL, OPT_PORTS },
@@ -482,6 +486,7 @@ int cmd_ocs(int argc, char **argv)
 		{ "netns", required_argument, NULL, OPT_NETNS },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "request-timeout", required_argument, NULL, OPT_REQ_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -544,6 +549,11 @@ int cmd_ocs(int argc, char **argv)
 		case OPT_NO_RT:
 			o.no_rt = true;
 			break;
+		case OPT_REQ_TIMEOUT:
+			if (unit_parse_time(optarg, &o.request_timeout) || o.request_timeout <= 0)
+				return cli_usage_error("ocs", "--request-timeout: expected %s above 0, got '%s'",
+						       unit_time_expect, optarg);
+			break;
 		case OPT_PREFIX:
 			w.prefix = optarg;
 			break;
@@ -573,8 +583,8 @@ int cmd_ocs(int argc, char **argv)
 		return ocs_serve_cmd(&w, &o, have_rate, have_delta);
 	}
 	if (o.ports || have_rate || have_delta || o.voq || o.log || o.no_pacing || o.no_rt ||
-	    w.netns)
-		return cli_usage_error("ocs", "%s: --ports, --rate, --delta, --voq, --log, --no-pacing, --no-rt and --netns are for 'serve'",
+	    w.netns || o.request_timeout)
+		return cli_usage_error("ocs", "%s: --ports, --rate, --delta, --voq, --log, --no-pacing, --no-rt, --request-timeout and --netns are for 'serve'",
 				       sub);
 	if (count && strcmp(sub, "watch"))
 		return cli_usage_error("ocs", "%s: --count is for 'watch'", sub);

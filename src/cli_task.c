@@ -86,34 +86,61 @@ int cmd_task(int argc, char **argv)
 
 int cmd_shuffled(int argc, char **argv)
 {
+	struct shuffle_serve_opts o = {
+		.request_timeout_ns = SHUFFLE_REQUEST_TIMEOUT,
+		.send_timeout_ns = SHUFFLE_SEND_TIMEOUT,
+	};
 	const char *reg = NULL;
 	char errbuf[HYDE_ERRBUF_SIZE];
-	uint64_t seed = 1, port = 13562;
+	uint64_t seed = 1, port = 13562, v;
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: hyde shuffled --reg SOCK [--seed N] [--port P]\n\n"
+		const char *opt = argv[i];
+
+		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+			printf("usage: hyde shuffled --reg SOCK [--seed N] [--port P]\n"
+			       "          [--request-timeout TIME] [--send-timeout TIME] [--max-conns N]\n\n"
 			       "The shuffle service of a host (as Hadoop's ShuffleHandler): serves\n"
-			       "the map outputs registered on SOCK over TCP. Started by a run.\n");
+			       "the map outputs registered on SOCK over TCP. Started by a run.\n"
+			       "A request must arrive whole within --request-timeout (default 10s),\n"
+			       "a reader must take data at least every --send-timeout (default 120s);\n"
+			       "past --max-conns connections (default 4096) new ones are refused.\n");
 			return 0;
 		}
 		if (i + 1 == argc)
-			return cli_usage_error("shuffled", "'%s' needs a value", argv[i]);
-		if (!strcmp(argv[i], "--reg"))
+			return cli_usage_error("shuffled", "'%s' needs a value", opt);
+		if (!strcmp(opt, "--reg"))
 			reg = argv[++i];
-		else if (!strcmp(argv[i], "--seed")) {
+		else if (!strcmp(opt, "--seed")) {
 			if (parse_uint(argv[++i], 0, UINT64_MAX, &seed))
 				return cli_usage_error("shuffled", "--seed: expected a number");
-		} else if (!strcmp(argv[i], "--port")) {
+		} else if (!strcmp(opt, "--port")) {
 			if (parse_uint(argv[++i], 1, 65535, &port))
 				return cli_usage_error("shuffled", "--port: expected 1 to 65535");
+		} else if (!strcmp(opt, "--request-timeout") || !strcmp(opt, "--send-timeout")) {
+			int64_t t;
+
+			if (unit_parse_time(argv[++i], &t) || t <= 0)
+				return cli_usage_error("shuffled", "%s: expected %s, got '%s'", opt,
+						       unit_time_expect, argv[i]);
+			if (!strcmp(opt, "--request-timeout"))
+				o.request_timeout_ns = t;
+			else
+				o.send_timeout_ns = t;
+		} else if (!strcmp(opt, "--max-conns")) {
+			if (parse_uint(argv[++i], 1, 1000000, &v))
+				return cli_usage_error("shuffled", "--max-conns: expected 1 to 1000000");
+			o.max_conns = (unsigned)v;
 		} else
-			return cli_usage_error("shuffled", "unknown option '%s'", argv[i]);
+			return cli_usage_error("shuffled", "unknown option '%s'", opt);
 	}
 	if (!reg)
 		return cli_usage_error("shuffled", "expected --reg SOCK");
-	shuffle_serve(reg, (uint16_t)port, seed, errbuf);
+	o.reg_path = reg;
+	o.port = (uint16_t)port;
+	o.seed = seed;
+	shuffle_serve(&o, errbuf);
 	fprintf(stderr, "hyde: %s\n", errbuf);
 	return EXIT_RUN_FAILED;
 }

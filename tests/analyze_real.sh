@@ -56,7 +56,16 @@ ip netns exec "$C" "$FP" fetch "$run" 10.0.0.1 10.0.1.1 13562 \
 	2000000:40001 1000000:40002 500000:40003 100000:40004 10000:40005 \
 	1000:40006 0:40007 3000000:40008 250000:40009 200000:40010,300000:40010 ||
 	fail "a fetch failed"
-sleep 0.3
+# tcpdump may lag behind the traffic (a loaded box): stop it only once
+# every connection's FIN from both ends is in the file (the data and
+# ACKs of each come before them); a capture that never gets there is
+# stopped after a minute and fails the checks below
+i=0
+until [ "$(tcpdump -nr "$run/pcap/tor0-h0.pcap" 'tcp[tcpflags] & tcp-fin != 0' 2>/dev/null | wc -l)" -ge 22 ]; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || break
+	sleep 0.1
+done
 kill -INT "$tcpdump_pid"
 wait "$tcpdump_pid"
 

@@ -31,9 +31,10 @@ static char base_dir[4096];
 
 static char *make_tmpdir(void)
 {
-	char *d = malloc(4096);
+	size_t n = strlen(base_dir) + sizeof("/run.XXXXXX");
+	char *d = xmalloc(n);
 
-	snprintf(d, 4096, "%s/run.XXXXXX", base_dir);
+	snprintf(d, n, "%s/run.XXXXXX", base_dir);
 	ck_assert_ptr_nonnull(mkdtemp(d));
 	return d;
 }
@@ -290,6 +291,79 @@ START_TEST(bad_input)
 	ck_assert(!exists(d, "summary.json"));
 	ck_assert(!exists(d, "fct_cdf.png"));
 	assert_no_temporaries(d);
+	rm_rf(d);
+}
+END_TEST
+
+static void put(const char *d, const char *rel, const char *text, size_t len)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", d, rel);
+	fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(text, 1, len, fp), len);
+	fclose(fp);
+}
+
+/* A run killed outright (its controller never wrote app/jobs.csv nor
+ * app/coflows.csv), with a capture cut inside a packet and its manifest,
+ * fetches and event log cut inside a line: analysed from what is there,
+ * the cut lines dropped, and marked incomplete. */
+START_TEST(interrupted_run)
+{
+	static const char wl[] =
+		"job id=a user=alice arrival=0s input=2MB shuffle=19344B output=0B maps=2 reduces=2 map_time=1ms reduce_time=1ms\n"
+		"job id=b user=bob arrival=5ms input=1MB shuffle=9000B output=0B maps=1 reduces=2 map_time=1ms reduce_time=1ms\n"
+		"job id=c user=alice arrival=25ms input=2MB shuffle=162000B output=0B maps=2 reduces=2 map_time=1ms reduce_time=1ms\n";
+	static const char events[] =
+		"1700000000000000000 run_start emul fair sunflow\n"
+		"1700000000000100000 job_arrive a\n"
+		"1700000000001000000 task_start a map 0 r0h0\n"
+		"1700000000050000000 job_done a\n"
+		"1700000000060000000 job_do"; /* cut: c's end is not known */
+	struct analyze_opts o = { .no_plots = true };
+	char errbuf[HYDE_ERRBUF_SIZE] = "", path[4096];
+	struct analyze_result r;
+	char *d = make_tmpdir(), *m, *f, *j, *sum;
+	int lvl = log_get_level();
+
+	ck_assert_int_eq(fixture_write_run(d, FX_TRUNCATED), 0);
+	snprintf(path, sizeof(path), "%s/app/jobs.csv", d);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/app/coflows.csv", d);
+	ck_assert_int_eq(unlink(path), 0);
+	put(d, "inputs/workload.wl", wl, sizeof(wl) - 1);
+	put(d, "events.log", events, sizeof(events) - 1);
+	/* the manifest's last line (flow 9) and the fetches' cut short */
+	m = slurp(d, "manifest.csv");
+	put(d, "manifest.csv", m, strlen(m) - 12);
+	f = slurp(d, "app/fetches.csv");
+	*strstr(f, "9,c9,") = '\0';
+	strcat(f, "9,c9,17000");
+	put(d, "app/fetches.csv", f, strlen(f));
+	log_set_level(LOG_LVL_ERR);
+	ck_assert_msg(analyze_run(d, &o, &r, errbuf) == 0, "%s", errbuf);
+	log_set_level(lvl);
+	ck_assert(r.incomplete);
+	ck_assert_uint_eq(r.flows, 8);
+	ck_assert_uint_eq(r.jobs, 3);
+	ck_assert_uint_eq(r.jobs_finished, 1);
+	ck_assert_int_eq(r.jct.median, 50 * 1000000LL);
+	/* only job a ended: no other coflow can be complete */
+	ck_assert_uint_le(r.coflows_complete, 1);
+	ck_assert_uint_gt(r.packets, 0);
+	sum = slurp(d, "summary.json");
+	ck_assert_ptr_nonnull(strstr(sum, "\"complete\": false"));
+	ck_assert_ptr_nonnull(strstr(sum, "read up to there"));
+	j = slurp(d, "jobs.csv");
+	ck_assert_ptr_nonnull(strstr(j, "\na,alice,1700000000000000000,1700000000001000000,1700000000050000000,50000000,"));
+	ck_assert_ptr_nonnull(strstr(j, "\nc,alice,1700000000025000000,-1,-1,-1,"));
+	free(m);
+	free(f);
+	free(sum);
+	free(j);
 	rm_rf(d);
 }
 END_TEST
@@ -569,6 +643,7 @@ Suite *analyze_suite(void)
 	tcase_add_test(tc, streaming_memory);
 	tcase_add_loop_test(tc, bad_input, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, cli_exit_codes);
+	tcase_add_test(tc, interrupted_run);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pieces");
 	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);

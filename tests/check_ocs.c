@@ -380,6 +380,99 @@ START_TEST(cmd_set_many)
 }
 END_TEST
 
+/* ---- the control socket's framing ---- */
+
+struct lines_seen {
+	char text[8][64];
+	size_t len[8];
+	int n, stop_after;
+};
+
+static int collect(void *arg, char *text, size_t len)
+{
+	struct lines_seen *ls = arg;
+
+	ck_assert_int_lt(ls->n, 8);
+	ck_assert_uint_eq(strlen(text), len); /* NUL-terminated in place */
+	snprintf(ls->text[ls->n], sizeof(ls->text[0]), "%s", text);
+	ls->len[ls->n] = len;
+	ls->n++;
+	return ls->stop_after && ls->n == ls->stop_after;
+}
+
+/* Bytes fed in pieces: each piece is copied in as read() would. */
+static bool feed(struct ocs_linebuf *lb, const char *data, size_t len,
+		 struct lines_seen *ls)
+{
+	ck_assert_uint_le(len, ocs_linebuf_room(lb));
+	memcpy(lb->buf + lb->len, data, len);
+	return ocs_linebuf_feed(lb, len, collect, ls);
+}
+
+START_TEST(linebuf_split)
+{
+	static struct ocs_linebuf lb;
+	struct lines_seen ls = { 0 };
+
+	memset(&lb, 0, sizeof(lb));
+	/* a line in three pieces, CRLF, a blank line, then a partial one */
+	ck_assert(!feed(&lb, "sh", 2, &ls));
+	ck_assert(ocs_linebuf_pending(&lb));
+	ck_assert(!feed(&lb, "ow\r", 3, &ls));
+	ck_assert_int_eq(ls.n, 0);
+	ck_assert(!feed(&lb, "\nstats\n\nset 0-", 14, &ls));
+	ck_assert_int_eq(ls.n, 3);
+	ck_assert_str_eq(ls.text[0], "show");
+	ck_assert_str_eq(ls.text[1], "stats");
+	ck_assert_uint_eq(ls.len[2], 0);
+	ck_assert(ocs_linebuf_pending(&lb));
+	ck_assert(!feed(&lb, "1\n", 2, &ls));
+	ck_assert_str_eq(ls.text[3], "set 0-1");
+	ck_assert(!ocs_linebuf_pending(&lb));
+}
+END_TEST
+
+START_TEST(linebuf_too_long)
+{
+	static struct ocs_linebuf lb;
+	static char junk[OCS_LINE_MAX + 1];
+	struct lines_seen ls = { 0 };
+	size_t room;
+
+	memset(&lb, 0, sizeof(lb));
+	memset(junk, 'x', sizeof(junk));
+	/* reported once when it fills the buffer, then skipped to its end
+	 * however long it goes on */
+	ck_assert(!feed(&lb, junk, OCS_LINE_MAX, &ls));
+	ck_assert(feed(&lb, junk, 1, &ls));
+	ck_assert(ocs_linebuf_pending(&lb));
+	room = ocs_linebuf_room(&lb);
+	ck_assert(!feed(&lb, junk, room, &ls));
+	ck_assert(!feed(&lb, "yyy\nhelp\n", 9, &ls));
+	ck_assert_int_eq(ls.n, 1);
+	ck_assert_str_eq(ls.text[0], "help");
+	ck_assert(!ocs_linebuf_pending(&lb));
+	/* a line of exactly OCS_LINE_MAX characters is a line */
+	ck_assert(!feed(&lb, junk, OCS_LINE_MAX, &ls));
+	ck_assert(!feed(&lb, "\n", 1, &ls));
+	ck_assert_int_eq(ls.n, 2);
+	ck_assert_uint_eq(ls.len[1], OCS_LINE_MAX);
+}
+END_TEST
+
+START_TEST(linebuf_stop)
+{
+	static struct ocs_linebuf lb;
+	struct lines_seen ls = { .stop_after = 1 };
+
+	memset(&lb, 0, sizeof(lb));
+	/* quit: what follows in the same read is dropped */
+	ck_assert(!feed(&lb, "quit\nshow\nsta", 14, &ls));
+	ck_assert_int_eq(ls.n, 1);
+	ck_assert(!ocs_linebuf_pending(&lb));
+}
+END_TEST
+
 Suite *ocs_suite(void)
 {
 	Suite *s = suite_create("ocs");
@@ -400,6 +493,9 @@ Suite *ocs_suite(void)
 	tcase_add_loop_test(tc, cmd_bad_lines, 0, (int)ARRAY_SIZE(cmd_bad));
 	tcase_add_test(tc, cmd_blank);
 	tcase_add_test(tc, cmd_set_many);
+	tcase_add_test(tc, linebuf_split);
+	tcase_add_test(tc, linebuf_too_long);
+	tcase_add_test(tc, linebuf_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }

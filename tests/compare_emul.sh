@@ -34,4 +34,30 @@ for s in $(echo "$SCHEDS" | tr , ' '); do
 done
 n=$(ip netns list | grep -c "^$P-")
 [ "$n" = 0 ] || fail "$n namespace(s) $P-* left"
+
+# hyde compare killed outright while its first run is under way: the run
+# is told (SIGTERM, by the kernel) and removes its fabric itself
+"$HYDE" compare -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-s fair -o "$tmpdir/killed" --prefix $P >/dev/null 2>&1 &
+cmp=$!
+i=0
+until [ -e "/run/hyde/$P/ready" ] || [ $i -ge 600 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+[ -e "/run/hyde/$P/ready" ] || fail "the compare's run did not bring its fabric up"
+kill -9 $cmp
+wait $cmp 2>/dev/null
+# the run stops on its own; only one that never does fails
+i=0
+while { [ -e "/run/hyde/$P" ] || pgrep -f "hyde run .*--prefix $P" >/dev/null; } && [ $i -lt 600 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+pgrep -af "hyde run .*--prefix $P" && fail "the run of a killed compare is still running"
+[ -e "/run/hyde/$P" ] && fail "the run of a killed compare left /run/hyde/$P"
+n=$(ip netns list | grep -c "^$P-")
+[ "$n" = 0 ] || fail "the run of a killed compare left $n namespace(s)"
+grep -q "interrupted by" "$tmpdir/killed/fair.log" ||
+	fail "the run did not say why it stopped: $(tail -n 3 "$tmpdir/killed/fair.log")"
 finish

@@ -279,8 +279,7 @@ static int list_captures(struct an_state *st, char *errbuf)
 
 	for (i = 0; i < r->n_flows; i++)
 		need += r->flows[i].path != AN_PATH_HOST;
-	dir = xmalloc(strlen(r->dir) + sizeof(RUNDIR_PCAP_DIR) + 2);
-	sprintf(dir, "%s/%s", r->dir, RUNDIR_PCAP_DIR);
+	dir = xasprintf("%s/%s", r->dir, RUNDIR_PCAP_DIR);
 	d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT && !need) {
@@ -300,8 +299,7 @@ static int list_captures(struct an_state *st, char *errbuf)
 		xgrow((void **)&st->caps, &cap, st->n_caps + 1, sizeof(*st->caps));
 		c = &st->caps[st->n_caps++];
 		c->name = xstrdup(de->d_name);
-		c->path = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
-		sprintf(c->path, "%s/%s", dir, de->d_name);
+		c->path = xasprintf("%s/%s", dir, de->d_name);
 		c->first_ns = c->last_ns = -1;
 		if (!stat(c->path, &sb))
 			c->file_bytes = (uint64_t)sb.st_size;
@@ -526,6 +524,12 @@ static int read_capture(struct an_state *st, size_t ci, char *errbuf)
 	size_t i;
 	int r;
 
+	if (st->run->interrupted && c->file_bytes < 24) {
+		/* stopped before it wrote even the file header */
+		an_warn(st, "%s: %" PRIu64 " bytes, no capture header: skipped (the run was interrupted)",
+			c->name, c->file_bytes);
+		return 0;
+	}
 	if ((r = capfile_open(c->path, &cf, errbuf)))
 		return r;
 	tuplemap_init(&conns);
@@ -579,7 +583,13 @@ static int read_capture(struct an_state *st, size_t ci, char *errbuf)
 	if (c->bad)
 		an_warn(st, "%s: %" PRIu64 " packet(s) with headers too short or malformed to decode (snaplen?)",
 			c->name, c->bad);
-	return r < 0 ? r : 0;
+	if (r == -ENODATA && st->run->interrupted) {
+		an_warn(st, "%s: ends inside packet %" PRIu64 ": read up to there (the run was interrupted)",
+			c->name, c->packets + 1);
+		c->cut = true;
+		return 0;
+	}
+	return r == -ENODATA ? -EINVAL : r < 0 ? r : 0;
 }
 
 /* ---- results ---- */
@@ -737,6 +747,11 @@ static void compute(struct an_state *st)
 		struct an_cfres *c = &st->cf[i];
 		const struct an_coflow *a = &r->coflows[i];
 
+		/* In an interrupted run, a coflow may have flows that never
+		 * started (in no manifest line): complete only if its job
+		 * ended. */
+		if (r->interrupted && r->jobs[a->job].end_ns < 0)
+			incomplete[i] = true;
 		if (incomplete[i] || !c->flows)
 			c->end_ns = -1;
 		c->cct_ns = c->start_ns >= 0 && c->end_ns >= 0 ? c->end_ns - c->start_ns : -1;
@@ -757,6 +772,8 @@ static void compute(struct an_state *st)
 	for (i = 0; i < r->n_jobs; i++) {
 		const struct an_job *j = &r->jobs[i];
 
+		if (j->arrival_ns < 0)
+			continue; /* an interrupted run that never said */
 		if (first < 0 || j->arrival_ns < first)
 			first = j->arrival_ns;
 		if (j->end_ns < 0)
@@ -767,6 +784,7 @@ static void compute(struct an_state *st)
 			last = j->end_ns;
 	}
 	res->makespan_ns = last >= 0 ? last - first : -1;
+	res->incomplete = r->interrupted;
 	res->jobs_per_hour = res->makespan_ns > 0 ?
 		(double)res->jobs_finished * 3600e9 / (double)res->makespan_ns : -1;
 	res->ocs_share = res->ocs_bytes + res->eps_bytes ?
@@ -957,9 +975,8 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 	/* A plot not made this time would describe an earlier analysis. */
 	for (i = 0; i < ARRAY_SIZE(an_plot_names); i++)
 		if (!an_outset_has(&out, an_plot_names[i])) {
-			char *p = xmalloc(strlen(rundir) + strlen(an_plot_names[i]) + 2);
+			char *p = xasprintf("%s/%s", rundir, an_plot_names[i]);
 
-			sprintf(p, "%s/%s", rundir, an_plot_names[i]);
 			unlink(p);
 			free(p);
 		}

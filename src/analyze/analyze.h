@@ -62,6 +62,11 @@ struct analyze_result {
 				   * connections open, plus those closed in
 				   * the last 2 minutes) */
 	unsigned plots;		  /* PNGs written */
+	/* The run was interrupted (killed before its controller wrote
+	 * app/jobs.csv): what was captured is analysed; jobs and coflows
+	 * that did not finish have no JCT or CCT, and nothing says how
+	 * many flows never started. Marked in summary.json. */
+	bool incomplete;
 };
 
 /* Analyse the run directory `rundir` and write its outputs there

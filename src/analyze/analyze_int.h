@@ -25,6 +25,7 @@ struct an_capture {
 	uint64_t packets, tcp, other, bad, matched;
 	uint64_t wire_bytes, file_bytes;
 	int64_t first_ns, last_ns;
+	bool cut; /* ended inside a packet (an interrupted run) */
 };
 
 /* A TCP connection the manifest does not list (or one more instance of a

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pcap/pcap.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,13 @@ int capfile_next(struct capfile *c, struct pkt_tcp *p, enum pkt_kind *kind,
 	r = pcap_next_ex(c->p, &h, &data);
 	if (r == PCAP_ERROR_BREAK)
 		return 0;
+	if (r != 1 && pcap_file(c->p) && feof(pcap_file(c->p))) {
+		/* the file ends inside a record: its writer was stopped in
+		 * the middle of writing it */
+		errbuf_set(errbuf, "%s: packet %llu: %s (the file ends inside it)",
+			   c->path, (unsigned long long)c->packets + 1, pcap_geterr(c->p));
+		return -ENODATA;
+	}
 	if (r != 1) {
 		errbuf_set(errbuf, "%s: packet %llu: %s (truncated or corrupt capture)",
 			   c->path, (unsigned long long)c->packets + 1,

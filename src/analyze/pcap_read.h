@@ -53,9 +53,10 @@ struct capfile;
 int capfile_open(const char *path, struct capfile **out, char *errbuf);
 
 /* Next packet: returns 1 with *kind set (and *p filled when PKT_TCP), 0 at
- * the end of the file, or -EINVAL for a truncated or corrupt file with
- * "path: packet N: what libpcap said" in errbuf. `wirelen` gets the frame's
- * length on the wire. */
+ * the end of the file, -ENODATA when the file ends inside a record (its
+ * writer was stopped while writing it), or -EINVAL for a corrupt file,
+ * with "path: packet N: what libpcap said" in errbuf. `wirelen` gets the
+ * frame's length on the wire. */
 int capfile_next(struct capfile *c, struct pkt_tcp *p, enum pkt_kind *kind,
 		 uint32_t *wirelen, char *errbuf);
 

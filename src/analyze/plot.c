@@ -81,10 +81,8 @@ static int gp_run(const char *png, void (*body)(FILE *fp, const void *arg),
 		errbuf_set(errbuf, "gnuplot not found in PATH");
 		return -ENOENT;
 	}
-	script = xmalloc(strlen(png) + 16);
-	log = xmalloc(strlen(png) + 16);
-	sprintf(script, "%s.gpXXXXXX", png);
-	sprintf(log, "%s.gpXXXXXX", png);
+	script = xasprintf("%s.gpXXXXXX", png);
+	log = xasprintf("%s.gpXXXXXX", png);
 	fd = mkstemp(script);
 	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
 		r = -errno;

@@ -150,6 +150,17 @@ int an_write_summary(FILE *fp, void *arg)
 
 	fprintf(fp, "{\n  \"run\": ");
 	json_str(fp, st->run->dir);
+	/* an interrupted run: what was captured, jobs from its inputs */
+	fprintf(fp, ",\n  \"complete\": %s", r->incomplete ? "false" : "true");
+	if (r->incomplete) {
+		bool cut = st->run->cut;
+
+		for (i = 0; i < st->n_caps; i++)
+			cut |= st->caps[i].cut;
+		fprintf(fp, ",\n  \"incomplete\": \"the run was interrupted (no %s): jobs from %s and %s; a job or coflow that did not finish has no JCT or CCT; flows that never started are in no file%s\"",
+			RUNDIR_APP_JOBS, RUNDIR_INPUT_WL, RUNDIR_EVENTS,
+			cut ? "; files that end inside a line or a packet were read up to there" : "");
+	}
 	fprintf(fp, ",\n  \"captures\": { \"files\": %u, \"packets\": %" PRIu64
 		", \"tcp_packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"peak_connections\": %zu, \"list\": [",
 		r->captures, r->packets, r->tcp_packets, r->capture_bytes, r->peak_conns);
@@ -246,10 +257,8 @@ int an_outset_add(struct an_outset *o, const char *name, const char **tmp_path,
 	char *fin, *tmp;
 	int fd;
 
-	fin = xmalloc(strlen(o->dir) + strlen(name) + 2);
-	sprintf(fin, "%s/%s", o->dir, name);
-	tmp = xmalloc(strlen(o->dir) + strlen(name) + 16);
-	sprintf(tmp, "%s/.%s.tmpXXXXXX", o->dir, name);
+	fin = xasprintf("%s/%s", o->dir, name);
+	tmp = xasprintf("%s/.%s.tmpXXXXXX", o->dir, name);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;

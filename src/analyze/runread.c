@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hyde/model.h>
 
@@ -14,15 +15,13 @@
 #include "core/coflow.h"
 #include "core/csv.h"
 #include "core/rundir.h"
+#include "core/workload.h"
 
 const char *const an_path_names[] = { "eps", "ocs", "rack", "host" };
 
 static char *path_join(const char *dir, const char *rel)
 {
-	char *p = xmalloc(strlen(dir) + strlen(rel) + 2);
-
-	sprintf(p, "%s/%s", dir, rel);
-	return p;
+	return xasprintf("%s/%s", dir, rel);
 }
 
 /* ---- lookups (sorted index arrays; the files are small next to the
@@ -265,7 +264,8 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 	struct csv c;
 	int k, ret;
 
-	if ((ret = csv_open(&c, r->dir, RUNDIR_MANIFEST, RUNDIR_MANIFEST_HEADER, errbuf)))
+	if ((ret = (r->interrupted ? csv_open_partial : csv_open)(&c, r->dir, RUNDIR_MANIFEST,
+								   RUNDIR_MANIFEST_HEADER, errbuf)))
 		return ret;
 	while ((k = csv_next(&c, errbuf)) == 1) {
 		struct an_flow *f;
@@ -356,6 +356,7 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 	ret = k;
 	if (ret)
 		goto out;
+	r->cut |= c.cut;
 	idx = sorted_index(r, r->n_flows, cmp_flow_idx);
 	for (i = 1; i < r->n_flows; i++)
 		if (r->flows[idx[i]].flow == r->flows[idx[i - 1]].flow) {
@@ -388,7 +389,8 @@ static int load_fetches(struct an_run *r, char *errbuf)
 	struct csv c;
 	int k, ret;
 
-	if ((ret = csv_open(&c, r->dir, RUNDIR_APP_FETCHES, RUNDIR_APP_FETCHES_HEADER, errbuf)))
+	if ((ret = (r->interrupted ? csv_open_partial : csv_open)(&c, r->dir, RUNDIR_APP_FETCHES,
+								   RUNDIR_APP_FETCHES_HEADER, errbuf)))
 		return ret;
 	idx = sorted_index(r, r->n_flows, cmp_flow_idx);
 	seen = xcalloc(r->n_flows ? r->n_flows : 1, sizeof(*seen));
@@ -435,11 +437,165 @@ static int load_fetches(struct an_run *r, char *errbuf)
 		f->last_byte_ns = last;
 	}
 	ret = k;
+	r->cut |= c.cut;
 out:
 	free(seen);
 	free(idx);
 	csv_close(&c);
 	return ret;
+}
+
+/* ---- an interrupted run ---- */
+
+/* Times from events.log, whole lines only (the last may be cut short):
+ * the run's start and each job's arrival and end, by workload index. */
+static void load_events(struct an_run *r, const struct workload *wl, int64_t *t0,
+			int64_t *arrive, int64_t *start, int64_t *done)
+{
+	char *path = path_join(r->dir, RUNDIR_EVENTS), *buf = NULL;
+	size_t cap = 0, i;
+	FILE *fp = fopen(path, "r");
+
+	*t0 = -1;
+	for (i = 0; i < wl->n_jobs; i++)
+		arrive[i] = start[i] = done[i] = -1;
+	free(path);
+	if (!fp)
+		return;
+	while (read_line(fp, &buf, &cap) >= 0) {
+		char what[32], id[256];
+		long long ns;
+
+		if (feof(fp)) {
+			r->cut = true; /* no end of line: cut short */
+			break;
+		}
+		if (sscanf(buf, "%lld %31s %255s", &ns, what, id) < 2 || ns < 0)
+			continue;
+		if (!strcmp(what, "run_start")) {
+			*t0 = ns;
+			continue;
+		}
+		if (strcmp(what, "job_arrive") && strcmp(what, "job_done") &&
+		    strcmp(what, "task_start"))
+			continue;
+		for (i = 0; i < wl->n_jobs; i++)
+			if (!strcmp(wl->jobs[i].id, id))
+				break;
+		if (i == wl->n_jobs)
+			continue;
+		if (!strcmp(what, "job_arrive"))
+			arrive[i] = ns;
+		else if (!strcmp(what, "job_done"))
+			done[i] = ns;
+		else if (start[i] < 0)
+			start[i] = ns; /* the job's first task */
+	}
+	free(buf);
+	fclose(fp);
+}
+
+/* The jobs of inputs/workload.wl, with what events.log says of them, and
+ * one coflow per job (a coflow is its job's shuffle; the manifest names
+ * them by job index, as app/coflows.csv does). */
+static int load_interrupted(struct an_run *r, char *errbuf)
+{
+	char *path = path_join(r->dir, RUNDIR_INPUT_WL);
+	int64_t t0, *arrive, *start, *done;
+	struct workload *wl;
+	size_t i;
+	int ret;
+
+	ret = wl_load(path, &wl, errbuf);
+	free(path);
+	if (ret)
+		return -EINVAL;
+	arrive = xcalloc(wl->n_jobs + 1, sizeof(*arrive));
+	start = xcalloc(wl->n_jobs + 1, sizeof(*start));
+	done = xcalloc(wl->n_jobs + 1, sizeof(*done));
+	load_events(r, wl, &t0, arrive, start, done);
+	r->jobs = xcalloc(wl->n_jobs + 1, sizeof(*r->jobs));
+	r->coflows = xcalloc(wl->n_jobs + 1, sizeof(*r->coflows));
+	for (i = 0; i < wl->n_jobs; i++) {
+		const struct wl_job *w = &wl->jobs[i];
+		struct an_job *j = &r->jobs[i];
+		struct an_coflow *cf = &r->coflows[i];
+
+		j->job = xstrdup(w->id);
+		j->user = xstrdup(w->user);
+		/* as the controller writes it: the run's start + the
+		 * workload's arrival */
+		j->arrival_ns = t0 >= 0 ? t0 + w->arrival : arrive[i];
+		j->start_ns = start[i];
+		j->end_ns = done[i];
+		if (j->arrival_ns < 0 || j->end_ns < j->arrival_ns)
+			j->end_ns = -1;
+		j->maps = w->maps;
+		j->reduces = w->reduces;
+		j->shuffle_bytes = w->shuffle;
+		cf->coflow = i;
+		cf->job = i;
+		cf->lower_bound_ns = cf->start_ns = cf->end_ns = -1;
+	}
+	r->n_jobs = r->n_coflows = wl->n_jobs;
+	free(arrive);
+	free(start);
+	free(done);
+	wl_free(wl);
+	return 0;
+}
+
+/* After the manifest and the fetches: each coflow's flows and bytes from
+ * the manifest, its application times (first connect, last byte) when
+ * its job finished; coflows without a flow are dropped. */
+static void finish_interrupted(struct an_run *r)
+{
+	size_t *map = xcalloc(r->n_coflows + 1, sizeof(*map)), i, n = 0;
+	bool *all = xcalloc(r->n_coflows + 1, sizeof(*all));
+
+	for (i = 0; i < r->n_coflows; i++)
+		all[i] = true;
+	for (i = 0; i < r->n_flows; i++) {
+		const struct an_flow *f = &r->flows[i];
+		struct an_coflow *cf = &r->coflows[f->cf];
+
+		cf->flows++;
+		cf->bytes += f->bytes;
+		if (f->path == AN_PATH_OCS)
+			cf->ocs_bytes += f->bytes;
+		if (f->connect_ns < 0 || f->last_byte_ns < 0) {
+			all[f->cf] = false;
+			continue;
+		}
+		if (cf->start_ns < 0 || f->connect_ns < cf->start_ns)
+			cf->start_ns = f->connect_ns;
+		if (f->last_byte_ns > cf->end_ns)
+			cf->end_ns = f->last_byte_ns;
+	}
+	for (i = 0; i < r->n_coflows; i++) {
+		struct an_coflow *cf = &r->coflows[i];
+
+		if (!all[i] || r->jobs[cf->job].end_ns < 0)
+			cf->start_ns = cf->end_ns = -1;
+		map[i] = n;
+		if (cf->flows)
+			r->coflows[n++] = *cf;
+	}
+	for (i = 0; i < r->n_flows; i++)
+		r->flows[i].cf = map[r->flows[i].cf];
+	r->n_coflows = n;
+	free(map);
+	free(all);
+}
+
+static bool run_interrupted(const char *dir)
+{
+	char *jobs = path_join(dir, RUNDIR_APP_JOBS), *wl = path_join(dir, RUNDIR_INPUT_WL);
+	bool yes = access(jobs, F_OK) && errno == ENOENT && !access(wl, R_OK);
+
+	free(jobs);
+	free(wl);
+	return yes;
 }
 
 int an_run_load(const char *dir, struct an_run **out, char *errbuf)
@@ -457,16 +613,19 @@ int an_run_load(const char *dir, struct an_run **out, char *errbuf)
 		ret = -EINVAL;
 		goto err;
 	}
-	if ((ret = load_jobs(r, errbuf)))
+	r->interrupted = run_interrupted(dir);
+	if ((ret = r->interrupted ? load_interrupted(r, errbuf) : load_jobs(r, errbuf)))
 		goto err;
 	job_idx = sorted_index(r, r->n_jobs, cmp_job_idx);
-	if ((ret = load_coflows(r, job_idx, errbuf)))
+	if (!r->interrupted && (ret = load_coflows(r, job_idx, errbuf)))
 		goto err;
 	cf_idx = sorted_index(r, r->n_coflows, cmp_cf_idx);
 	if ((ret = load_manifest(r, job_idx, cf_idx, errbuf)))
 		goto err;
 	if ((ret = load_fetches(r, errbuf)))
 		goto err;
+	if (r->interrupted)
+		finish_interrupted(r);
 	free(job_idx);
 	free(cf_idx);
 	*out = r;

@@ -63,6 +63,11 @@ struct an_job {
 
 struct an_run {
 	char *dir;
+	/* The run was interrupted (killed before its controller wrote
+	 * app/jobs.csv): jobs come from inputs/workload.wl and events.log,
+	 * coflows from the manifest, and a coflow whose job did not finish is
+	 * never complete. `cut`: a file ended in the middle of a line. */
+	bool interrupted, cut;
 	struct topo *topo;
 	struct an_flow *flows; /* manifest order */
 	size_t n_flows;
@@ -77,7 +82,8 @@ extern const char *const an_path_names[];
 /* Load and cross-check the topology, app/jobs.csv, app/coflows.csv,
  * manifest.csv and app/fetches.csv of a run directory. On any problem
  * returns -EINVAL with "file:line: what was expected" in errbuf. The caller
- * owns *out (an_run_free). */
+ * owns *out (an_run_free). A run directory without app/jobs.csv but with
+ * its inputs is an interrupted run: loaded as such (see an_run). */
 int an_run_load(const char *dir, struct an_run **out, char *errbuf);
 void an_run_free(struct an_run *r);
 

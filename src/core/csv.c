@@ -22,18 +22,20 @@ void csv_close(struct csv *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int csv_open(struct csv *c, const char *dir, const char *rel,
-		    const char *header, char *errbuf)
+static int open_common(struct csv *c, const char *dir, const char *rel,
+		       const char *header, bool partial, char *errbuf)
 {
 	long n;
 
 	memset(c, 0, sizeof(*c));
-	c->path = xmalloc(strlen(dir) + strlen(rel) + 2);
-	sprintf(c->path, "%s/%s", dir, rel);
+	c->partial = partial;
+	c->path = xasprintf("%s/%s", dir, rel);
 	c->header = header;
 	c->hdr_copy = xstrdup(header);
 	c->nfields = str_split_commas(c->hdr_copy, c->names, CSV_MAX_FIELDS);
 	c->fp = fopen(c->path, "r");
+	if (!c->fp && partial && errno == ENOENT)
+		c->fp = fopen("/dev/null", "r"); /* not written yet: no lines */
 	if (!c->fp) {
 		errbuf_set(errbuf, "%s: %s", c->path, strerror(errno));
 		csv_close(c);
@@ -41,6 +43,10 @@ int csv_open(struct csv *c, const char *dir, const char *rel,
 	}
 	n = read_line(c->fp, &c->buf, &c->cap);
 	c->line = 1;
+	if (partial && (n == -1 || (n >= 0 && feof(c->fp) && !strncmp(header, c->buf, (size_t)n)))) {
+		c->cut = n > 0;
+		return 0; /* empty, or its header cut short: no lines */
+	}
 	if (n == -1 || n == -2 || strcmp(c->buf, header)) {
 		errbuf_set(errbuf, "%s:1: expected the header '%s'%s", c->path,
 			   header, n == -1 ? ", got an empty file" : "");
@@ -48,6 +54,18 @@ int csv_open(struct csv *c, const char *dir, const char *rel,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int csv_open(struct csv *c, const char *dir, const char *rel,
+	     const char *header, char *errbuf)
+{
+	return open_common(c, dir, rel, header, false, errbuf);
+}
+
+int csv_open_partial(struct csv *c, const char *dir, const char *rel,
+		     const char *header, char *errbuf)
+{
+	return open_common(c, dir, rel, header, true, errbuf);
 }
 
 /* 1 with c->f filled, 0 at the end, -EINVAL on a malformed line. */
@@ -65,6 +83,10 @@ int csv_next(struct csv *c, char *errbuf)
 			errbuf_set(errbuf, "%s:%zu: NUL byte: not a text file",
 				   c->path, c->line);
 			return -EINVAL;
+		}
+		if (n > 0 && c->partial && feof(c->fp)) {
+			c->cut = true; /* no end of line: cut short */
+			return 0;
 		}
 		if (n > 0)
 			break;

@@ -5,6 +5,7 @@
 #ifndef HYDE_CSV_H
 #define HYDE_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,11 +26,18 @@ struct csv {
 	char *buf;
 	size_t cap;
 	char *f[CSV_MAX_FIELDS];
+	bool partial; /* csv_open_partial */
+	bool cut;     /* a last line without its end of line was dropped */
 };
 
 /* Open dir/rel and check its header; errors: -EINVAL, errbuf says why. */
 int csv_open(struct csv *c, const char *dir, const char *rel, const char *header,
 	     char *errbuf);
+/* The same for a file an interrupted run was writing: a missing or empty
+ * file has no lines, and a last line cut short (no end of line: the
+ * writer was killed in the middle) is dropped, with c->cut set. */
+int csv_open_partial(struct csv *c, const char *dir, const char *rel,
+		     const char *header, char *errbuf);
 void csv_close(struct csv *c);
 /* 1 with c->f filled, 0 at the end, -EINVAL on a malformed line. */
 int csv_next(struct csv *c, char *errbuf);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 
@@ -68,6 +69,35 @@ void log_info(const char *fmt, ...)
 void log_debug(const char *fmt, ...)
 {
 	LOG_BODY(LOG_LVL_DEBUG, 0);
+}
+
+void log_warnx_rl(struct log_ratelimit *rl, const char *fmt, ...)
+{
+	struct timespec ts;
+	long long now;
+	va_list ap;
+
+	if (LOG_LVL_WARN > log_level)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (!rl->start || now - rl->start >= rl->interval_ns) {
+		rl->start = now;
+		rl->n = 0;
+	}
+	if (rl->n >= rl->burst) {
+		rl->suppressed++;
+		return;
+	}
+	rl->n++;
+	if (rl->suppressed) {
+		fprintf(stderr, "%s: (%llu similar message(s) suppressed)\n", log_prog,
+			rl->suppressed);
+		rl->suppressed = 0;
+	}
+	va_start(ap, fmt);
+	log_vemit(LOG_LVL_WARN, 0, 0, fmt, ap);
+	va_end(ap);
 }
 
 void fatal(const char *fmt, ...)

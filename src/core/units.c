@@ -199,12 +199,15 @@ static char *fmt_exact(uint64_t v, const struct unit *units, size_t n,
 		if (digits == 0) {
 			snprintf(buf, len, "%" PRIu64 "%s", v / m, units[k].name);
 		} else {
+			/* the fraction is below 10^digits: its last `digits`
+			 * characters, zero-padded to six, are the decimals
+			 * (a fixed width, so the compiler sees the size) */
 			char fbuf[24];
 
-			snprintf(fbuf, sizeof(fbuf), "%0*" PRIu64, digits,
-				 (v % m) / step);
-			snprintf(buf, len, "%" PRIu64 ".%s%s", v / m, fbuf,
-				 units[k].name);
+			snprintf(fbuf, sizeof(fbuf), "%06" PRIu64,
+				 (v % m) / step % 1000000);
+			snprintf(buf, len, "%" PRIu64 ".%s%s", v / m,
+				 fbuf + 6 - digits, units[k].name);
 		}
 		return buf;
 	}

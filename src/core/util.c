@@ -59,6 +59,20 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatalx("out of memory");
+	return s;
+}
+
 void xgrow(void **arr, size_t *cap, size_t need, size_t elsz)
 {
 	size_t ncap = *cap ? *cap : 8;

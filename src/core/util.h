@@ -17,11 +17,16 @@
 void errbuf_set(char *errbuf, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Allocation that cannot fail: out of memory is fatal (exit 1). */
-void *xmalloc(size_t n);
-void *xcalloc(size_t nmemb, size_t n);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
+/* Allocation that cannot fail: out of memory is fatal (exit 1); marked
+ * returns_nonnull so that the compiler knows it too. */
+void *xmalloc(size_t n) __attribute__((malloc, returns_nonnull));
+void *xcalloc(size_t nmemb, size_t n) __attribute__((malloc, returns_nonnull));
+void *xrealloc(void *p, size_t n) __attribute__((returns_nonnull));
+char *xstrdup(const char *s) __attribute__((malloc, returns_nonnull));
+/* A new string of the formatted text, exactly as long as it needs (no
+ * size to compute beside the format). The caller frees it. */
+char *xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), malloc, returns_nonnull));
 /* Grow *arr (of *cap elements of size elsz) so that it holds at least need. */
 void xgrow(void **arr, size_t *cap, size_t need, size_t elsz);
 

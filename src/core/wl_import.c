@@ -160,6 +160,22 @@ static void assign_user(struct wl_job *j, struct rng *r, unsigned users)
 	j->user = xstrdup(name);
 }
 
+/* Arrival times from the earliest job imported, not the first line: a
+ * trace out of order (found by fuzzing: a job submitted before the first
+ * line's) would otherwise arrive before the run starts, which a .wl file
+ * cannot say. */
+static void arrivals_from_earliest(struct workload *wl)
+{
+	int64_t min = 0;
+	size_t i;
+
+	for (i = 0; i < wl->n_jobs; i++)
+		if (wl->jobs[i].arrival < min)
+			min = wl->jobs[i].arrival;
+	for (i = 0; i < wl->n_jobs; i++)
+		wl->jobs[i].arrival -= min;
+}
+
 int wl_import_swim(const char *path, const struct swim_opts *o,
 		   struct workload **out, char *errbuf)
 {
@@ -226,6 +242,7 @@ int wl_import_swim(const char *path, const struct swim_opts *o,
 		r = -EIO;
 		goto err;
 	}
+	arrivals_from_earliest(wl);
 	r = wl_finish(wl, path, errbuf);
 	if (r)
 		goto err;
@@ -387,6 +404,7 @@ int wl_import_coflow(const char *path, const struct coflow_opts *o,
 		r = ierr(errbuf, path, line, "the header announces %" PRIu64 " coflows, the file has %" PRIu64, ncoflows, nseen);
 		goto err;
 	}
+	arrivals_from_earliest(wl);
 	r = wl_finish(wl, path, errbuf);
 	if (r)
 		goto err;

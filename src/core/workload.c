@@ -367,11 +367,13 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 		j->map_racks = arr;
 	}
 	if (val[F_REDUCE_RACKS]) {
+		/* the list is the job's as soon as it is made: freed with it
+		 * on any error (a leak when reduces=0, found by fuzzing) */
 		if (parse_list(val[F_REDUCE_RACKS], j->reduces, sizeof(uint32_t),
-			       parse_rack_item, &arr, &cnt) || j->reduces == 0)
+			       parse_rack_item, &arr, &cnt) ||
+		    (j->reduce_racks = arr, j->reduces == 0))
 			return perr(p, "reduce_racks: expected %u rack numbers separated by commas (one per reduce), got '%s'",
 				    j->reduces, val[F_REDUCE_RACKS]);
-		j->reduce_racks = arr;
 	}
 	if (val[F_INPUT_RACKS]) {
 		if (j->input_from_parents)
@@ -390,10 +392,10 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 			return perr(p, "job '%s': reduce_bytes= fixes the shuffle; sir= cannot be given too",
 				    val[F_ID]);
 		if (parse_list(val[F_REDUCE_BYTES], j->reduces, sizeof(uint64_t),
-			       parse_size_item, &arr, &cnt) || j->reduces == 0)
+			       parse_size_item, &arr, &cnt) ||
+		    (j->reduce_bytes = arr, j->reduces == 0))
 			return perr(p, "reduce_bytes: expected %u sizes separated by commas (one per reduce), got '%s'",
 				    j->reduces, val[F_REDUCE_BYTES]);
-		j->reduce_bytes = arr;
 		for (i = 0; i < (int)cnt; i++) {
 			if (j->reduce_bytes[i] > WL_MAX_BYTES)
 				return perr(p, "reduce_bytes: absurdly large size");
@@ -642,6 +644,32 @@ static int64_t derive_time(int64_t base, uint64_t bytes, uint64_t rate_bps)
 	return base + (int64_t)(t + 0.5);
 }
 
+/* The bounds the parser puts on each value, on what an importer or a
+ * derivation made (a derived time, a shuffle from sir=): a workload that
+ * passes wl_finish can be written and read back (found by fuzzing the
+ * importers: a SWIM trace spanning years, arrivals before the start). */
+static int check_limits(const struct workload *wl, const struct wl_job *j,
+			const char *path, char *errbuf)
+{
+	const char *what = NULL;
+
+	if (j->arrival < 0)
+		what = "arrives before the run starts (expected an arrival of 0 or more)";
+	else if (j->arrival > WL_MAX_TIME)
+		what = "arrives more than a year after the start";
+	else if (j->map_time > WL_MAX_TIME || j->reduce_time > WL_MAX_TIME)
+		what = "has a task time of more than a year";
+	else if (!j->input || j->input > WL_MAX_BYTES || j->shuffle > WL_MAX_BYTES ||
+		 j->output > WL_MAX_BYTES)
+		what = "has a size of 0 input bytes or of more than 1EB";
+	else if (!j->maps || j->maps > WL_MAX_TASKS || j->reduces > WL_MAX_TASKS)
+		what = "has no map, or more than 1000000 maps or reduces";
+	if (!what)
+		return 0;
+	wl_job_name_err(wl, j, path, errbuf, what);
+	return -EINVAL;
+}
+
 int wl_finish(struct workload *wl, const char *path, char *errbuf)
 {
 	struct id_index ix;
@@ -670,6 +698,23 @@ int wl_finish(struct workload *wl, const char *path, char *errbuf)
 		}
 		if (j->input_from_parents && (r = input_from_parents(wl, j, path, errbuf)))
 			goto out;
+		if (!valid_name(j->id) || !valid_name(j->user)) {
+			/* an importer's names, as the parser wants them: else
+			 * a written workload does not read back (found by
+			 * fuzzing the SWIM importer) */
+			char shown[WL_ID_MAX + 4];
+			const char *bad = valid_name(j->id) ? j->user : j->id;
+			size_t k;
+
+			for (k = 0; bad[k] && k < WL_ID_MAX; k++)
+				shown[k] = isprint((unsigned char)bad[k]) ? bad[k] : '?';
+			strcpy(shown + k, bad[k] ? "..." : "");
+			errbuf_set(errbuf, "%s:%u: %s '%s': expected 1 to %d letters, digits, '_', '.' or '-'",
+				   path, j->line, bad == j->id ? "job id" : "user", shown,
+				   WL_ID_MAX - 1);
+			r = -EINVAL;
+			goto out;
+		}
 		if (j->shuffle > 0 && j->reduces == 0) {
 			wl_job_name_err(wl, j, path, errbuf,
 					"has shuffle bytes but reduces=0 (expected reduces >= 1)");
@@ -700,6 +745,8 @@ int wl_finish(struct workload *wl, const char *path, char *errbuf)
 							     wl->reduce_rate);
 			}
 		}
+		if ((r = check_limits(wl, j, path, errbuf)))
+			goto out;
 	}
 	level = xcalloc(wl->n_jobs, sizeof(unsigned));
 	for (i = 0; i < wl->n_jobs && !r; i++) {

@@ -278,6 +278,10 @@ static int setup_outdir(struct ctl *c, char *errbuf)
 		r = -errno;
 		goto err;
 	}
+	/* in real time, each line as it happens: a run killed outright
+	 * keeps its log up to the kill (hyde analyze reads it then) */
+	if (c->opts.backend->clock == EVLOOP_REAL)
+		setvbuf(c->events, NULL, _IOLBF, 0);
 	return 0;
 err:
 	errbuf_set(errbuf, "%s: %s", path, strerror(-r));

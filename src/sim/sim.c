@@ -595,7 +595,8 @@ static void compute_maxmin(struct sim *s)
 		park(s, c); /* moves another class into slot i */
 	}
 	xgrow((void **)&s->sorted, &s->cap_sorted, s->n_run + 1, sizeof(*s->sorted));
-	memcpy(s->sorted, s->run, s->n_run * sizeof(*s->sorted));
+	if (s->n_run) /* s->run is NULL before the first class runs */
+		memcpy(s->sorted, s->run, s->n_run * sizeof(*s->sorted));
 	qsort(s->sorted, s->n_run, sizeof(*s->sorted), cmp_slot);
 	fill(s, s->sorted, s->n_run, true);
 }
@@ -769,7 +770,8 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			s->sorted[nd++] = c;
 		}
 	}
-	qsort(s->sorted, nd, sizeof(*s->sorted), cmp_slot);
+	if (nd > 1) /* s->sorted is NULL until a class was due */
+		qsort(s->sorted, nd, sizeof(*s->sorted), cmp_slot);
 	for (i = 0; i < nd; i++) {
 		struct sim_class *c = s->sorted[i];
 
