@@ -420,7 +420,12 @@ static void task_line(struct emul *e, struct rconn *rc, char *line)
 	if (!strncmp(line, "prog ", 5)) {
 		if (sscanf(line, "prog %" SCNu64 " %" SCNu64, &v[0], &v[1]) != 2 || !flow_of(e, v[0]))
 			goto bad;
-		hyde_grow((void **)&e->moved, &e->cap_moved, v[0] + 1, sizeof(*e->moved));
+		{
+			size_t old = e->cap_moved;
+
+			xgrow((void **)&e->moved, &e->cap_moved, v[0] + 1, sizeof(*e->moved));
+			memset(e->moved + old, 0, (e->cap_moved - old) * sizeof(*e->moved));
+		}
 		e->moved[v[0]] = v[1];
 		return;
 	}

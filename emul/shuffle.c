@@ -1,4 +1,5 @@
-/* Map output, the shuffle service and the task processes (shuffle.h). */
+/* Map output and the shuffle service (shuffle.h), and the line and socket
+ * helpers the task processes (task.c) share with it. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -102,7 +103,7 @@ int64_t shuffle_realtime_ns(void)
 	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-static int set_nonblock(int fd)
+int emul_set_nonblock(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
 
@@ -129,7 +130,7 @@ int emul_unix_connect(const char *path)
 	return fd;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int emul_write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);
@@ -145,16 +146,9 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* A line reader over a non-blocking or blocking descriptor, holding at
- * most max bytes (0: no bound, for the controller's own lines). */
-struct linebuf {
-	char *b;
-	size_t len, cap, max;
-};
-
 /* Read what is there; returns 0, or -1 at end of file, -EMSGSIZE when max
  * bytes are held and none is an end of line, or another -errno. */
-static int lb_fill(struct linebuf *lb, int fd)
+int emul_lb_fill(struct linebuf *lb, int fd)
 {
 	for (;;) {
 		size_t room;
@@ -186,7 +180,7 @@ static int lb_fill(struct linebuf *lb, int fd)
 
 /* Next complete line (NUL-terminated, in place) or NULL; *consumed is how
  * much to drop afterwards with lb_drop. */
-static char *lb_line(struct linebuf *lb, size_t *consumed)
+char *emul_lb_line(struct linebuf *lb, size_t *consumed)
 {
 	char *nl = lb->len ? memchr(lb->b, '\n', lb->len) : NULL;
 
@@ -197,7 +191,7 @@ static char *lb_line(struct linebuf *lb, size_t *consumed)
 	return lb->b;
 }
 
-static void lb_drop(struct linebuf *lb, size_t n)
+void emul_lb_drop(struct linebuf *lb, size_t n)
 {
 	memmove(lb->b, lb->b + n, lb->len - n);
 	lb->len -= n;
@@ -574,18 +568,18 @@ static void sconn_reg_lines(struct sserver *s, struct sconn *c)
 	size_t used;
 	char *line;
 
-	while ((line = lb_line(&c->in, &used))) {
+	while ((line = emul_lb_line(&c->in, &used))) {
 		uint32_t j, m;
 
 		if (!shuffle_reg_parse(line, used - 1, &j, &m)) {
 			reg_add(&s->reg, j, m);
-			write_all(c->fd, "ok\n", 3);
+			emul_write_all(c->fd, "ok\n", 3);
 		} else {
 			log_warnx_rl(&s->rl, "shuffle service: %s: malformed registration (%zu bytes)",
 				     c->peer, used - 1);
-			write_all(c->fd, "err\n", 4);
+			emul_write_all(c->fd, "err\n", 4);
 		}
-		lb_drop(&c->in, used);
+		emul_lb_drop(&c->in, used);
 		/* each line restarts the clock */
 		c->since = now_ns();
 		list_del(&s->waiting, c);
@@ -649,7 +643,7 @@ static void sconn_io(struct sserver *s, struct sconn *c)
 		}
 		return;
 	}
-	r = lb_fill(&c->in, c->fd);
+	r = emul_lb_fill(&c->in, c->fd);
 	if (r == -EMSGSIZE) {
 		log_warnx_rl(&s->rl, "shuffle service: %s: request longer than %d bytes: refused",
 			     c->peer, SHUFFLE_REQ_MAX);
@@ -666,7 +660,7 @@ static void sconn_io(struct sserver *s, struct sconn *c)
 		}
 		return;
 	}
-	line = lb_line(&c->in, &used);
+	line = emul_lb_line(&c->in, &used);
 	if (line) {
 		sconn_request(s, c, line, used - 1);
 		return;
@@ -801,390 +795,4 @@ out:
 	if (s.ux >= 0)
 		close(s.ux);
 	return r;
-}
-
-/* ---- tasks ---- */
-
-static void do_work(int64_t ns, int cpu)
-{
-	int64_t end = now_ns() + ns;
-
-	if (ns <= 0)
-		return;
-	if (cpu) {
-		volatile uint64_t x = 0;
-
-		while (now_ns() < end)
-			for (int k = 0; k < 10000; k++)
-				x += (uint64_t)k;
-		return;
-	}
-	for (;;) {
-		struct timespec ts;
-		int64_t left = end - now_ns();
-
-		if (left <= 0)
-			return;
-		ts.tv_sec = left / NSEC_PER_SEC;
-		ts.tv_nsec = left % NSEC_PER_SEC;
-		nanosleep(&ts, NULL);
-	}
-}
-
-int shuffle_map_task(const char *reg_path, uint32_t job, uint32_t map,
-		     int64_t ns, int cpu, char *errbuf)
-{
-	char line[64], reply[8];
-	ssize_t n;
-	int fd;
-
-	do_work(ns, cpu);
-	fd = emul_unix_connect(reg_path);
-	if (fd < 0) {
-		errbuf_set(errbuf, "map %u of job %u: shuffle service %s: %s", map, job,
-			   reg_path, strerror(-fd));
-		return fd;
-	}
-	snprintf(line, sizeof(line), "reg %u %u\n", job, map);
-	if (write_all(fd, line, strlen(line)) || (n = read(fd, reply, sizeof(reply))) < 3 ||
-	    strncmp(reply, "ok\n", 3)) {
-		errbuf_set(errbuf, "map %u of job %u: the shuffle service refused its output", map, job);
-		close(fd);
-		return -EPROTO;
-	}
-	close(fd);
-	return 0;
-}
-
-struct fetch {
-	struct fetch *prev, *next; /* the reducer's fetches under way */
-	uint32_t flow;
-	int fd;
-	struct sockaddr_in srv;
-	struct shuffle_part *parts;
-	uint32_t n_parts, cur;
-	uint64_t off, total, got;
-	int64_t connect_ns, est_ns, first_ns, last_ns;
-	char req[64];
-	bool connected;
-	char *reqline;
-	size_t reqlen, reqoff;
-};
-
-struct reducer {
-	int ctl, ep;
-	uint32_t job, reduce;
-	uint64_t seed;
-	struct linebuf in;
-	struct fetch *fetches;
-	char *errbuf;
-	bool failed;
-};
-
-static void ctl_say(struct reducer *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void ctl_say(struct reducer *r, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(buf) - 2)
-		n = (int)sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (write_all(r->ctl, buf, (size_t)n))
-		_exit(1); /* the controller is gone: nothing left to do */
-}
-
-static void fetch_fail(struct reducer *r, struct fetch *f, const char *why)
-{
-	char ip[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &f->srv.sin_addr, ip, sizeof(ip));
-	ctl_say(r, "fail %u %s (from %s)", f->flow, why, ip);
-	r->failed = true;
-}
-
-static void fetch_free(struct reducer *r, struct fetch *f)
-{
-	if (f->prev)
-		f->prev->next = f->next;
-	else
-		r->fetches = f->next;
-	if (f->next)
-		f->next->prev = f->prev;
-	epoll_ctl(r->ep, EPOLL_CTL_DEL, f->fd, NULL);
-	close(f->fd);
-	free(f->parts);
-	free(f->reqline);
-	free(f);
-}
-
-/* "fetch flow srv_ip tos n map:bytes ..." */
-static int fetch_start(struct reducer *r, char *line)
-{
-	char *save = NULL, *tok;
-	struct fetch *f = xcalloc(1, sizeof(*f));
-	struct epoll_event ev;
-	uint64_t v, tos;
-	size_t cap, len;
-	uint32_t i;
-
-	strtok_r(line, " ", &save);
-	if (!(tok = strtok_r(NULL, " ", &save)) || parse_uint(tok, 0, UINT32_MAX, &v))
-		goto bad;
-	f->flow = (uint32_t)v;
-	f->srv.sin_family = AF_INET;
-	f->srv.sin_port = htons(13562);
-	if (!(tok = strtok_r(NULL, " ", &save)) || inet_pton(AF_INET, tok, &f->srv.sin_addr) != 1)
-		goto bad;
-	if (!(tok = strtok_r(NULL, " ", &save)) || parse_uint(tok, 0, 255, &tos))
-		goto bad;
-	if (!(tok = strtok_r(NULL, " ", &save)) || parse_uint(tok, 1, UINT32_MAX, &v))
-		goto bad;
-	f->n_parts = (uint32_t)v;
-	f->parts = xcalloc(f->n_parts, sizeof(*f->parts));
-	cap = 64 + 32 * (size_t)f->n_parts;
-	f->reqline = xmalloc(cap);
-	len = (size_t)snprintf(f->reqline, cap, "GET %u %u %u", r->job, r->reduce, f->n_parts);
-	for (i = 0; i < f->n_parts; i++) {
-		char *colon;
-		uint64_t m, b;
-
-		if (!(tok = strtok_r(NULL, " ", &save)) || !(colon = strchr(tok, ':')))
-			goto bad;
-		*colon = '\0';
-		if (parse_uint(tok, 0, UINT32_MAX, &m) || parse_uint(colon + 1, 0, UINT64_MAX / 2, &b))
-			goto bad;
-		f->parts[i] = (struct shuffle_part){ (uint32_t)m, b };
-		f->total += b;
-		len += (size_t)snprintf(f->reqline + len, cap - len, " %" PRIu64 ":%" PRIu64, m, b);
-	}
-	f->reqline[len++] = '\n';
-	f->reqlen = len;
-	f->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (f->fd < 0) {
-		fetch_fail(r, f, strerror(errno));
-		free(f->parts);
-		free(f->reqline);
-		free(f);
-		return -1;
-	}
-	if (tos) {
-		int t = (int)tos;
-
-		setsockopt(f->fd, IPPROTO_IP, IP_TOS, &t, sizeof(t));
-	}
-	f->connect_ns = shuffle_realtime_ns();
-	if (connect(f->fd, (struct sockaddr *)&f->srv, sizeof(f->srv)) && errno != EINPROGRESS) {
-		char why[128];
-
-		snprintf(why, sizeof(why), "connect: %s", strerror(errno));
-		fetch_fail(r, f, why);
-		close(f->fd);
-		free(f->parts);
-		free(f->reqline);
-		free(f);
-		return -1;
-	}
-	ev = (struct epoll_event){ .events = EPOLLOUT, .data.ptr = f };
-	epoll_ctl(r->ep, EPOLL_CTL_ADD, f->fd, &ev);
-	f->next = r->fetches;
-	if (r->fetches)
-		r->fetches->prev = f;
-	r->fetches = f;
-	return 0;
-bad:
-	ctl_say(r, "fail %u malformed fetch command", f->flow);
-	r->failed = true;
-	free(f->parts);
-	free(f->reqline);
-	free(f);
-	return -1;
-}
-
-/* Returns true when the fetch is over (done or failed). */
-static bool fetch_io(struct reducer *r, struct fetch *f)
-{
-	static uint8_t buf[256 * 1024];
-
-	if (!f->connected) {
-		struct sockaddr_in me;
-		socklen_t sl = sizeof(me);
-		char ip[INET_ADDRSTRLEN];
-		int err = 0;
-		struct epoll_event ev;
-
-		getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &err, &sl);
-		if (err) {
-			char why[128];
-
-			snprintf(why, sizeof(why), "connect: %s", strerror(err));
-			fetch_fail(r, f, why);
-			return true;
-		}
-		f->connected = true;
-		f->est_ns = shuffle_realtime_ns();
-		sl = sizeof(me);
-		getsockname(f->fd, (struct sockaddr *)&me, &sl);
-		inet_ntop(AF_INET, &me.sin_addr, ip, sizeof(ip));
-		ctl_say(r, "conn %u %s %u %u", f->flow, ip, ntohs(me.sin_port), ntohs(f->srv.sin_port));
-		/* the request is small: one send, at most a few */
-		while (f->reqoff < f->reqlen) {
-			ssize_t n = send(f->fd, f->reqline + f->reqoff, f->reqlen - f->reqoff, MSG_NOSIGNAL);
-
-			if (n < 0) {
-				char why[128];
-
-				if (errno == EINTR || errno == EAGAIN)
-					continue;
-				snprintf(why, sizeof(why), "request: %s", strerror(errno));
-				fetch_fail(r, f, why);
-				return true;
-			}
-			f->reqoff += (size_t)n;
-		}
-		ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = f };
-		epoll_ctl(r->ep, EPOLL_CTL_MOD, f->fd, &ev);
-		return false;
-	}
-	for (;;) {
-		ssize_t n = read(f->fd, buf, sizeof(buf));
-		size_t done = 0;
-
-		if (n < 0) {
-			char why[128];
-
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				return false;
-			snprintf(why, sizeof(why), "read: %s after %" PRIu64 " of %" PRIu64 " bytes",
-				 strerror(errno), f->got, f->total);
-			fetch_fail(r, f, why);
-			return true;
-		}
-		if (n == 0) {
-			char why[160];
-
-			if (f->got == f->total) {
-				ctl_say(r, "done %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRIu64,
-					f->flow, f->connect_ns, f->est_ns,
-					f->first_ns < 0 ? f->est_ns : f->first_ns,
-					f->last_ns < 0 ? f->est_ns : f->last_ns, f->got);
-				return true;
-			}
-			snprintf(why, sizeof(why), "short read: %" PRIu64 " of %" PRIu64
-				 " bytes, then the shuffle service closed", f->got, f->total);
-			fetch_fail(r, f, why);
-			return true;
-		}
-		if (!f->got)
-			f->first_ns = shuffle_realtime_ns();
-		if (f->got + (uint64_t)n > f->total) {
-			fetch_fail(r, f, "more bytes than asked for");
-			return true;
-		}
-		while (done < (size_t)n) {
-			struct shuffle_part *p;
-			size_t take, bad;
-
-			while (f->cur < f->n_parts && f->off == f->parts[f->cur].bytes) {
-				f->cur++;
-				f->off = 0;
-			}
-			p = &f->parts[f->cur];
-			take = (size_t)n - done;
-			if (take > p->bytes - f->off)
-				take = (size_t)(p->bytes - f->off);
-			bad = shuffle_check(shuffle_key(r->seed, r->job, p->map, r->reduce), f->off,
-					    buf + done, take);
-			if (bad < take) {
-				char why[160];
-
-				snprintf(why, sizeof(why), "byte %" PRIu64 " of map %u's partition is wrong",
-					 f->off + bad, p->map);
-				fetch_fail(r, f, why);
-				return true;
-			}
-			f->off += take;
-			done += take;
-		}
-		f->got += (uint64_t)n;
-		if (f->got == f->total)
-			f->last_ns = shuffle_realtime_ns();
-	}
-}
-
-static void reducer_free(struct reducer *r)
-{
-	while (r->fetches)
-		fetch_free(r, r->fetches);
-	free(r->in.b);
-	close(r->ep);
-	close(r->ctl);
-}
-
-int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,
-			uint64_t seed, char *errbuf)
-{
-	struct reducer r = { .job = job, .reduce = reduce, .seed = seed, .errbuf = errbuf };
-	struct epoll_event ev, evs[64];
-	int n, i;
-
-	signal(SIGPIPE, SIG_IGN);
-	r.ctl = emul_unix_connect(ctl_path);
-	if (r.ctl < 0) {
-		errbuf_set(errbuf, "reduce %u of job %u: controller %s: %s", reduce, job, ctl_path,
-			   strerror(-r.ctl));
-		return r.ctl;
-	}
-	set_nonblock(r.ctl);
-	r.ep = epoll_create1(EPOLL_CLOEXEC);
-	ev = (struct epoll_event){ .events = EPOLLIN, .data.ptr = NULL };
-	epoll_ctl(r.ep, EPOLL_CTL_ADD, r.ctl, &ev);
-	ctl_say(&r, "hello %u %u %d", job, reduce, (int)getpid());
-	for (;;) {
-		n = epoll_wait(r.ep, evs, 64, -1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		for (i = 0; i < n; i++) {
-			struct fetch *f = evs[i].data.ptr;
-
-			if (f) {
-				if (fetch_io(&r, f))
-					fetch_free(&r, f);
-				continue;
-			}
-			if (lb_fill(&r.in, r.ctl) && !memchr(r.in.b, '\n', r.in.len)) {
-				errbuf_set(errbuf, "reduce %u of job %u: the controller went away", reduce, job);
-				reducer_free(&r);
-				return -EPIPE;
-			}
-			for (;;) {
-				size_t used;
-				char *line = lb_line(&r.in, &used);
-				int64_t ns;
-				char work[16];
-
-				if (!line)
-					break;
-				if (!strncmp(line, "fetch ", 6)) {
-					fetch_start(&r, line);
-				} else if (sscanf(line, "compute %" SCNd64 " %15s", &ns, work) == 2) {
-					do_work(ns, !strcmp(work, "cpu"));
-					ctl_say(&r, "computed");
-					reducer_free(&r);
-					return 0;
-				}
-				lb_drop(&r.in, used);
-			}
-		}
-	}
 }

@@ -1,8 +1,6 @@
-/* The real shuffle: map output data, the per-host shuffle service that
- * serves it over TCP, and the task processes (map and reduce) that run in
- * the host namespaces. Processes talk to the controller over a UNIX socket
- * in the run directory (line protocol below); data goes over TCP between
- * the hosts' namespaces, through the emulated fabric.
+/* The real shuffle: map output data and the per-host shuffle service that
+ * serves it over TCP to the reduce tasks (emul/task.h), between the hosts'
+ * namespaces, through the emulated fabric.
  *
  * Map output is never stored: the bytes map m of job j produces for reduce
  * r are a deterministic pseudo-random stream keyed by (seed, j, m, r), and
@@ -14,17 +12,7 @@
  * the n partitions back to back and closes; it refuses (closes at once) a
  * request for a map output that was not registered on its host.
  * Registration (map task -> service, over the host's UNIX socket):
- * "reg <job> <map>\n", answered "ok\n".
- *
- * Controller <-> reduce task (over the controller's UNIX socket):
- *   task  -> ctl  hello <job> <reduce> <pid>
- *   ctl   -> task fetch <flow> <srv_ip> <tos> <n> <map>:<bytes> ...
- *   task  -> ctl  conn <flow> <cli_ip> <cli_port> <srv_port>
- *   task  -> ctl  done <flow> <connect_ns> <established_ns> <first_ns> <last_ns> <bytes>
- *   task  -> ctl  fail <flow> <why...>
- *   ctl   -> task compute <ns> <sleep|cpu>
- *   task  -> ctl  computed      (then it exits 0)
- * Times are CLOCK_REALTIME ns, the clock of the captures. */
+ * "reg <job> <map>\n", answered "ok\n". */
 #ifndef HYDE_SHUFFLE_H
 #define HYDE_SHUFFLE_H
 
@@ -95,9 +83,25 @@ struct shuffle_serve_opts {
 /* Serve until killed; returns only on a set-up or epoll error (-errno,
  * errbuf filled). */
 int shuffle_serve(const struct shuffle_serve_opts *o, char *errbuf);
-int shuffle_map_task(const char *reg_path, uint32_t job, uint32_t map,
-		     int64_t ns, int cpu, char *errbuf);
-int shuffle_reduce_task(const char *ctl_path, uint32_t job, uint32_t reduce,
-			uint64_t seed, char *errbuf);
+/* ---- helpers the processes share ---- */
+
+/* Write all of buf (blocking or retried): 0 or -errno. */
+int emul_write_all(int fd, const char *buf, size_t len);
+int emul_set_nonblock(int fd);
+
+/* A line reader over a non-blocking or blocking descriptor, holding at
+ * most max bytes (0: no bound, for the controller's own lines). */
+struct linebuf {
+	char *b;
+	size_t len, cap, max;
+};
+
+/* Read what is there; returns 0, or -1 at end of file, -EMSGSIZE when max
+ * bytes are held and none is an end of line, or another -errno. */
+int emul_lb_fill(struct linebuf *lb, int fd);
+/* Next complete line (NUL-terminated, in place) or NULL; *consumed is how
+ * much to drop afterwards with emul_lb_drop. */
+char *emul_lb_line(struct linebuf *lb, size_t *consumed);
+void emul_lb_drop(struct linebuf *lb, size_t n);
 
 #endif

@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <hyde/model.h>
+
 #include "cli.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "emul/capture.h"
 #include "emul/shuffle.h"
+#include "emul/task.h"
 
 static int need_u32(const char *cmd, const char *opt, const char *v, uint32_t *out)
 {
@@ -27,57 +30,49 @@ static int need_u32(const char *cmd, const char *opt, const char *v, uint32_t *o
 
 int cmd_task(int argc, char **argv)
 {
-	const char *kind = argc > 1 ? argv[1] : "", *reg = NULL, *ctl = NULL, *work = "sleep";
+	const char *kind = argc > 1 ? argv[1] : "";
+	struct task_opts o = { .seed = 1 };
 	char errbuf[HYDE_ERRBUF_SIZE];
-	uint32_t job = 0, idx = 0;
-	uint64_t seed = 1;
-	int64_t ns = 0;
 	int i, r;
 
 	if (!strcmp(kind, "--help") || !strcmp(kind, "-h")) {
-		printf("usage: hyde task map --reg SOCK --job J --map M --ns NS [--work sleep|cpu]\n"
-		       "       hyde task reduce --ctl SOCK --job J --reduce R --seed N\n\n"
+		printf("usage: hyde task map --ctl SOCK --job J --idx M --seed N --reg SOCK\n"
+		       "       hyde task reduce --ctl SOCK --job J --idx R --seed N\n\n"
 		       "A task process of a run, started by the controller inside a host's\n"
-		       "namespace (see emul/shuffle.h). Not meant to be run by hand.\n");
+		       "namespace (see emul/task.h). Not meant to be run by hand.\n");
 		return 0;
 	}
+	if (!strcmp(kind, "map"))
+		o.kind = HYDE_MAP;
+	else if (!strcmp(kind, "reduce"))
+		o.kind = HYDE_REDUCE;
+	else
+		return cli_usage_error("task", "expected 'map' or 'reduce', got '%s'", kind);
 	for (i = 2; i + 1 < argc; i += 2) {
-		const char *o = argv[i], *v = argv[i + 1];
+		const char *opt = argv[i], *v = argv[i + 1];
 
-		if (!strcmp(o, "--reg"))
-			reg = v;
-		else if (!strcmp(o, "--ctl"))
-			ctl = v;
-		else if (!strcmp(o, "--work"))
-			work = v;
-		else if (!strcmp(o, "--job")) {
-			if ((r = need_u32("task", o, v, &job)))
+		if (!strcmp(opt, "--reg")) {
+			o.reg_path = v;
+		} else if (!strcmp(opt, "--ctl")) {
+			o.ctl_path = v;
+		} else if (!strcmp(opt, "--job")) {
+			if ((r = need_u32("task", opt, v, &o.job)))
 				return r;
-		} else if (!strcmp(o, "--map") || !strcmp(o, "--reduce")) {
-			if ((r = need_u32("task", o, v, &idx)))
+		} else if (!strcmp(opt, "--idx")) {
+			if ((r = need_u32("task", opt, v, &o.idx)))
 				return r;
-		} else if (!strcmp(o, "--seed")) {
-			if (parse_uint(v, 0, UINT64_MAX, &seed))
+		} else if (!strcmp(opt, "--seed")) {
+			if (parse_uint(v, 0, UINT64_MAX, &o.seed))
 				return cli_usage_error("task", "--seed: expected a number");
-		} else if (!strcmp(o, "--ns")) {
-			uint64_t x;
-
-			if (parse_uint(v, 0, INT64_MAX, &x))
-				return cli_usage_error("task", "--ns: expected nanoseconds");
-			ns = (int64_t)x;
 		} else {
-			return cli_usage_error("task", "unknown option '%s'", o);
+			return cli_usage_error("task", "unknown option '%s'", opt);
 		}
 	}
 	if (i != argc)
 		return cli_usage_error("task", "options come in pairs");
-	if (!strcmp(kind, "map") && reg)
-		r = shuffle_map_task(reg, job, idx, ns, !strcmp(work, "cpu"), errbuf);
-	else if (!strcmp(kind, "reduce") && ctl)
-		r = shuffle_reduce_task(ctl, job, idx, seed, errbuf);
-	else
-		return cli_usage_error("task", "expected 'map --reg ...' or 'reduce --ctl ...'");
-	if (r) {
+	if (!o.ctl_path || (o.kind == HYDE_MAP && !o.reg_path))
+		return cli_usage_error("task", "expected --ctl SOCK (and, for a map, --reg SOCK)");
+	if ((r = task_process(&o, errbuf))) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		return EXIT_RUN_FAILED;
 	}
