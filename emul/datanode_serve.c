@@ -95,6 +95,7 @@ struct server {
 	struct tag listen_tag, signal_tag;
 	bool accepting;
 	int64_t accept_retry; /* 0, or when to listen again after EMFILE */
+	bool starved;	      /* accept has been failing for want of descriptors */
 	unsigned n_conns;
 	struct clist idle, stall, dead;
 	uint8_t *scratch;
@@ -669,9 +670,14 @@ static void accept_all(struct server *s)
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-				log_warn("datanode: accept");
+				/* once per shortage, not at every retry */
+				if (!s->starved)
+					log_warn("datanode: accept (new clients wait until a client leaves)");
+				s->starved = true;
 				listen_on(s, false);
 				s->accept_retry = now_ns() + ACCEPT_RETRY_NS;
+			} else if (errno == EAGAIN) {
+				s->starved = false; /* every waiting client is in */
 			}
 			return;
 		}
