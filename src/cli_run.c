@@ -218,11 +218,14 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			copies = true;
 			break;
 		case 3:
-			if (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat < 0) {
+			/* a bare 0: no heartbeats */
+			if (strcmp(optarg, "0") && (unit_parse_time(optarg, &o.heartbeat) || o.heartbeat < 0)) {
 				r = cli_usage_error(cmd, "--heartbeat: expected %s (0: none), got '%s'",
 						    unit_time_expect, optarg);
 				goto out;
 			}
+			if (!strcmp(optarg, "0"))
+				o.heartbeat = 0;
 			break;
 		case 4:
 			o.progress = true;

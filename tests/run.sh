@@ -1,8 +1,10 @@
 #!/bin/sh
 # hyde run end to end on a real fabric (root): every byte verified, the
 # heavy shuffle on the OCS ports' captures and the light one on the
-# uplinks', the heavy coflow's CCT against T(C), a killed task failing the
-# run by name, SIGINT tearing everything down.
+# uplinks', the heavy coflow's CCT against T(C), HDFS input reads, output
+# pipelines and a DAG child's reads of its parent's output seen in the
+# captures, a killed task failing the run by name, SIGINT tearing
+# everything down.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 require_root
 command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
@@ -30,11 +32,14 @@ R="$tmpdir/two"
 expect_status 0 "$HYDE" run -t "$D/run2x2.topo" -w "$D/run.wl" -S slowstart=1 -o "$R" --prefix $P -q
 left_behind
 [ -f "$R/summary.json" ] || fail "no summary.json"
-# every fetch verified, and the bytes add up to the workload's shuffle
-awk -F, 'NR > 1 { n++; b += $7; if ($8 != 1) bad++ } END { exit !(n == 3 && b == 20200000 && !bad) }' \
-	"$R/app/fetches.csv" || fail "fetches: $(cat "$R/app/fetches.csv")"
+# every flow verified (input reads too), and the shuffle's bytes add up to
+# the workload's
+awk -F, 'NR == FNR { if (FNR > 1) kind[$2] = $15; next }
+	 FNR > 1 { if ($8 != 1) bad++; if (kind[$1] == "shuffle") { n++; b += $7 } }
+	 END { exit !(n >= 3 && b == 20200000 && !bad) }' "$R/manifest.csv" "$R/app/fetches.csv" ||
+	fail "fetches: $(cat "$R/app/fetches.csv")"
 # the heavy fetches' data on tor0's OCS port, the light one's on tor1's uplink
-for line in $(awk -F, 'NR > 1 { print $13 ":" $9 ":" $10 }' "$R/manifest.csv"); do
+for line in $(awk -F, 'NR > 1 && $15 == "shuffle" { print $13 ":" $9 ":" $10 }' "$R/manifest.csv"); do
 	path=${line%%:*}
 	port=$(echo "$line" | cut -d: -f2)
 	case $path in
@@ -62,22 +67,54 @@ decisions "$tmpdir/two-sim" >"$tmpdir/sim.dec"
 cmp -s "$tmpdir/emul.dec" "$tmpdir/sim.dec" ||
 	fail "emulation and simulation placed tasks differently: $(diff "$tmpdir/emul.dec" "$tmpdir/sim.dec")"
 
-# 2. the heavy shuffle alone: T(C) <= CCT <= 1.5 T(C)
+# 2. the heavy shuffle alone: T(C) <= CCT <= 1.5 T(C) (tasks placed at
+# once, not at heartbeats: the circuits' part of the CCT alone)
 R="$tmpdir/heavy"
-expect_status 0 "$HYDE" run -t "$D/run2x2.topo" -w "$D/heavy.wl" -o "$R" --prefix $P -q
+expect_status 0 "$HYDE" run -t "$D/run2x2.topo" -w "$D/heavy.wl" -o "$R" --prefix $P -q --heartbeat 0
 left_behind
 awk -F, 'NR > 1 { lb = $8; cct = $7 } END {
 	printf "heavy alone: CCT %.1f ms, T(C) %.1f ms, ratio %.3f\n", cct / 1e6, lb / 1e6, cct / lb
 	exit !(lb > 0 && cct >= lb && cct <= 1.5 * lb) }' "$R/coflows.csv" ||
 	fail "heavy CCT not within [T(C), 1.5 T(C)]: $(cat "$R/coflows.csv")"
 
-# 3. a task killed mid-run: the run fails naming it; nothing is left
+# 3. HDFS traffic for real: input read across racks, output written
+# through the data services' pipeline, a child reading its parent's output
+R="$tmpdir/io"
+expect_status 0 "$HYDE" run -t "$D/run2x2io.topo" -w "$D/io.wl" -o "$R" --prefix $P -q
+left_behind
+awk -F, 'NR > 1 && $8 != 1 { bad = 1 } END { exit bad }' "$R/app/fetches.csv" ||
+	fail "io: a flow not verified: $(cat "$R/app/fetches.csv")"
+# far's input: exactly its 8MB, every byte from rack 0 to rack 1, and as
+# much payload seen arriving on tor1's uplink port (the captures)
+awk -F, 'NR > 1 && $3 == "far" && $13 == "input" {
+		n++; b += $5; eps += $10
+		if ($14 !~ /^r0/ || $15 !~ /^r1/) cross = 1 }
+	 END { printf "io: far read %d bytes in %d flows, %d seen on the uplink\n", b, n, eps
+	       exit !(b == 8000000 && eps == 8000000 && !cross) }' "$R/flows.csv" ||
+	fail "io: far's input reads: $(grep ',input,' "$R/flows.csv")"
+# far's output: per reduce, the pipeline writer -> a host of rack 0 -> the
+# other host of rack 0, 1.5MB on each hop
+awk -F, 'NR > 1 && $3 == "far" && $13 == "output" {
+		n++; if ($5 != 1500000) bad = 1
+		if ($14 ~ /^r1/ && $15 ~ /^r0/) first++; else if ($14 ~ /^r0/ && $15 ~ /^r0/ && $14 != $15) second++ }
+	 END { exit !(n == 4 && first == 2 && second == 2 && !bad) }' "$R/flows.csv" ||
+	fail "io: far's output pipelines: $(grep ',output,' "$R/flows.csv")"
+# kid reads far's output where it was written: from far's reduce hosts or
+# the hosts its pipelines wrote to
+awk '$2 == "task_start" && $3 == "far" && $4 == "reduce" { print $6 }' "$R/events.log" >"$tmpdir/holders"
+awk -F, 'NR > 1 && $3 == "far" && $13 == "output" { print $15 }' "$R/flows.csv" >>"$tmpdir/holders"
+awk -F, 'NR == FNR { h[$1] = 1; next }
+	 FNR > 1 && $3 == "kid" && $13 == "input" { n++; if (!($14 in h)) bad = $14 }
+	 END { if (bad) print "kid read from " bad; exit bad != "" }' "$tmpdir/holders" "$R/flows.csv" ||
+	fail "io: kid read from a host that holds no part of far's output ($(sort -u "$tmpdir/holders" | tr '\n' ' '))"
+
+# 4. a task killed mid-run: the run fails naming it; nothing is left
 R="$tmpdir/kill"
 "$HYDE" run -t "$D/run2x2.topo" -w "$D/slow.wl" -o "$R" --prefix $P -q 2>"$tmpdir/kill.err" &
 pid=$!
 victim=""
 for i in $(seq 100); do
-	victim=$(pgrep -f "hyde task map --reg /run/hyde/$P/" | head -n 1)
+	victim=$(pgrep -f "hyde task map --ctl /run/hyde/$P/" | head -n 1)
 	[ -n "$victim" ] && break
 	sleep 0.1
 done
@@ -90,12 +127,12 @@ grep -q "map [0-9] of job slow on r[0-9]h[0-9] was killed by signal 9" "$tmpdir/
 	fail "the failure does not name the task: $(cat "$tmpdir/kill.err")"
 left_behind
 
-# 4. SIGINT: clean teardown
+# 5. SIGINT: clean teardown
 R="$tmpdir/int"
 "$HYDE" run -t "$D/run2x2.topo" -w "$D/slow.wl" -o "$R" --prefix $P -q 2>"$tmpdir/int.err" &
 pid=$!
 for i in $(seq 100); do
-	pgrep -f "hyde task map --reg /run/hyde/$P/" >/dev/null && break
+	pgrep -f "hyde task map --ctl /run/hyde/$P/" >/dev/null && break
 	sleep 0.1
 done
 kill -INT $pid

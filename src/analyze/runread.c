@@ -557,8 +557,11 @@ static void finish_interrupted(struct an_run *r)
 		all[i] = true;
 	for (i = 0; i < r->n_flows; i++) {
 		const struct an_flow *f = &r->flows[i];
-		struct an_coflow *cf = &r->coflows[f->cf];
+		struct an_coflow *cf;
 
+		if (f->cf == SIZE_MAX)
+			continue; /* input and output flows make no coflow */
+		cf = &r->coflows[f->cf];
 		cf->flows++;
 		cf->bytes += f->bytes;
 		if (f->path == AN_PATH_OCS)
@@ -582,7 +585,8 @@ static void finish_interrupted(struct an_run *r)
 			r->coflows[n++] = *cf;
 	}
 	for (i = 0; i < r->n_flows; i++)
-		r->flows[i].cf = map[r->flows[i].cf];
+		if (r->flows[i].cf != SIZE_MAX)
+			r->flows[i].cf = map[r->flows[i].cf];
 	r->n_coflows = n;
 	free(map);
 	free(all);
