@@ -117,7 +117,6 @@ void cluster_free(struct cluster *c)
 		free(c->jobs[i].reduces);
 		free(c->jobs[i].blocks);
 		free(c->jobs[i].outputs);
-		map_index_free(c->jobs[i].map_idx);
 		if (c->segs) {
 			free(c->segs[i]);
 			free(c->seg_off[i]);

@@ -22,9 +22,6 @@ struct cluster_seg {
 	uint64_t off, len;  /* the range of that part this map reads */
 };
 
-struct map_index;
-void map_index_free(struct map_index *mi);
-
 struct cluster {
 	const struct topo *topo;
 	const struct workload *wl;

@@ -404,6 +404,9 @@ void ctl_free(struct ctl *c)
 	sched_free(c->sched);
 	nodes_free(c);
 	netview_free(c);
+	if (c->c)
+		for (i = 0; i < c->c->n_jobs; i++)
+			map_index_free(c->c->jobs[i].map_idx);
 	cluster_free(c->c);
 	evloop_destroy(&c->loop);
 	free(c->arrival_order);

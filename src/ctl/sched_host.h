@@ -73,6 +73,10 @@ static inline bool sched_host_mode(const struct hyde_sched *s)
 	return s->ops->next_task && s->ops->pick_host;
 }
 
+/* The helpers' index of a job's pending maps (hyde_pending_map), kept in
+ * the job's map_idx and freed by the controller before the cluster. */
+void map_index_free(struct map_index *mi);
+
 /* The controller lets a scheduler place input while job_arrived runs. */
 void sched_placing(struct hyde_sched *s, int32_t job);
 

@@ -68,6 +68,21 @@ void taskio_free(struct jstate *j)
 	j->map_in = j->red_out = NULL;
 }
 
+/* A flow of the task, made, to start with the others (start_pending):
+ * every one is listed before any starts, so that one ending at once
+ * cannot end the reading or writing early. */
+static void io_pend(struct tio *io, struct flow *f)
+{
+	io->left++;
+	io->bytes += f->bytes;
+	f->next = NULL;
+	if (io->pend_tail)
+		io->pend_tail->next = f;
+	else
+		io->pend_head = f;
+	io->pend_tail = f;
+}
+
 static void read_from(struct ctl *c, struct hyde_task *t, struct tio *io, int src,
 		      uint32_t blk_job, uint32_t blk_idx, bool output, uint64_t off,
 		      uint64_t bytes)
@@ -83,16 +98,7 @@ static void read_from(struct ctl *c, struct hyde_task *t, struct tio *io, int sr
 	f->blk_idx = blk_idx;
 	f->blk_output = output;
 	f->blk_off = off;
-	io->left++;
-	io->bytes += bytes;
-	/* listed before any starts: a read that ends at once (same-host
-	 * flows in the simulator) must not end the reading early */
-	f->next = NULL;
-	if (io->pend_tail)
-		io->pend_tail->next = f;
-	else
-		io->pend_head = f;
-	io->pend_tail = f;
+	io_pend(io, f);
 }
 
 /* Every read (or write) of the task is in: it works (or is done). */
@@ -192,14 +198,7 @@ bool taskio_reduce_computed(struct ctl *c, struct hyde_task *t)
 		if (prev)
 			prev->pipe_next = f;
 		prev = f;
-		io->left++;
-		io->bytes += f->bytes;
-		f->next = NULL;
-		if (io->pend_tail)
-			io->pend_tail->next = f;
-		else
-			io->pend_head = f;
-		io->pend_tail = f;
+		io_pend(io, f);
 	}
 	ctl_event(c, "reduce_write %s %u %u", jb->wl->id, t->idx, part->n_replicas);
 	start_pending(c, t, io);
