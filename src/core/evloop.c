@@ -26,6 +26,7 @@ int evloop_init(struct evloop *l, enum evloop_clock clock)
 	memset(l, 0, sizeof(*l));
 	l->clock = clock;
 	l->epfd = -1;
+	l->firing = -1;
 	evq_init(&l->q);
 	if (clock == EVLOOP_REAL) {
 		l->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -86,7 +87,9 @@ static void fire_due(struct evloop *l)
 	while (!l->stop && (n = evq_peek(&l->q)) && n->t <= evloop_now(l)) {
 		evq_pop(&l->q);
 		l->events++;
+		l->firing = n->t;
 		TIMER_OF(n)->cb(l, TIMER_OF(n));
+		l->firing = -1;
 	}
 }
 

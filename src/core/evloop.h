@@ -32,6 +32,7 @@ struct evloop {
 	enum evloop_clock clock;
 	struct evq q;
 	int64_t now;	/* ns; virtual: the current event's time */
+	int64_t firing;	/* the deadline of the timer being fired, -1: none */
 	int64_t t0;	/* real: CLOCK_REALTIME at start */
 	int epfd;	/* real: epoll */
 	bool stop;
@@ -43,6 +44,15 @@ void evloop_destroy(struct evloop *l);
 
 /* Current time in ns: virtual time from 0, or CLOCK_REALTIME. */
 int64_t evloop_now(struct evloop *l);
+/* The time of the event being handled: a timer's deadline while its
+ * callback runs (the real clock may be past it when the loop is late),
+ * else the current time. What follows from an event (the next heartbeat
+ * after it, say) is worked out from this, so that a late loop decides as
+ * a punctual one would. */
+static inline int64_t evloop_event_time(struct evloop *l)
+{
+	return l->firing >= 0 ? l->firing : evloop_now(l);
+}
 
 static inline void evtimer_init(struct evtimer *t,
 				void (*cb)(struct evloop *, struct evtimer *))

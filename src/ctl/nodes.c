@@ -12,6 +12,7 @@
  * tests that want the scheduler alone). */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,7 +167,7 @@ static void heartbeat_fire(struct evloop *l, struct evtimer *tm)
 	}
 	ctl_node_heartbeat(c, h);
 	if (!c->failed && !evtimer_armed(&n->timer))
-		arm(c, ctl_now(c));
+		arm(c, evloop_event_time(&c->loop));
 }
 
 /* period 0: every free container of every host, in the cycle's order */
@@ -195,9 +196,16 @@ void nodes_start(struct ctl *c)
 	evtimer_init(&n->pass, pass_fire);
 	n->cycle = c->t0;
 	n->pos = 0;
-	for (h = 0; h < H; h++)
+	for (h = 0; h < H; h++) {
+		char name[32];
+
 		if (c->c->free_slots[h])
 			n->armed[n->rank[h] / 64] |= 1ULL << (n->rank[h] % 64);
+		/* when each host heartbeats: t0 + phase + k x period */
+		topo_host_name(c->t, h, name, sizeof(name));
+		if (n->period)
+			ctl_event(c, "node_phase %s %" PRId64, name, n->phase[h]);
+	}
 	n->sleeping = true;
 }
 
@@ -207,11 +215,11 @@ void nodes_wake(struct ctl *c)
 
 	if (!n->period) {
 		if (!evtimer_armed(&n->pass))
-			evloop_at(&c->loop, &n->pass, ctl_now(c));
+			evloop_at(&c->loop, &n->pass, evloop_event_time(&c->loop));
 		return;
 	}
 	n->sleeping = false;
-	arm(c, ctl_now(c));
+	arm(c, evloop_event_time(&c->loop));
 }
 
 void nodes_slot_changed(struct ctl *c, unsigned host)
