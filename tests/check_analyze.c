@@ -139,11 +139,18 @@ static const char golden_coflows[] =
 	"1,b,2,9000,1700000000020000000,-1,-1,-1,0,4344,-1\n"
 	"2,c,4,162000,1700000000030000000,1700000000035000000,5000000,-1,0,155000,5020000\n";
 
+/* The breakdown of a: ready 0.5 ms after arrival, first task at 1 ms,
+ * maps done at 9 ms, its shuffle measured from 10 ms (flow 1's SYN) to
+ * 12.55 ms (flow 3's end), end at 50 ms; c's the same way (shuffle 30 to
+ * 35 ms); b never ended. Each line's parts add up to its JCT. */
 static const char golden_jobs[] =
-	"job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes\n"
-	"a,alice,1700000000000000000,1700000000001000000,1700000000050000000,50000000,2,2,19344,15000\n"
-	"b,bob,1700000000005000000,1700000000006000000,-1,-1,1,2,9000,9000\n"
-	"c,alice,1700000000025000000,1700000000026000000,1700000000060000000,35000000,2,2,162000,155000\n";
+	"job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes,"
+	"class,parents_ns,queue_ns,map_ns,wait_ns,shuffle_ns,reduce_ns\n"
+	"a,alice,1700000000000000000,1700000000001000000,1700000000050000000,50000000,2,2,19344,15000,"
+	"light,500000,500000,8000000,1000000,2550000,37450000\n"
+	"b,bob,1700000000005000000,1700000000006000000,-1,-1,1,2,9000,9000,light,-1,-1,-1,-1,-1,-1\n"
+	"c,alice,1700000000025000000,1700000000026000000,1700000000060000000,35000000,2,2,162000,155000,"
+	"light,500000,500000,3000000,1000000,5000000,25000000\n";
 
 START_TEST(golden_run)
 {

@@ -13,6 +13,9 @@
 #include <hyde/sched.h>
 
 #include "check_hyde.h"
+#include "core/breakdown.h"
+#include "core/csv.h"
+#include "core/rundir.h"
 #include "ctl/ctl_int.h"
 
 static char *write_tmp(const char *text, const char *suffix)
@@ -427,6 +430,106 @@ START_TEST(netview_in_the_model)
 }
 END_TEST
 
+/* ---- where a job's time goes ---- */
+
+static const struct {
+	const char *what;
+	struct job_milestones m;
+	int64_t parts[BD_PARTS];
+} bd_cases[] = {
+	{ "one after the other", { 0, 0, 2, 10, 12, 20, 25 }, { 0, 2, 8, 2, 8, 5 } },
+	/* slowstart: the shuffle began during the maps; only its part after
+	 * them is shuffle time */
+	{ "shuffle overlaps the maps", { 0, 0, 1, 10, 4, 15, 18 }, { 0, 1, 9, 0, 5, 3 } },
+	{ "shuffle over before the maps", { 0, 0, 1, 10, 4, 8, 12 }, { 0, 1, 9, 0, 0, 2 } },
+	{ "no shuffle", { 5, 5, 6, 9, -1, -1, 11 }, { 0, 1, 3, 0, 0, 2 } },
+	{ "a DAG child", { 0, 30, 31, 40, 41, 50, 51 }, { 30, 1, 9, 1, 9, 1 } },
+	/* the last flow ends with the job (its end is the flow's) */
+	{ "shuffle to the end", { 0, 0, 1, 3, 3, 9, 9 }, { 0, 1, 2, 0, 6, 0 } },
+	{ "not finished", { 0, 0, 1, 3, 3, 9, -1 }, { -1, -1, -1, -1, -1, -1 } },
+};
+
+START_TEST(breakdown_table)
+{
+	int64_t parts[BD_PARTS], sum = 0;
+	int k, r = job_breakdown(&bd_cases[_i].m, parts);
+
+	for (k = 0; k < BD_PARTS; k++) {
+		ck_assert_msg(parts[k] == bd_cases[_i].parts[k], "%s: %s is %lld, expected %lld",
+			      bd_cases[_i].what, breakdown_part_names[k], (long long)parts[k],
+			      (long long)bd_cases[_i].parts[k]);
+		sum += parts[k];
+	}
+	if (r == 0)
+		ck_assert_int_eq(sum, bd_cases[_i].m.end - bd_cases[_i].m.arrival);
+	else
+		ck_assert_int_eq(bd_cases[_i].m.end, -1);
+}
+END_TEST
+
+/* Every finished job of a real run: its parts add up to its JCT, the
+ * shuffle-heavy ones (shuffle >= T_e) are called heavy. */
+static void breakdown_adds_up(const char *sched)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], dir[] = "/tmp/hyde-bd-XXXXXX";
+	struct ctl_opts o;
+	struct ctl *c;
+	struct csv f;
+	size_t n = 0, heavy = 0;
+	int r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ctl_opts_default(&o);
+	o.topo_path = test_srcpath("topologies/rack8.topo");
+	o.wl_spec = test_srcpath("workloads/fb-small.wl");
+	o.sched_name = sched;
+	o.outdir = dir;
+	o.stream_flows = true;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(csv_open(&f, dir, RUNDIR_JOBS, RUNDIR_JOBS_HEADER, errbuf) == 0, "%s", errbuf);
+	while ((r = csv_next(&f, errbuf)) > 0) {
+		int64_t jct, part, sum = 0;
+		uint64_t shuffle;
+		int k;
+
+		ck_assert_int_eq(csv_ns(&f, 5, &jct, errbuf), 0);
+		ck_assert_int_eq(csv_u64(&f, 8, UINT64_MAX, &shuffle, errbuf), 0);
+		ck_assert_str_eq(f.f[10], shuffle >= 4500000 ? "heavy" : "light");
+		heavy += !strcmp(f.f[10], "heavy");
+		for (k = 0; k < BD_PARTS; k++) {
+			ck_assert_int_eq(csv_ns(&f, 11 + k, &part, errbuf), 0);
+			ck_assert_int_ge(part, 0);
+			sum += part;
+		}
+		ck_assert_int_eq(sum, jct);
+		n++;
+	}
+	ck_assert_int_eq(r, 0);
+	csv_close(&f);
+	ck_assert_uint_eq(n, 30);
+	ck_assert_uint_eq(heavy, 4); /* fb-small: 4 jobs of at least T_e */
+	ctl_free(c);
+	{
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+}
+
+START_TEST(breakdown_adds_up_fair)
+{
+	breakdown_adds_up("fair");
+}
+END_TEST
+
+START_TEST(breakdown_adds_up_coscheduler)
+{
+	breakdown_adds_up("coscheduler");
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -441,6 +544,9 @@ Suite *model_suite(void)
 	tcase_add_test(tc, output_pipeline);
 	tcase_add_test(tc, lineage_chain);
 	tcase_add_test(tc, netview_in_the_model);
+	tcase_add_loop_test(tc, breakdown_table, 0, sizeof(bd_cases) / sizeof(bd_cases[0]));
+	tcase_add_test(tc, breakdown_adds_up_fair);
+	tcase_add_test(tc, breakdown_adds_up_coscheduler);
 	suite_add_tcase(s, tc);
 	return s;
 }

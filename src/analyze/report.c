@@ -14,6 +14,7 @@
 #include <hyde/model.h>
 
 #include "analyze/analyze_int.h"
+#include "core/breakdown.h"
 #include "core/coflow.h"
 #include "core/rundir.h"
 
@@ -89,12 +90,33 @@ int an_write_jobs(FILE *fp, void *arg)
 	fprintf(fp, "%s\n", RUNDIR_JOBS_HEADER);
 	for (i = 0; i < r->n_jobs; i++) {
 		const struct an_job *j = &r->jobs[i];
+		int64_t parts[BD_PARTS];
+		/* the shuffle as the captures saw it: its coflow's first flow
+		 * start and last flow end */
+		struct job_milestones m = {
+			.arrival = j->arrival_ns, .ready = j->ready_ns, .first_start = j->start_ns,
+			.maps_done = j->maps_done_ns, .shuffle_start = -1, .shuffle_end = -1,
+			.end = j->end_ns,
+		};
+		size_t k;
 
+		for (k = 0; k < r->n_coflows; k++)
+			if (r->coflows[k].job == i && st->cf[k].flows) {
+				m.shuffle_start = st->cf[k].start_ns;
+				m.shuffle_end = st->cf[k].end_ns;
+				if (m.shuffle_start < 0 || m.shuffle_end < 0)
+					m.end = -1; /* its shuffle is not all measured */
+			}
+		job_breakdown(&m, parts);
 		fprintf(fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s",
 			j->job, j->user, j->arrival_ns, j->start_ns, j->end_ns,
 			j->end_ns >= 0 ? j->end_ns - j->arrival_ns : -1, j->maps,
-			j->reduces, j->shuffle_bytes, st->job_cross[i]);
+			j->reduces, j->shuffle_bytes, st->job_cross[i],
+			r->topo->t_e && j->shuffle_bytes >= r->topo->t_e ? "heavy" : "light");
+		for (k = 0; k < BD_PARTS; k++)
+			fprintf(fp, ",%" PRId64, parts[k]);
+		fputc('\n', fp);
 	}
 	return io_result(fp);
 }

@@ -159,6 +159,8 @@ static int load_jobs(struct an_run *r, char *errbuf)
 			ret = csv_err(&c, 6, "an end after the arrival", errbuf);
 			goto out;
 		}
+		j->ready_ns = ready;
+		j->maps_done_ns = maps_done;
 		j->job = xstrdup(c.f[0]);
 		j->user = xstrdup(c.f[1]);
 		r->n_jobs++;
@@ -528,6 +530,7 @@ static int load_interrupted(struct an_run *r, char *errbuf)
 		j->arrival_ns = t0 >= 0 ? t0 + w->arrival : arrive[i];
 		j->start_ns = start[i];
 		j->end_ns = done[i];
+		j->ready_ns = j->maps_done_ns = -1; /* not in events.log's lines */
 		if (j->arrival_ns < 0 || j->end_ns < j->arrival_ns)
 			j->end_ns = -1;
 		j->maps = w->maps;

@@ -58,6 +58,7 @@ struct an_coflow {
 struct an_job {
 	char *job, *user;
 	int64_t arrival_ns, start_ns, end_ns;
+	int64_t ready_ns, maps_done_ns; /* -1: unknown */
 	uint64_t maps, reduces, shuffle_bytes;
 };
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CSV_MAX_FIELDS 16
+#define CSV_MAX_FIELDS 32
 
 /* A strict reader of the run directory's CSV files: the header must be the
  * one rundir.h fixes, every line has exactly that many fields (the values

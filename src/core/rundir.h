@@ -89,9 +89,13 @@
 #define RUNDIR_COFLOWS "coflows.csv"
 #define RUNDIR_COFLOWS_HEADER \
 	"coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns"
+/* jobs.csv: class is heavy (shuffle of at least T_e: Co-scheduler's
+ * shuffle-heavy) or light; the *_ns after it cut the JCT into parts that
+ * add up to it (src/core/breakdown.h), -1 for a job that did not end. */
 #define RUNDIR_JOBS "jobs.csv"
 #define RUNDIR_JOBS_HEADER \
-	"job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes"
+	"job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes," \
+	"class,parents_ns,queue_ns,map_ns,wait_ns,shuffle_ns,reduce_ns"
 #define RUNDIR_SUMMARY "summary.json"
 
 /* The port the per-host shuffle service listens on (Hadoop's

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/breakdown.h"
 #include "core/rundir.h"
 #include "ctl/ctl_int.h"
 
@@ -181,14 +182,25 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 	for (i = 0; i < c->wl->n_jobs; i++) {
 		const struct hyde_job *jb = &c->c->jobs[i];
 		const struct wl_job *w = jb->wl;
-		int64_t arr = c->t0 + w->arrival;
+		const struct jstate *js = &c->js[i];
+		int64_t arr = c->t0 + w->arrival, parts[BD_PARTS];
+		struct job_milestones m = {
+			.arrival = arr, .ready = jb->ready_at, .first_start = js->start,
+			.maps_done = js->maps_done_at, .shuffle_start = js->flows ? js->cf_start : -1,
+			.shuffle_end = js->flows ? js->cf_end : -1,
+			.end = jb->state == HYDE_JOB_DONE ? jb->end : -1,
+		};
+		int k;
 
+		job_breakdown(&m, parts);
 		fprintf(o.fp, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRIu32
-			",%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
-			w->id, w->user, arr, c->js[i].start,
-			jb->state == HYDE_JOB_DONE ? jb->end : -1,
-			jb->state == HYDE_JOB_DONE ? jb->end - arr : -1, w->maps, w->reduces,
-			w->shuffle, c->js[i].cross_rack_bytes);
+			",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%s",
+			w->id, w->user, arr, js->start, m.end, m.end >= 0 ? m.end - arr : -1, w->maps,
+			w->reduces, w->shuffle, js->cross_rack_bytes,
+			c->t->t_e && w->shuffle >= c->t->t_e ? "heavy" : "light");
+		for (k = 0; k < BD_PARTS; k++)
+			fprintf(o.fp, ",%" PRId64, parts[k]);
+		fputc('\n', o.fp);
 	}
 	if ((r = out_close(&o, errbuf)))
 		return r;
