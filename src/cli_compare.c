@@ -1,10 +1,17 @@
 /* hyde compare: the main job. Runs each scheduler on the same topology,
- * workload and seed, each in its own `hyde run` (emulation) or `hyde sim`
- * child with its own run directory, then reads the run directories'
+ * workload and seeds, each run in its own `hyde run` (emulation) or `hyde
+ * sim` child with its own run directory, then reads the run directories'
  * flows.csv, coflows.csv and jobs.csv (the same columns from both backends,
  * src/core/rundir.h) and prints one table, absolute and normalised to the
  * first scheduler, as the papers report them; writes compare.csv and the
  * plots next to the runs.
+ *
+ * With --runs N every scheduler runs on seeds seed..seed+N-1 (a generated
+ * workload, -w gen:..., is redrawn with each), simulations -j at a time,
+ * and each figure is a mean with its 95% confidence interval; relative
+ * figures are paired by seed (the same workload and random choices), the
+ * way the papers average their repeated runs. Where each job's time goes
+ * (jobs.csv's breakdown, by class) is averaged per scheduler.
  *
  * A scheduler spec is NAME[:KEY=VALUE[:KEY=VALUE...]], so ablations can be
  * compared side by side: -s fair,coscheduler,coscheduler:mts=no. Every spec
@@ -29,35 +36,67 @@
 
 #include "analyze/plot.h"
 #include "cli.h"
+#include "core/breakdown.h"
 #include "core/csv.h"
 #include "core/rundir.h"
+#include "core/stats.h"
 #include "core/units.h"
+#include "core/workload.h"
 #include "core/util.h"
 #include "ctl/sched_host.h"
 
 #define CMP_DEFAULT_TOPO "topologies/rack8.topo"
 #define CMP_DEFAULT_WL "workloads/fb-small.wl"
 #define CMP_DEFAULT_SCHEDS "fair,coscheduler"
+#define CMP_MAX_RUNS 10000
+
+/* The figures of a run, and of a scheduler over its runs. */
+enum { M_MAKESPAN, M_JCT, M_CCT, M_THROUGHPUT, M_OCS_SHARE, M_CROSS, M_N };
+
+static const char *const metric_key[M_N] = {
+	"makespan_s", "avg_jct_s", "avg_cct_s", "throughput_jobs_per_hour", "ocs_share",
+	"cross_rack_bytes",
+};
+
+/* Job classes of the breakdown (jobs.csv's class), and all jobs. */
+enum { CL_HEAVY, CL_LIGHT, CL_ALL, CL_N };
+
+static const char *const class_name[CL_N] = { "heavy", "light", "all" };
 
 struct cmp_run {
+	uint64_t seed;
+	char *dir;	/* run directory */
+	char *log;	/* the child's output */
+	pid_t pid;	/* while it runs */
+	bool ran, ok;
+	double wall_s;
+	int64_t t0;
+	/* figures, from the run directory */
+	size_t jobs, jobs_done, coflows, coflows_done;
+	double m[M_N];
+	uint64_t shuffle_bytes, cross_rack_bytes, ocs_bytes, eps_bytes;
+	double *jct, *cct; /* seconds, for the CDFs */
+	/* the breakdown: sums of each part and of the JCT (s), jobs counted */
+	double bd[CL_N][BD_PARTS + 1];
+	size_t bd_n[CL_N];
+};
+
+struct cmp_spec {
 	char *label;	/* the spec as given */
 	char *name;	/* scheduler */
 	char **kv;	/* its options */
 	int n_kv;
-	char *dir;	/* run directory */
-	char *log;	/* the child's output */
-	bool ok;
-	double wall_s;
-	/* figures, from the run directory */
-	size_t jobs, jobs_done, coflows, coflows_done;
-	double makespan_s, avg_jct_s, avg_cct_s, throughput, ocs_share;
-	uint64_t shuffle_bytes, cross_rack_bytes, ocs_bytes, eps_bytes;
-	double *jct, *cct; /* seconds, for the CDFs */
+	struct cmp_run *runs; /* one per seed */
+	/* over the runs that finished: each figure, and its paired change
+	 * against the baseline's run on the same seed */
+	struct stat_ci ci[M_N], rel[M_N];
 };
 
 struct cmp_opts {
 	const char *topo, *wl, *scheds, *outdir, *circuits, *backend;
-	const char *seed, *copies, *heartbeat, *prefix;
+	const char *copies, *heartbeat, *prefix;
+	uint64_t seed;
+	unsigned runs, jobs;
 	char **kv; /* -S for every scheduler */
 	int n_kv;
 	bool quiet, no_io;
@@ -76,14 +115,18 @@ static void compare_usage(FILE *fp)
 	fprintf(fp,
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
-		"          [--seed N] [--copies N] [--heartbeat TIME] [--no-io] [--prefix P] [-q]\n\n"
-		"Run each scheduler on the same topology, workload and seed, then print one\n"
+		"          [--seed N] [--runs N] [-j K] [--copies N] [--heartbeat TIME]\n"
+		"          [--no-io] [--prefix P] [-q]\n\n"
+		"Run each scheduler on the same topology, workload and seeds, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
-		"cross-rack bytes, cross-rack bytes), absolute and normalised to the first\n"
-		"scheduler, and write compare.csv and plots. With no options: fair and\n"
+		"cross-rack bytes, cross-rack bytes), absolute and relative to the first\n"
+		"scheduler, where each job's time goes by class, and write compare.csv,\n"
+		"summary.csv, breakdown.csv and plots. With no options: fair and\n"
 		"coscheduler on %s with %s, in emulation (root).\n\n"
 		"  -t, --topology FILE   topology (default %s)\n"
-		"  -w, --workload SPEC   workload (default %s)\n"
+		"  -w, --workload SPEC   workload: a file, or gen:fb,KEY=VALUE... /\n"
+		"                        gen:dag,... drawn anew with each run's seed\n"
+		"                        (default %s)\n"
 		"  -s, --schedulers LIST comma-separated specs NAME[:KEY=VALUE...]\n"
 		"                        (default %s); the first is the baseline\n"
 		"      --backend B       emul (default: hyde run, needs root) or sim (hyde sim)\n"
@@ -92,11 +135,15 @@ static void compare_usage(FILE *fp)
 		"  -S KEY=VALUE          an option for every scheduler (e.g. slowstart=0.05)\n"
 		"  -C, --circuits NAME   circuit scheduler (default sunflow)\n"
 		"      --seed N          seed of every random choice (default 1)\n"
+		"      --runs N          run each scheduler on seeds N..N+runs-1 and report\n"
+		"                        means with 95%% confidence intervals (default 1)\n"
+		"  -j, --jobs K          simulations at a time (default: the cores); the\n"
+		"                        emulation runs one at a time\n"
 		"      --copies N        parallel fetches per reduce (default 5)\n"
 		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
 		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
-		"  -q, --quiet           only the table\n\n"
+		"  -q, --quiet           only the tables\n\n"
 		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
 		CMP_DEFAULT_TOPO, CMP_DEFAULT_WL, CMP_DEFAULT_TOPO, CMP_DEFAULT_WL,
 		CMP_DEFAULT_SCHEDS);
@@ -104,19 +151,23 @@ static void compare_usage(FILE *fp)
 
 /* ---- scheduler specs ---- */
 
-static void cmp_run_free(struct cmp_run *r)
+static void cmp_spec_free(struct cmp_spec *sp, unsigned runs)
 {
+	unsigned k;
 	int i;
 
-	free(r->label);
-	free(r->name);
-	for (i = 0; i < r->n_kv; i++)
-		free(r->kv[i]);
-	free(r->kv);
-	free(r->dir);
-	free(r->log);
-	free(r->jct);
-	free(r->cct);
+	free(sp->label);
+	free(sp->name);
+	for (i = 0; i < sp->n_kv; i++)
+		free(sp->kv[i]);
+	free(sp->kv);
+	for (k = 0; sp->runs && k < runs; k++) {
+		free(sp->runs[k].dir);
+		free(sp->runs[k].log);
+		free(sp->runs[k].jct);
+		free(sp->runs[k].cct);
+	}
+	free(sp->runs);
 }
 
 /* A directory name for a spec: a plugin's file name without its
@@ -142,16 +193,16 @@ static char *spec_dirname(const char *label)
 	return s;
 }
 
-static int parse_specs(const struct cmp_opts *o, struct cmp_run **out, size_t *n_out,
+static int parse_specs(const struct cmp_opts *o, struct cmp_spec **out, size_t *n_out,
 		       char *errbuf)
 {
 	char *list = xstrdup(o->scheds), *save = NULL, *tok;
-	struct cmp_run *runs = NULL;
+	struct cmp_spec *runs = NULL;
 	size_t n = 0, cap = 0, i;
 	int r = 0;
 
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct cmp_run *run;
+		struct cmp_spec *run;
 		char *save2 = NULL, *part, *spec = xstrdup(tok);
 		struct hyde_sched *s = NULL;
 		int k;
@@ -212,7 +263,7 @@ static int parse_specs(const struct cmp_opts *o, struct cmp_run **out, size_t *n
 	}
 	if (r) {
 		for (i = 0; i < n; i++)
-			cmp_run_free(&runs[i]);
+			cmp_spec_free(&runs[i], 0);
 		free(runs);
 		return r;
 	}
@@ -249,11 +300,13 @@ static void last_line(const char *path, char *buf, size_t len)
 	fclose(fp);
 }
 
-static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
+/* Start one run as a child, its output in run->log; 0 or -errno. */
+static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct cmp_run *run,
+		     bool emul)
 {
 	const char *argv[64 + 4 * 16];
-	int argc = 0, k, fd, status;
-	int64_t t0;
+	char seed[32];
+	int argc = 0, k, fd;
 	pid_t pid, parent;
 
 	argv[argc++] = "hyde";
@@ -263,14 +316,14 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 	argv[argc++] = "-w";
 	argv[argc++] = o->wl;
 	argv[argc++] = "-s";
-	argv[argc++] = run->name;
+	argv[argc++] = sp->name;
 	for (k = 0; k < o->n_kv && argc < 60; k++) {
 		argv[argc++] = "-S";
 		argv[argc++] = o->kv[k];
 	}
-	for (k = 0; k < run->n_kv && argc < 60; k++) {
+	for (k = 0; k < sp->n_kv && argc < 60; k++) {
 		argv[argc++] = "-S";
-		argv[argc++] = run->kv[k];
+		argv[argc++] = sp->kv[k];
 	}
 	argv[argc++] = "-o";
 	argv[argc++] = run->dir;
@@ -278,10 +331,9 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 		argv[argc++] = "-C";
 		argv[argc++] = o->circuits;
 	}
-	if (o->seed) {
-		argv[argc++] = "--seed";
-		argv[argc++] = o->seed;
-	}
+	snprintf(seed, sizeof(seed), "%" PRIu64, run->seed);
+	argv[argc++] = "--seed";
+	argv[argc++] = seed;
 	if (o->copies) {
 		argv[argc++] = "--copies";
 		argv[argc++] = o->copies;
@@ -300,7 +352,7 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 
 	fflush(stdout);
 	fflush(stderr);
-	t0 = now_ns();
+	run->t0 = now_ns();
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
@@ -322,32 +374,30 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 		fprintf(stderr, "hyde compare: exec /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));
-			return -errno;
-		}
-		/* a terminal's ^C reaches the child too; a kill of the
-		 * compare alone is passed on, and the child tears down */
-		if (cmp_interrupted == 1) {
-			kill(pid, SIGINT);
-			cmp_interrupted = 2;
-		}
-	}
-	run->wall_s = (double)(now_ns() - t0) / 1e9;
+	run->pid = pid;
+	run->ran = true;
+	return 0;
+}
+
+/* A run's child has ended with status. */
+static void end_run(const struct cmp_spec *sp, struct cmp_run *run, int status, unsigned runs)
+{
+	run->pid = 0;
+	run->wall_s = (double)(now_ns() - run->t0) / 1e9;
 	run->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	if (!run->ok) {
-		char line[512];
+		char line[512], which[48] = "";
 
+		if (runs > 1)
+			snprintf(which, sizeof(which), " (seed %" PRIu64 ")", run->seed);
 		last_line(run->log, line, sizeof(line));
 		if (WIFEXITED(status))
-			fprintf(stderr, "hyde compare: %s: exit %d: %s (log: %s)\n", run->label,
-				WEXITSTATUS(status), line, run->log);
+			fprintf(stderr, "hyde compare: %s%s: exit %d: %s (log: %s)\n", sp->label,
+				which, WEXITSTATUS(status), line, run->log);
 		else
-			fprintf(stderr, "hyde compare: %s: killed by signal %d (log: %s)\n",
-				run->label, WTERMSIG(status), run->log);
+			fprintf(stderr, "hyde compare: %s%s: killed by signal %d (log: %s)\n",
+				sp->label, which, WTERMSIG(status), run->log);
 	}
-	return 0;
 }
 
 /* ---- reading a run directory ---- */
@@ -362,16 +412,27 @@ static int col(const struct csv *c, const char *name)
 
 static int read_jobs(struct cmp_run *run, char *errbuf)
 {
-	int64_t arr, end, jct, first = INT64_MAX, last = INT64_MIN;
+	int64_t arr, end, jct, part, first = INT64_MAX, last = INT64_MIN;
+	int c_class, c_part[BD_PARTS];
 	uint64_t cross, shuf;
 	size_t cap = 0;
 	double sum = 0;
 	struct csv c;
-	int r;
+	int r, k;
 
 	if ((r = csv_open(&c, run->dir, RUNDIR_JOBS, RUNDIR_JOBS_HEADER, errbuf)))
 		return r;
+	c_class = col(&c, "class");
+	for (k = 0; k < BD_PARTS; k++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s_ns", breakdown_part_names[k]);
+		c_part[k] = col(&c, name);
+	}
 	while ((r = csv_next(&c, errbuf)) > 0) {
+		double parts[BD_PARTS];
+		int cl;
+
 		if ((r = csv_ns(&c, col(&c, "arrival_ns"), &arr, errbuf)) ||
 		    (r = csv_ns(&c, col(&c, "end_ns"), &end, errbuf)) ||
 		    (r = csv_ns(&c, col(&c, "jct_ns"), &jct, errbuf)) ||
@@ -390,14 +451,41 @@ static int read_jobs(struct cmp_run *run, char *errbuf)
 		xgrow((void **)&run->jct, &cap, run->jobs_done + 1, sizeof(double));
 		run->jct[run->jobs_done++] = (double)jct / 1e9;
 		sum += (double)jct / 1e9;
+		/* where its time went: a finished job has every part */
+		if (!strcmp(c.f[c_class], "heavy"))
+			cl = CL_HEAVY;
+		else if (!strcmp(c.f[c_class], "light"))
+			cl = CL_LIGHT;
+		else {
+			r = csv_err(&c, c_class, "heavy or light", errbuf);
+			goto out;
+		}
+		for (k = 0; k < BD_PARTS; k++) {
+			if ((r = csv_ns(&c, c_part[k], &part, errbuf)))
+				goto out;
+			if (part < 0) {
+				r = csv_err(&c, c_part[k], "the part of a finished job (ns)", errbuf);
+				goto out;
+			}
+			parts[k] = (double)part / 1e9;
+		}
+		for (k = 0; k < BD_PARTS; k++) {
+			run->bd[cl][k] += parts[k];
+			run->bd[CL_ALL][k] += parts[k];
+		}
+		run->bd[cl][BD_PARTS] += (double)jct / 1e9;
+		run->bd[CL_ALL][BD_PARTS] += (double)jct / 1e9;
+		run->bd_n[cl]++;
+		run->bd_n[CL_ALL]++;
 	}
 	if (r < 0)
 		goto out;
 	r = 0;
-	run->makespan_s = run->jobs_done ? (double)(last - first) / 1e9 : NAN;
-	run->avg_jct_s = run->jobs_done ? sum / (double)run->jobs_done : NAN;
-	run->throughput = run->jobs_done && run->makespan_s > 0 ?
-		(double)run->jobs_done / run->makespan_s * 3600 : NAN;
+	run->m[M_MAKESPAN] = run->jobs_done ? (double)(last - first) / 1e9 : NAN;
+	run->m[M_JCT] = run->jobs_done ? sum / (double)run->jobs_done : NAN;
+	run->m[M_THROUGHPUT] = run->jobs_done && run->m[M_MAKESPAN] > 0 ?
+		(double)run->jobs_done / run->m[M_MAKESPAN] * 3600 : NAN;
+	run->m[M_CROSS] = (double)run->cross_rack_bytes;
 out:
 	csv_close(&c);
 	return r;
@@ -431,7 +519,7 @@ static int read_coflows(struct cmp_run *run, char *errbuf)
 	if (r < 0)
 		goto out;
 	r = 0;
-	run->avg_cct_s = run->coflows_done ? sum / (double)run->coflows_done : NAN;
+	run->m[M_CCT] = run->coflows_done ? sum / (double)run->coflows_done : NAN;
 out:
 	csv_close(&c);
 	return r;
@@ -456,14 +544,54 @@ static int read_flows(struct cmp_run *run, char *errbuf)
 	if (r < 0)
 		goto out;
 	r = 0;
-	run->ocs_share = run->ocs_bytes + run->eps_bytes ?
+	run->m[M_OCS_SHARE] = run->ocs_bytes + run->eps_bytes ?
 		(double)run->ocs_bytes / (double)(run->ocs_bytes + run->eps_bytes) : NAN;
 out:
 	csv_close(&c);
 	return r;
 }
 
-/* ---- the table ---- */
+/* A run's figures from its directory, once its child has ended (a failed
+ * run's partial files, if it left any). */
+static void read_run(const struct cmp_spec *sp, struct cmp_run *run)
+{
+	char errbuf[512];
+	struct stat st;
+	int k;
+
+	for (k = 0; k < M_N; k++)
+		run->m[k] = NAN;
+	if (!run->ok && lstat(run->dir, &st))
+		return;
+	if (read_jobs(run, errbuf) || read_coflows(run, errbuf) || read_flows(run, errbuf)) {
+		fprintf(stderr, "hyde compare: %s: %s\n", sp->label, errbuf);
+		run->ok = false;
+	}
+}
+
+/* Means and intervals over the runs that finished, and the paired changes
+ * against the baseline's runs on the same seeds. */
+static void summarise(struct cmp_spec *specs, size_t n, unsigned runs)
+{
+	double *v = xcalloc(runs, sizeof(*v)), *b = xcalloc(runs, sizeof(*b));
+	size_t i;
+	unsigned k;
+	int m;
+
+	for (i = 0; i < n; i++)
+		for (m = 0; m < M_N; m++) {
+			for (k = 0; k < runs; k++) {
+				v[k] = specs[i].runs[k].ok ? specs[i].runs[k].m[m] : NAN;
+				b[k] = specs[0].runs[k].ok ? specs[0].runs[k].m[m] : NAN;
+			}
+			stat_ci(v, runs, &specs[i].ci[m]);
+			stat_ci_rel(v, b, runs, &specs[i].rel[m]);
+		}
+	free(v);
+	free(b);
+}
+
+/* ---- the tables ---- */
 
 static const char *fmt_s(double s, char *buf, size_t len)
 {
@@ -483,75 +611,236 @@ static const char *fmt_pct(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* A change in percent, no "-0.0%" for one below the last digit. */
+static double pct_change(double rel)
+{
+	double pct = 100 * rel;
+
+	return fabs(pct) < 0.05 ? 0.0 : pct;
+}
+
 static const char *fmt_change(double v, double base, char *buf, size_t len)
 {
 	if (isnan(v) || isnan(base) || base == 0)
 		snprintf(buf, len, "-");
-	else {
-		double pct = 100 * (v / base - 1);
-
-		/* no "-0.0%" for a change below the last digit */
-		snprintf(buf, len, "%+.1f%%", fabs(pct) < 0.05 ? 0.0 : pct);
-	}
+	else
+		snprintf(buf, len, "%+.1f%%", pct_change(v / base - 1));
 	return buf;
 }
 
-static void print_table(FILE *fp, const struct cmp_run *runs, size_t n)
+/* A metric's value in its unit. */
+static const char *fmt_metric(int m, double v, char *buf, size_t len)
 {
-	char a[32], b[32], c[32], d[32], e[32], f[32];
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (m == M_OCS_SHARE)
+		fmt_pct(v, buf, len);
+	else if (m == M_THROUGHPUT)
+		snprintf(buf, len, "%.1f job/h", v);
+	else if (m == M_CROSS)
+		unit_human_size(v, buf, len);
+	else
+		fmt_s(v, buf, len);
+	return buf;
+}
+
+/* mean±half, the interval in the metric's unit (OCS share: points). */
+static const char *fmt_ci(int m, const struct stat_ci *c, char *buf, size_t len)
+{
+	char a[24], b[24];
+
+	fmt_metric(m, c->mean, a, sizeof(a));
+	if (isnan(c->mean) || isnan(c->half)) {
+		snprintf(buf, len, "%s", a);
+		return buf;
+	}
+	if (m == M_OCS_SHARE)
+		snprintf(b, sizeof(b), "%.1f", 100 * c->half);
+	else if (m == M_THROUGHPUT)
+		snprintf(b, sizeof(b), "%.1f", c->half);
+	else
+		fmt_metric(m, c->half, b, sizeof(b));
+	snprintf(buf, len, "%s±%s", a, b);
+	return buf;
+}
+
+/* A paired change: +x.x%±y.y, with * when the interval excludes 0. */
+static const char *fmt_rel(const struct stat_ci *c, char *buf, size_t len)
+{
+	if (isnan(c->mean))
+		snprintf(buf, len, "-");
+	else if (isnan(c->half))
+		snprintf(buf, len, "%+.1f%%", pct_change(c->mean));
+	else
+		snprintf(buf, len, "%+.1f%%±%.1f%s", pct_change(c->mean), 100 * c->half,
+			 fabs(c->mean) > c->half ? "*" : "");
+	return buf;
+}
+
+static size_t runs_ok(const struct cmp_spec *sp, unsigned runs)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < runs; k++)
+		n += sp->runs[k].ok;
+	return n;
+}
+
+static int label_width(const struct cmp_spec *specs, size_t n)
+{
 	int w = 11;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((int)strlen(runs[i].label) > w)
-			w = (int)strlen(runs[i].label);
+		if ((int)strlen(specs[i].label) > w)
+			w = (int)strlen(specs[i].label);
+	return w;
+}
+
+/* One run per scheduler: its figures, and the change against the first. */
+static void print_table_one(FILE *fp, const struct cmp_spec *specs, size_t n)
+{
+	static const int rel_metrics[] = { M_MAKESPAN, M_JCT, M_CCT, M_THROUGHPUT, M_CROSS };
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+	int w = label_width(specs, n);
+	size_t i, k;
+
 	fprintf(fp, "%-*s %9s %10s %10s %10s %12s %9s %11s\n", w, "scheduler", "jobs",
 		"makespan", "avg JCT", "avg CCT", "throughput", "OCS share", "cross-rack");
 	for (i = 0; i < n; i++) {
-		const struct cmp_run *r = &runs[i];
-		char jobs[32], thr[32];
+		const struct cmp_run *r = &specs[i].runs[0];
+		char jobs[32];
 
 		if (!r->ok && !r->jobs) {
-			fprintf(fp, "%-*s   failed (log: %s)\n", w, r->label, r->log);
+			fprintf(fp, "%-*s   failed (log: %s)\n", w, specs[i].label, r->log);
 			continue;
 		}
 		snprintf(jobs, sizeof(jobs), "%zu/%zu", r->jobs_done, r->jobs);
-		if (isnan(r->throughput))
-			snprintf(thr, sizeof(thr), "-");
-		else
-			snprintf(thr, sizeof(thr), "%.1f job/h", r->throughput);
-		fprintf(fp, "%-*s %9s %10s %10s %10s %12s %9s %11s%s\n", w, r->label, jobs,
-			fmt_s(r->makespan_s, a, sizeof(a)), fmt_s(r->avg_jct_s, b, sizeof(b)),
-			fmt_s(r->avg_cct_s, c, sizeof(c)), thr, fmt_pct(r->ocs_share, d, sizeof(d)),
-			unit_human_size((double)r->cross_rack_bytes, e, sizeof(e)),
-			r->ok ? "" : "  (failed)");
+		fprintf(fp, "%-*s %9s %10s %10s %10s %12s %9s %11s%s\n", w, specs[i].label, jobs,
+			fmt_metric(M_MAKESPAN, r->m[M_MAKESPAN], a, sizeof(a)),
+			fmt_metric(M_JCT, r->m[M_JCT], b, sizeof(b)),
+			fmt_metric(M_CCT, r->m[M_CCT], c, sizeof(c)),
+			fmt_metric(M_THROUGHPUT, r->m[M_THROUGHPUT], d, sizeof(d)),
+			fmt_metric(M_OCS_SHARE, r->m[M_OCS_SHARE], e, sizeof(e)),
+			fmt_metric(M_CROSS, r->m[M_CROSS], f, sizeof(f)), r->ok ? "" : "  (failed)");
 	}
-	if (n < 2 || !runs[0].jobs)
+	if (n < 2 || !specs[0].runs[0].jobs)
 		return;
 	fprintf(fp, "\nrelative to %s (negative: shorter; throughput: higher is better)\n",
-		runs[0].label);
+		specs[0].label);
 	fprintf(fp, "%-*s %10s %10s %10s %12s %11s\n", w, "scheduler", "makespan", "avg JCT",
 		"avg CCT", "throughput", "cross-rack");
 	for (i = 1; i < n; i++) {
-		const struct cmp_run *r = &runs[i], *z = &runs[0];
+		const struct cmp_run *r = &specs[i].runs[0], *z = &specs[0].runs[0];
+		char *cell[5] = { a, b, c, d, g };
 
 		if (!r->jobs)
 			continue;
-		fprintf(fp, "%-*s %10s %10s %10s %12s %11s%s\n", w, r->label,
-			fmt_change(r->makespan_s, z->makespan_s, a, sizeof(a)),
-			fmt_change(r->avg_jct_s, z->avg_jct_s, b, sizeof(b)),
-			fmt_change(r->avg_cct_s, z->avg_cct_s, c, sizeof(c)),
-			fmt_change(r->throughput, z->throughput, d, sizeof(d)),
-			fmt_change((double)r->cross_rack_bytes, (double)z->cross_rack_bytes, f,
-				   sizeof(f)),
+		for (k = 0; k < 5; k++)
+			fmt_change(r->m[rel_metrics[k]], z->m[rel_metrics[k]], cell[k], 32);
+		fprintf(fp, "%-*s %10s %10s %10s %12s %11s%s\n", w, specs[i].label, a, b, c, d, g,
 			r->ok && z->ok ? "" : "  (a failed run: partial figures)");
 	}
-	(void)e;
+}
+
+/* Repeated runs: means and intervals, and the paired changes. */
+static void print_table_ci(FILE *fp, const struct cmp_spec *specs, size_t n, unsigned runs)
+{
+	static const char *const head[M_N] = {
+		"makespan", "avg JCT", "avg CCT", "throughput", "OCS share", "cross-rack",
+	};
+	static const int width[M_N] = { 16, 16, 16, 18, 12, 16 };
+	int w = label_width(specs, n), m;
+	char cell[64], okn[32];
+	size_t i;
+
+	fprintf(fp, "%-*s %7s", w, "scheduler", "runs");
+	for (m = 0; m < M_N; m++)
+		fprintf(fp, " %*s", width[m], head[m]);
+	fputc('\n', fp);
+	for (i = 0; i < n; i++) {
+		snprintf(okn, sizeof(okn), "%zu/%u", runs_ok(&specs[i], runs), runs);
+		fprintf(fp, "%-*s %7s", w, specs[i].label, okn);
+		for (m = 0; m < M_N; m++)
+			fprintf(fp, " %*s", width[m], fmt_ci(m, &specs[i].ci[m], cell, sizeof(cell)));
+		fputc('\n', fp);
+	}
+	if (n >= 2) {
+		fprintf(fp, "\nrelative to %s, paired by seed (negative: shorter; throughput: "
+			    "higher is better)\n", specs[0].label);
+		fprintf(fp, "%-*s %7s", w, "scheduler", "pairs");
+		for (m = 0; m < M_N; m++)
+			if (m != M_OCS_SHARE)
+				fprintf(fp, " %*s", width[m], head[m]);
+		fputc('\n', fp);
+		for (i = 1; i < n; i++) {
+			snprintf(okn, sizeof(okn), "%zu", specs[i].rel[M_JCT].n);
+			fprintf(fp, "%-*s %7s", w, specs[i].label, okn);
+			for (m = 0; m < M_N; m++)
+				if (m != M_OCS_SHARE)
+					fprintf(fp, " %*s", width[m],
+						fmt_rel(&specs[i].rel[m], cell, sizeof(cell)));
+			fputc('\n', fp);
+		}
+	}
+	fprintf(fp, "\n±: 95%% confidence interval over the runs (Student's t)%s\n",
+		n >= 2 ? "; *: the change's interval excludes 0" : "");
+}
+
+/* The breakdown of a scheduler's class over its finished runs: the
+ * average per job of each part and of the JCT; jobs, per run. */
+static void class_breakdown(const struct cmp_spec *sp, unsigned runs, int cl, double *avg,
+			    double *jobs_per_run)
+{
+	double sum[BD_PARTS + 1] = { 0 };
+	size_t n = 0, used = 0, k;
+	int p;
+
+	for (k = 0; k < runs; k++) {
+		const struct cmp_run *r = &sp->runs[k];
+
+		if (!r->ok)
+			continue;
+		used++;
+		n += r->bd_n[cl];
+		for (p = 0; p <= BD_PARTS; p++)
+			sum[p] += r->bd[cl][p];
+	}
+	for (p = 0; p <= BD_PARTS; p++)
+		avg[p] = n ? sum[p] / (double)n : NAN;
+	*jobs_per_run = used ? (double)n / (double)used : NAN;
+}
+
+static void print_breakdown(FILE *fp, const struct cmp_spec *specs, size_t n, unsigned runs)
+{
+	int w = label_width(specs, n), cl, p;
+	double avg[BD_PARTS + 1], jobs;
+	char cell[32];
+	size_t i;
+
+	fprintf(fp, "\nwhere the time goes: average per finished job%s (heavy: shuffle >= T_e)\n",
+		runs > 1 ? ", over the runs" : "");
+	fprintf(fp, "%-*s %5s %7s", w, "scheduler", "class", "jobs");
+	for (p = 0; p < BD_PARTS; p++)
+		fprintf(fp, " %8s", breakdown_part_names[p]);
+	fprintf(fp, " %8s\n", "JCT");
+	for (i = 0; i < n; i++)
+		for (cl = 0; cl < CL_N; cl++) {
+			class_breakdown(&specs[i], runs, cl, avg, &jobs);
+			if (isnan(jobs) || jobs == 0)
+				continue;
+			fprintf(fp, "%-*s %5s %7.*f", w, specs[i].label, class_name[cl],
+				runs > 1 ? 1 : 0, jobs);
+			for (p = 0; p <= BD_PARTS; p++)
+				fprintf(fp, " %8s", fmt_s(avg[p], cell, sizeof(cell)));
+			fputc('\n', fp);
+		}
 }
 
 struct csv_arg {
-	const struct cmp_run *runs;
+	const struct cmp_spec *specs;
 	size_t n;
+	unsigned runs;
 	const char *backend;
 };
 
@@ -563,45 +852,98 @@ static void csv_num(FILE *fp, double v)
 		fprintf(fp, ",%.9g", v);
 }
 
+/* One row per run; the changes against the baseline's run on its seed. */
 static int write_compare_csv(FILE *fp, void *arg)
 {
 	const struct csv_arg *a = arg;
 	size_t i;
+	unsigned k;
 
 	fprintf(fp, "label,scheduler,backend,ok,jobs,jobs_done,makespan_s,avg_jct_s,avg_cct_s,"
 		    "throughput_jobs_per_hour,ocs_share,ocs_bytes,eps_bytes,cross_rack_bytes,"
-		    "shuffle_bytes,makespan_vs_base,avg_jct_vs_base,avg_cct_vs_base,wall_s\n");
-	for (i = 0; i < a->n; i++) {
-		const struct cmp_run *r = &a->runs[i], *z = &a->runs[0];
+		    "shuffle_bytes,makespan_vs_base,avg_jct_vs_base,avg_cct_vs_base,wall_s,seed\n");
+	for (i = 0; i < a->n; i++)
+		for (k = 0; k < a->runs; k++) {
+			const struct cmp_run *r = &a->specs[i].runs[k], *z = &a->specs[0].runs[k];
+			int m;
 
-		fprintf(fp, "%s,%s,%s,%d,%zu,%zu", r->label, r->name, a->backend, r->ok, r->jobs,
-			r->jobs_done);
-		csv_num(fp, r->makespan_s);
-		csv_num(fp, r->avg_jct_s);
-		csv_num(fp, r->avg_cct_s);
-		csv_num(fp, r->throughput);
-		csv_num(fp, r->ocs_share);
-		fprintf(fp, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->ocs_bytes,
-			r->eps_bytes, r->cross_rack_bytes, r->shuffle_bytes);
-		csv_num(fp, z->makespan_s > 0 ? r->makespan_s / z->makespan_s : NAN);
-		csv_num(fp, z->avg_jct_s > 0 ? r->avg_jct_s / z->avg_jct_s : NAN);
-		csv_num(fp, z->avg_cct_s > 0 ? r->avg_cct_s / z->avg_cct_s : NAN);
-		csv_num(fp, r->wall_s);
-		fputc('\n', fp);
-	}
+			fprintf(fp, "%s,%s,%s,%d,%zu,%zu", a->specs[i].label, a->specs[i].name,
+				a->backend, r->ok, r->jobs, r->jobs_done);
+			for (m = M_MAKESPAN; m <= M_OCS_SHARE; m++)
+				csv_num(fp, r->m[m]);
+			fprintf(fp, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->ocs_bytes,
+				r->eps_bytes, r->cross_rack_bytes, r->shuffle_bytes);
+			for (m = M_MAKESPAN; m <= M_CCT; m++)
+				csv_num(fp, z->m[m] > 0 ? r->m[m] / z->m[m] : NAN);
+			csv_num(fp, r->wall_s);
+			fprintf(fp, ",%" PRIu64 "\n", r->seed);
+		}
 	return ferror(fp) ? -EIO : 0;
 }
 
-/* The plots: the papers' normalised bars, and CDFs of JCT and CCT. */
-static unsigned write_plots(const char *dir, const struct cmp_run *runs, size_t n)
+/* One row per scheduler and metric: mean, interval, paired change. */
+static int write_summary_csv(FILE *fp, void *arg)
+{
+	const struct csv_arg *a = arg;
+	size_t i;
+	int m;
+
+	fprintf(fp, "label,scheduler,metric,runs,mean,sd,ci95,vs_base_pairs,vs_base_mean,"
+		    "vs_base_ci95\n");
+	for (i = 0; i < a->n; i++)
+		for (m = 0; m < M_N; m++) {
+			const struct stat_ci *c = &a->specs[i].ci[m], *r = &a->specs[i].rel[m];
+
+			fprintf(fp, "%s,%s,%s,%zu", a->specs[i].label, a->specs[i].name, metric_key[m],
+				c->n);
+			csv_num(fp, c->mean);
+			csv_num(fp, c->sd);
+			csv_num(fp, c->half);
+			fprintf(fp, ",%zu", r->n);
+			csv_num(fp, r->mean);
+			csv_num(fp, r->half);
+			fputc('\n', fp);
+		}
+	return ferror(fp) ? -EIO : 0;
+}
+
+static int write_breakdown_csv(FILE *fp, void *arg)
+{
+	const struct csv_arg *a = arg;
+	double avg[BD_PARTS + 1], jobs;
+	size_t i;
+	int cl, p;
+
+	fprintf(fp, "label,scheduler,class,jobs_per_run");
+	for (p = 0; p < BD_PARTS; p++)
+		fprintf(fp, ",%s_s", breakdown_part_names[p]);
+	fprintf(fp, ",jct_s\n");
+	for (i = 0; i < a->n; i++)
+		for (cl = 0; cl < CL_N; cl++) {
+			class_breakdown(&a->specs[i], a->runs, cl, avg, &jobs);
+			fprintf(fp, "%s,%s,%s", a->specs[i].label, a->specs[i].name, class_name[cl]);
+			csv_num(fp, jobs);
+			for (p = 0; p <= BD_PARTS; p++)
+				csv_num(fp, avg[p]);
+			fputc('\n', fp);
+		}
+	return ferror(fp) ? -EIO : 0;
+}
+
+/* The plots: the papers' normalised bars (with the paired intervals over
+ * repeated runs), and CDFs of JCT and CCT (every run's jobs). */
+static unsigned write_plots(const char *dir, const struct cmp_spec *specs, size_t n,
+			    unsigned runs)
 {
 	static const char *const groups[] = { "makespan", "avg JCT", "avg CCT", "cross-rack bytes" };
+	static const int gm[] = { M_MAKESPAN, M_JCT, M_CCT, M_CROSS };
 	const char **series = xcalloc(n, sizeof(*series));
 	struct plot_cdf_series *cs = xcalloc(n, sizeof(*cs));
-	double *v = xcalloc(4 * n, sizeof(*v));
+	double *v = xcalloc(4 * n, sizeof(*v)), *e = xcalloc(4 * n, sizeof(*e));
 	char *png = xmalloc(strlen(dir) + 32), errbuf[256], title[160];
-	unsigned plots = 0;
-	size_t i, k;
+	double **pool = xcalloc(n, sizeof(*pool));
+	unsigned plots = 0, r;
+	size_t i, k, cnt, cap;
 	struct plot_bars b = {
 		.title = title,
 		.ylabel = "relative to baseline",
@@ -613,16 +955,28 @@ static unsigned write_plots(const char *dir, const struct cmp_run *runs, size_t 
 		.baseline = 0,
 	};
 
-	snprintf(title, sizeof(title), "normalised to %s (lower is better)", runs[0].label);
+	if (runs > 1) {
+		snprintf(title, sizeof(title),
+			 "relative to %s, mean of %u paired runs, 95%% CI (lower is better)",
+			 specs[0].label, runs);
+		b.baseline = -1;
+		b.errors = e;
+		b.hline = 1;
+	} else {
+		snprintf(title, sizeof(title), "normalised to %s (lower is better)", specs[0].label);
+	}
 	for (i = 0; i < n; i++) {
-		series[i] = runs[i].label;
-		v[0 * n + i] = runs[i].makespan_s;
-		v[1 * n + i] = runs[i].avg_jct_s;
-		v[2 * n + i] = runs[i].avg_cct_s;
-		v[3 * n + i] = (double)runs[i].cross_rack_bytes;
-		if (!runs[i].jobs)
-			for (k = 0; k < 4; k++)
-				v[k * n + i] = NAN;
+		series[i] = specs[i].label;
+		for (k = 0; k < 4; k++) {
+			const struct cmp_run *r0 = &specs[i].runs[0];
+
+			if (runs > 1) {
+				v[k * n + i] = 1 + specs[i].rel[gm[k]].mean;
+				e[k * n + i] = specs[i].rel[gm[k]].half;
+			} else {
+				v[k * n + i] = r0->jobs ? r0->m[gm[k]] : NAN;
+			}
+		}
 	}
 	sprintf(png, "%s/compare.png", dir);
 	if (!plot_bars(png, &b, errbuf))
@@ -631,9 +985,20 @@ static unsigned write_plots(const char *dir, const struct cmp_run *runs, size_t 
 		fprintf(stderr, "hyde compare: %s: %s\n", png, errbuf);
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i < n; i++) {
-			cs[i].label = runs[i].label;
-			cs[i].x = k ? runs[i].cct : runs[i].jct;
-			cs[i].n = k ? runs[i].coflows_done : runs[i].jobs_done;
+			cnt = cap = 0;
+			for (r = 0; r < runs; r++) {
+				const struct cmp_run *x = &specs[i].runs[r];
+				size_t m = k ? x->coflows_done : x->jobs_done;
+
+				if (!m)
+					continue;
+				xgrow((void **)&pool[i], &cap, cnt + m, sizeof(double));
+				memcpy(pool[i] + cnt, k ? x->cct : x->jct, m * sizeof(double));
+				cnt += m;
+			}
+			cs[i].label = specs[i].label;
+			cs[i].x = pool[i];
+			cs[i].n = cnt;
 		}
 		sprintf(png, "%s/%s", dir, k ? "cct_cdf.png" : "jct_cdf.png");
 		if (!plot_cdf(png, k ? "coflow completion time" : "job completion time",
@@ -641,10 +1006,16 @@ static unsigned write_plots(const char *dir, const struct cmp_run *runs, size_t 
 			plots++;
 		else
 			fprintf(stderr, "hyde compare: %s: %s\n", png, errbuf);
+		for (i = 0; i < n; i++) {
+			free(pool[i]);
+			pool[i] = NULL;
+		}
 	}
+	free(pool);
 	free(series);
 	free(cs);
 	free(v);
+	free(e);
 	free(png);
 	return plots;
 }
@@ -674,6 +1045,90 @@ static int mkdirs(const char *path, char *errbuf)
 	return r;
 }
 
+/* The runs under way, started -j at a time, seed by seed. */
+
+static void progress_line(const struct cmp_opts *o, const struct cmp_spec *sp,
+			  const struct cmp_run *r, unsigned idx, unsigned total, bool inline_)
+{
+	char wall[32];
+
+	if (o->quiet)
+		return;
+	fmt_wall(r->wall_s, wall, sizeof(wall));
+	if (!inline_) {
+		printf("  [%u/%u] %-14s", idx, total, sp->label);
+		if (o->runs > 1)
+			printf(" seed %-4" PRIu64, r->seed);
+	}
+	printf(" %s: %zu/%zu jobs in %s\n", r->ok ? "done" : "FAILED", r->jobs_done, r->jobs, wall);
+	fflush(stdout);
+}
+
+/* Run every (scheduler, seed) pair, at most o->jobs at a time; -errno if
+ * one could not be started. */
+static int run_all(const struct cmp_opts *o, struct cmp_spec *specs, size_t n, bool emul)
+{
+	unsigned total = (unsigned)n * o->runs, next = 0, done = 0, running = 0;
+	bool inline_ = o->jobs == 1;
+	int r = 0, status;
+
+	while (done < total) {
+		pid_t pid;
+		size_t i;
+		unsigned k;
+
+		while (!r && !cmp_interrupted && running < o->jobs && next < total) {
+			struct cmp_spec *sp = &specs[next % n];
+			struct cmp_run *run = &sp->runs[next / n];
+
+			if (inline_ && !o->quiet) {
+				printf("  [%u/%u] %-14s", next + 1, total, sp->label);
+				if (o->runs > 1)
+					printf(" seed %-4" PRIu64, run->seed);
+				printf(" running (log %s) ...", run->log);
+				fflush(stdout);
+			}
+			if ((r = start_run(o, sp, run, emul)))
+				break;
+			next++;
+			running++;
+		}
+		if (!running)
+			break;
+		pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno != EINTR) {
+				fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));
+				return -errno;
+			}
+			/* a terminal's ^C reaches the children too; a kill
+			 * of the compare alone is passed on, and they tear
+			 * down */
+			if (cmp_interrupted == 1) {
+				for (i = 0; i < n; i++)
+					for (k = 0; k < o->runs; k++)
+						if (specs[i].runs[k].pid > 0)
+							kill(specs[i].runs[k].pid, SIGINT);
+				cmp_interrupted = 2;
+			}
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			for (k = 0; k < o->runs; k++) {
+				struct cmp_run *run = &specs[i].runs[k];
+
+				if (run->pid != pid)
+					continue;
+				running--;
+				done++;
+				end_run(&specs[i], run, status, o->runs);
+				read_run(&specs[i], run);
+				progress_line(o, &specs[i], run, done, total, inline_);
+			}
+	}
+	return r;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -682,12 +1137,14 @@ int cmd_compare(int argc, char **argv)
 		{ "schedulers", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "circuits", required_argument, NULL, 'C' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "backend", required_argument, NULL, 1 },
 		{ "seed", required_argument, NULL, 2 },
 		{ "copies", required_argument, NULL, 3 },
 		{ "heartbeat", required_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-io", no_argument, NULL, 6 },
+		{ "runs", required_argument, NULL, 7 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -697,17 +1154,21 @@ int cmd_compare(int argc, char **argv)
 		.wl = CMP_DEFAULT_WL,
 		.scheds = CMP_DEFAULT_SCHEDS,
 		.backend = "emul",
+		.seed = 1,
+		.runs = 1,
 	};
-	struct cmp_run *runs = NULL;
-	char errbuf[512], outbuf[128];
+	struct cmp_spec *specs = NULL;
+	char errbuf[512], outbuf[128], *end;
 	struct sigaction sa, old_int, old_term;
+	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL;
 	size_t n = 0, i;
 	bool emul, all_ok = true;
+	unsigned k;
 	struct stat st;
 	int opt, r = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:w:s:o:C:S:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:w:s:o:C:S:j:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			o.topo = optarg;
@@ -728,11 +1189,14 @@ int cmd_compare(int argc, char **argv)
 			o.kv = xrealloc(o.kv, sizeof(*o.kv) * (o.n_kv + 1));
 			o.kv[o.n_kv++] = optarg;
 			break;
+		case 'j':
+			jobs_arg = optarg;
+			break;
 		case 1:
 			o.backend = optarg;
 			break;
 		case 2:
-			o.seed = optarg;
+			seed_arg = optarg;
 			break;
 		case 3:
 			o.copies = optarg;
@@ -745,6 +1209,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 6:
 			o.no_io = true;
+			break;
+		case 7:
+			runs_arg = optarg;
 			break;
 		case 'q':
 			o.quiet = true;
@@ -768,8 +1235,50 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	emul = !strcmp(o.backend, "emul");
+	if (seed_arg) {
+		errno = 0;
+		o.seed = strtoull(seed_arg, &end, 10);
+		if (errno || end == seed_arg || *end || *seed_arg == '-') {
+			r = cli_usage_error("compare", "--seed: expected a number, got '%s'", seed_arg);
+			goto out;
+		}
+	}
+	if (runs_arg) {
+		unsigned long v = strtoul(runs_arg, &end, 10);
+
+		if (end == runs_arg || *end || *runs_arg == '-' || v < 1 || v > CMP_MAX_RUNS) {
+			r = cli_usage_error("compare", "--runs: expected 1 to %d, got '%s'",
+					    CMP_MAX_RUNS, runs_arg);
+			goto out;
+		}
+		o.runs = (unsigned)v;
+		if (o.seed > UINT64_MAX - o.runs) {
+			r = cli_usage_error("compare", "--seed %" PRIu64 " + --runs %u overflows",
+					    o.seed, o.runs);
+			goto out;
+		}
+	}
+	if (jobs_arg) {
+		unsigned long v = strtoul(jobs_arg, &end, 10);
+
+		if (end == jobs_arg || *end || *jobs_arg == '-' || v < 1 || v > 1024) {
+			r = cli_usage_error("compare", "-j: expected 1 to 1024, got '%s'", jobs_arg);
+			goto out;
+		}
+		if (emul && v > 1) {
+			r = cli_usage_error("compare", "-j %lu: the emulation runs one at a time "
+					    "(each run has the machine to itself)", v);
+			goto out;
+		}
+		o.jobs = (unsigned)v;
+	} else {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o.jobs = emul || c < 1 ? 1 : (unsigned)c;
+	}
 	if (stat(o.topo, &st) || (strncmp(o.wl, "swim:", 5) && strncmp(o.wl, "coflow:", 7) &&
-				  strncmp(o.wl, "wl:", 3) && stat(o.wl, &st))) {
+				  strncmp(o.wl, "wl:", 3) && strncmp(o.wl, "gen:", 4) &&
+				  stat(o.wl, &st))) {
 		const char *missing = stat(o.topo, &st) ? o.topo : o.wl;
 
 		fprintf(stderr, "hyde compare: %s: %s%s\n", missing, strerror(errno),
@@ -778,7 +1287,19 @@ int cmd_compare(int argc, char **argv)
 		r = EXIT_USAGE;
 		goto out;
 	}
-	if (parse_specs(&o, &runs, &n, errbuf)) {
+	{
+		/* the workload too, as the first run will read it: a bad
+		 * one is one message, not a failure per run */
+		struct workload *wl = NULL;
+
+		if (wl_open_seed(o.wl, o.seed, &wl, errbuf)) {
+			fprintf(stderr, "hyde compare: -w: %s\n", errbuf);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		wl_free(wl);
+	}
+	if (parse_specs(&o, &specs, &n, errbuf)) {
 		fprintf(stderr, "hyde compare: -s: %s\n", errbuf);
 		r = EXIT_USAGE;
 		goto out;
@@ -799,59 +1320,64 @@ int cmd_compare(int argc, char **argv)
 			 tm.tm_sec);
 		o.outdir = outbuf;
 	}
+	/* every run's directory: <out>/<spec>, or <out>/<spec>/seed-N */
+	for (i = 0; i < n; i++) {
+		char *d = spec_dirname(specs[i].label), *top = xasprintf("%s/%s", o.outdir, d);
+
+		free(d);
+		if (!lstat(top, &st)) {
+			fprintf(stderr, "hyde compare: %s exists: give another -o\n", top);
+			free(top);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		specs[i].runs = xcalloc(o.runs, sizeof(*specs[i].runs));
+		for (k = 0; k < o.runs; k++) {
+			struct cmp_run *run = &specs[i].runs[k];
+
+			run->seed = o.seed + k;
+			run->dir = o.runs == 1 ? xstrdup(top) :
+				xasprintf("%s/seed-%" PRIu64, top, run->seed);
+			run->log = xasprintf("%s.log", run->dir);
+			for (int m = 0; m < M_N; m++)
+				run->m[m] = NAN;
+		}
+		free(top);
+	}
 	if (mkdirs(o.outdir, errbuf)) {
 		fprintf(stderr, "hyde compare: %s\n", errbuf);
 		r = EXIT_USAGE;
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		char *d = spec_dirname(runs[i].label);
+	for (i = 0; o.runs > 1 && i < n; i++) {
+		char *top = xasprintf("%s", specs[i].runs[0].dir);
 
-		runs[i].dir = xasprintf("%s/%s", o.outdir, d);
-		runs[i].log = xasprintf("%s.log", runs[i].dir);
-		free(d);
-		if (!lstat(runs[i].dir, &st)) {
-			fprintf(stderr, "hyde compare: %s exists: give another -o\n", runs[i].dir);
+		*strrchr(top, '/') = '\0';
+		if (mkdirs(top, errbuf)) {
+			fprintf(stderr, "hyde compare: %s\n", errbuf);
+			free(top);
 			r = EXIT_USAGE;
 			goto out;
 		}
+		free(top);
 	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = cmp_on_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	if (!o.quiet)
-		printf("compare: %s on %s, workload %s, %s, seed %s; output in %s\n", o.scheds,
-		       o.topo, o.wl, emul ? "emulation" : "simulation", o.seed ? o.seed : "1",
-		       o.outdir);
-	for (i = 0; i < n && !cmp_interrupted; i++) {
-		char wall[32];
-
-		if (!o.quiet) {
-			printf("  [%zu/%zu] %-14s running (log %s) ...", i + 1, n, runs[i].label,
-			       runs[i].log);
-			fflush(stdout);
-		}
-		if (run_one(&o, &runs[i], emul)) {
-			r = EXIT_RUN_FAILED;
-			break;
-		}
-		if (runs[i].ok || !lstat(runs[i].dir, &st)) {
-			if (read_jobs(&runs[i], errbuf) || read_coflows(&runs[i], errbuf) ||
-			    read_flows(&runs[i], errbuf)) {
-				fprintf(stderr, "\nhyde compare: %s: %s\n", runs[i].label, errbuf);
-				runs[i].ok = false;
-			}
-		}
-		if (!runs[i].ok)
-			all_ok = false;
-		if (!o.quiet) {
-			fmt_wall(runs[i].wall_s, wall, sizeof(wall));
-			printf(" %s: %zu/%zu jobs in %s\n", runs[i].ok ? "done" : "FAILED",
-			       runs[i].jobs_done, runs[i].jobs, wall);
-		}
+	if (!o.quiet) {
+		printf("compare: %s on %s, workload %s, %s, ", o.scheds, o.topo, o.wl,
+		       emul ? "emulation" : "simulation");
+		if (o.runs > 1)
+			printf("seeds %" PRIu64 "..%" PRIu64 ", %u at a time", o.seed,
+			       o.seed + o.runs - 1, o.jobs);
+		else
+			printf("seed %" PRIu64, o.seed);
+		printf("; output in %s\n", o.outdir);
 	}
+	if (run_all(&o, specs, n, emul))
+		r = EXIT_RUN_FAILED;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (cmp_interrupted) {
@@ -861,32 +1387,54 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (r)
 		goto out;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < o.runs; k++)
+			if (!specs[i].runs[k].ok)
+				all_ok = false;
+	summarise(specs, n, o.runs);
 	if (!o.quiet)
 		putchar('\n');
-	print_table(stdout, runs, n);
+	if (o.runs > 1)
+		print_table_ci(stdout, specs, n, o.runs);
+	else
+		print_table_one(stdout, specs, n);
+	print_breakdown(stdout, specs, n, o.runs);
 	{
-		struct csv_arg a = { runs, n, o.backend };
-		char *path = xasprintf("%s/compare.csv", o.outdir);
+		static const char *const files[] = { "compare.csv", "summary.csv", "breakdown.csv" };
+		int (*const fns[])(FILE *, void *) = { write_compare_csv, write_summary_csv,
+						       write_breakdown_csv };
+		struct csv_arg a = { specs, n, o.runs, o.backend };
 
-		if (cli_write_file(path, write_compare_csv, &a, errbuf)) {
-			fprintf(stderr, "hyde compare: %s\n", errbuf);
-			all_ok = false;
+		for (k = 0; k < 3; k++) {
+			char *path = xasprintf("%s/%s", o.outdir, files[k]);
+
+			if (cli_write_file(path, fns[k], &a, errbuf)) {
+				fprintf(stderr, "hyde compare: %s\n", errbuf);
+				all_ok = false;
+			}
+			free(path);
 		}
-		free(path);
 	}
 	{
-		unsigned plots = plot_available() ? write_plots(o.outdir, runs, n) : 0;
+		bool any = false;
+		unsigned plots;
+
+		for (i = 0; i < n; i++)
+			any |= runs_ok(&specs[i], o.runs) > 0 || specs[i].runs[0].jobs_done > 0;
+		plots = plot_available() && any ? write_plots(o.outdir, specs, n, o.runs) : 0;
 
 		if (!o.quiet)
-			printf("\nwritten: %s/compare.csv%s; each run's files in %s/<scheduler>/\n",
-		       o.outdir, plots ? ", compare.png, jct_cdf.png, cct_cdf.png" :
-		       plot_available() ? "" : " (no plots: gnuplot is not installed)", o.outdir);
+			printf("\nwritten: %s/compare.csv, summary.csv, breakdown.csv%s; each run's "
+			       "files in %s/<scheduler>/%s\n", o.outdir,
+			       plots ? ", compare.png, jct_cdf.png, cct_cdf.png" :
+			       plot_available() ? "" : " (no plots: gnuplot is not installed)", o.outdir,
+			       o.runs > 1 ? "seed-N/" : "");
 	}
 	r = all_ok ? 0 : EXIT_RUN_FAILED;
 out:
 	for (i = 0; i < n; i++)
-		cmp_run_free(&runs[i]);
-	free(runs);
+		cmp_spec_free(&specs[i], o.runs);
+	free(specs);
 	free(o.kv);
 	return r;
 }

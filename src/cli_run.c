@@ -34,7 +34,9 @@ static void run_usage(FILE *fp, const char *cmd)
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
 		"  -w, --workload SPEC   workload: a .wl file, swim:TRACE.tsv or coflow:TRACE;\n"
 		"                        import options after the trace, comma-separated:\n"
-		"                        coflow:TRACE,mb=1MB,min_flow=1MB (hyde import --help)\n"
+		"                        coflow:TRACE,mb=1MB,min_flow=1MB (hyde import --help);\n"
+		"                        or gen:fb,KEY=VALUE... / gen:dag,... drawn with --seed\n"
+		"                        (hyde gen --help)\n"
 		"  -s, --scheduler NAME  job scheduler (default fair):",
 		cmd, !strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
 	for (i = 0; sched_table[i]; i++)

@@ -604,7 +604,7 @@ START_TEST(plot_bars_normalised)
 	static const char *const groups[] = { "makespan", "avg \"JCT\"", "avg CCT" };
 	static const char *const series[] = { "fair", "coscheduler" };
 	const double v[] = { 100, 50, 20, 5, 0, 3 };
-	struct plot_bars b = { "t", "normalised to fair", groups, 3, series, 2, v, 0 };
+	struct plot_bars b = { "t", "normalised to fair", groups, 3, series, 2, v, 0, NULL, 0 };
 	char *buf = NULL, *d = make_tmpdir(), png[4096], errbuf[HYDE_ERRBUF_SIZE];
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
@@ -640,6 +640,37 @@ START_TEST(plot_bars_normalised)
 }
 END_TEST
 
+/* Error bars, as hyde compare --runs draws each metric's 95% interval:
+ * every value carries its half-width, a missing one draws no whisker, and
+ * gnuplot renders the script. */
+START_TEST(plot_bars_errors)
+{
+	static const char *const groups[] = { "makespan", "avg JCT" };
+	static const char *const series[] = { "fair", "coscheduler" };
+	const double v[] = { 1, 0.5, 1, 0.25 };
+	const double e[] = { 0, 0.125, NAN, 0.0625 };
+	struct plot_bars b = { "t", "relative", groups, 2, series, 2, v, -1, e, 1 };
+	char *buf = NULL, *d = make_tmpdir(), png[4096], errbuf[HYDE_ERRBUF_SIZE];
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	plot_bars_script(fp, "x.png", &b);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "set style histogram errorbars"));
+	ck_assert_ptr_nonnull(strstr(buf, "\n\"makespan\" 1 0 0.5 0.125\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\n\"avg JCT\" 1 0 0.25 0.0625\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "using 2:3:xtic(1)"));
+	ck_assert_ptr_nonnull(strstr(buf, "using 4:5 title 'coscheduler'"));
+	ck_assert_ptr_nonnull(strstr(buf, "first 1 to graph 1, first 1 nohead"));
+	free(buf);
+	snprintf(png, sizeof(png), "%s/err.png", d);
+	if (plot_available())
+		ck_assert_msg(plot_bars(png, &b, errbuf) == 0, "%s", errbuf);
+	assert_no_temporaries(d);
+	rm_rf(d);
+}
+END_TEST
+
 Suite *analyze_suite(void)
 {
 	Suite *s = suite_create("analyze");
@@ -661,6 +692,7 @@ Suite *analyze_suite(void)
 	tcase_add_test(tc, tuplemap_matches_reference);
 	tcase_add_test(tc, capfile_nanoseconds);
 	tcase_add_test(tc, plot_bars_normalised);
+	tcase_add_test(tc, plot_bars_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

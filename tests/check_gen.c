@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,51 @@ START_TEST(dag_shape)
 }
 END_TEST
 
+/* A run's workload spec gen:fb,... is drawn with the run's seed unless it
+ * gives one, as hyde gen draws it; gen:dag likewise; a bad one is refused. */
+START_TEST(gen_spec_seeded)
+{
+	static const char *const a[] = { "seed=5", "jobs=40", "scale=0.1" };
+	struct workload *ref = gen_fb(a, 3), *w = NULL, *w2 = NULL;
+	char errbuf[HYDE_ERRBUF_SIZE], *t_ref = to_text(ref), *t;
+
+	ck_assert_msg(wl_open_seed("gen:fb,jobs=40,scale=0.1", 5, &w, errbuf) == 0, "%s", errbuf);
+	t = to_text(w);
+	ck_assert_str_eq(t, t_ref);
+	free(t);
+	wl_free(w);
+	/* the spec's own seed wins over the run's */
+	ck_assert_msg(wl_open_seed("gen:fb,seed=5,jobs=40,scale=0.1", 9, &w, errbuf) == 0, "%s",
+		      errbuf);
+	t = to_text(w);
+	ck_assert_str_eq(t, t_ref);
+	free(t);
+	wl_free(w);
+	/* another seed, another draw */
+	ck_assert_msg(wl_open_seed("gen:fb,jobs=40,scale=0.1", 6, &w, errbuf) == 0, "%s", errbuf);
+	t = to_text(w);
+	ck_assert_str_ne(t, t_ref);
+	free(t);
+	wl_free(w);
+	ck_assert_msg(wl_open_seed("gen:dag,dags=2,depth=3", 4, &w, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(wl_open("gen:dag,dags=2,depth=3,seed=4", &w2, errbuf) == 0, "%s", errbuf);
+	t = to_text(w);
+	free(t_ref);
+	t_ref = to_text(w2);
+	ck_assert_str_eq(t, t_ref);
+	ck_assert_uint_eq(w->n_jobs, 2 * 3 * 3); /* dags x depth x the default width */
+	free(t);
+	wl_free(w);
+	wl_free(w2);
+	ck_assert_int_eq(wl_open_seed("gen:fbx,jobs=4", 1, &w, errbuf), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(errbuf, "expected gen:fb or gen:dag"));
+	ck_assert_int_eq(wl_open_seed("gen:fb,jobs=zero", 1, &w, errbuf), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(errbuf, "gen:fb,jobs=zero"));
+	free(t_ref);
+	wl_free(ref);
+}
+END_TEST
+
 Suite *gen_suite(void)
 {
 	Suite *s = suite_create("gen");
@@ -179,6 +225,7 @@ Suite *gen_suite(void)
 	tcase_add_test(tc, fb_scale_caps);
 	tcase_add_test(tc, fb_bad_options);
 	tcase_add_test(tc, dag_shape);
+	tcase_add_test(tc, gen_spec_seeded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -147,6 +147,21 @@ START_TEST(fmt_roundtrip)
 }
 END_TEST
 
+/* Human figures as the tables print them: three digits, whole numbers
+ * past the largest unit. */
+START_TEST(human)
+{
+	char b[32];
+
+	ck_assert_str_eq(unit_human_time(8.54e9, b, sizeof(b)), "8.54s");
+	ck_assert_str_eq(unit_human_time(81e6, b, sizeof(b)), "81ms");
+	ck_assert_str_eq(unit_human_time(5398.4e9, b, sizeof(b)), "5398s");
+	ck_assert_str_eq(unit_human_time(0, b, sizeof(b)), "0ns");
+	ck_assert_str_eq(unit_human_size(3.31e9, b, sizeof(b)), "3.31GB");
+	ck_assert_str_eq(unit_human_size(2.5e18, b, sizeof(b)), "2500PB");
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *units_suite(void)
@@ -161,6 +176,7 @@ Suite *units_suite(void)
 	tcase_add_loop_test(tc, time_ok, 0, N(times_ok));
 	tcase_add_loop_test(tc, time_bad, 0, N(times_bad));
 	tcase_add_test(tc, fmt_roundtrip);
+	tcase_add_test(tc, human);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,10 @@
 #!/bin/sh
 # hyde compare in the simulator (no root): its table's figures are the ones
 # the runs' own summaries give, every spec is checked before anything runs,
-# and the ablation syntax NAME:KEY=VALUE reaches the scheduler.
+# and the ablation syntax NAME:KEY=VALUE reaches the scheduler. With
+# --runs, a generated workload is redrawn per seed and the same for every
+# scheduler, and the means, intervals, paired changes and the breakdown
+# agree with the per-run figures, recomputed here.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
 T="$HYDE_SRCDIR/topologies/tiny.topo"
@@ -57,4 +60,75 @@ done <"$O/compare.csv"
 # the output directory is not overwritten
 expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair -o "$O"
 contains "$err" "exists"
+
+# repeated runs: bad counts are refused, the emulation runs one at a time
+R="$tmpdir/runs"
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" --runs 0 -o "$R"
+contains "$err" "--runs"
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" --runs 3 -j 0 -o "$R"
+expect_status 2 "$HYDE" compare --backend emul -t "$T" -w "$W" --runs 3 -j 2 -o "$R"
+contains "$err" "one at a time"
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w gen:nope -o "$R" --runs 2
+[ -e "$R" ] && fail "a refused compare left $R"
+
+G="gen:fb,jobs=6,scale=0.001"
+expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$G" -s fair,fair:slowstart=1 \
+	--runs 3 --seed 4 -j 2 -o "$R"
+contains "$out" "seeds 4..6"
+contains "$out" "paired by seed"
+contains "$out" "where the time goes"
+for s in 4 5 6; do
+	for d in fair fair-slowstart=1; do
+		[ -f "$R/$d/seed-$s/summary.json" ] || fail "no run directory $R/$d/seed-$s"
+	done
+	# one workload per seed, the same for both schedulers, drawn as hyde gen draws it
+	"$HYDE" gen fb jobs=6 scale=0.001 seed=$s -o "$tmpdir/g$s.wl" || fail "hyde gen seed=$s"
+	grep -v '^#' "$tmpdir/g$s.wl" >"$tmpdir/g$s.jobs"
+	for d in fair fair-slowstart=1; do
+		grep -v '^#' "$R/$d/seed-$s/inputs/workload.wl" | cmp -s - "$tmpdir/g$s.jobs" ||
+			fail "$d seed $s: its workload is not gen fb seed=$s"
+	done
+done
+cmp -s "$tmpdir/g4.jobs" "$tmpdir/g5.jobs" && fail "seeds 4 and 5 drew the same workload"
+[ "$(grep -c . "$R/compare.csv")" = 7 ] || fail "compare.csv: $(cat "$R/compare.csv")"
+
+# summary.csv against compare.csv's per-run rows: mean, sd, the 95%
+# interval with t(0.975, 2) = 4.3027, the change paired by seed
+awk -F, -v sum="$R/summary.csv" '
+function abs(x) { return x < 0 ? -x : x }
+function near(a, b) { return abs(a - b) <= 1e-6 * abs(b) + 1e-9 }
+NR == FNR { if (FNR > 1) { v[$1, $20] = $8; lab[$1] = 1; seed[$20] = 1 } next }
+FNR == 1 { next }
+$3 == "avg_jct_s" {
+	n = 0; s = 0
+	for (k in seed) { n++; s += v[$1, k] }
+	m = s / n; ss = 0
+	for (k in seed) ss += (v[$1, k] - m) ^ 2
+	sd = sqrt(ss / (n - 1)); half = 4.3027 * sd / sqrt(n)
+	if ($4 != 3 || !near($5, m) || !near($6, sd) || abs($7 - half) > 1e-4 * half + 1e-9) {
+		print "summary " $1 ": n " $4 " mean " $5 " sd " $6 " ci " $7 ", expected " m " " sd " " half; bad = 1
+	}
+	r = 0
+	for (k in seed) r += v[$1, k] / v["fair", k] - 1
+	r /= n
+	if ($8 != 3 || !near($9 + 1, r + 1)) {
+		print "summary " $1 ": paired change " $9 ", expected " r; bad = 1
+	}
+	checked++
+}
+END { if (checked != 2) { print "summary.csv: " checked " avg_jct_s rows"; bad = 1 } exit bad }
+' "$R/compare.csv" "$R/summary.csv" >"$tmpdir/ci.txt" 2>&1 || fail "$(cat "$tmpdir/ci.txt")"
+
+# breakdown.csv: the parts add up to the JCT, and all jobs' average JCT is
+# the mean of the runs' (every run finished its 6 jobs)
+awk -F, -v want="$(awk -F, 'NR > 1 && $1 == "fair" { s += $8; n++ } END { printf "%.9g", s / n }' "$R/compare.csv")" '
+function abs(x) { return x < 0 ? -x : x }
+NR == 1 { next }
+$5 != "" {
+	p = $5 + $6 + $7 + $8 + $9 + $10
+	if (abs(p - $11) > 1e-6 * $11 + 1e-9) { print $1 " " $3 ": parts " p " JCT " $11; bad = 1 }
+}
+$1 == "fair" && $3 == "all" { seen = 1; if ($4 != 6 || abs($11 - want) > 1e-6 * want) { print "fair all: " $4 " jobs, JCT " $11 ", expected 6, " want; bad = 1 } }
+END { if (!seen) { print "no fair,all row"; bad = 1 } exit bad }
+' "$R/breakdown.csv" >"$tmpdir/bd.txt" 2>&1 || fail "$(cat "$tmpdir/bd.txt")"
 finish

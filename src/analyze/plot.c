@@ -230,12 +230,14 @@ static void bars_body(FILE *fp, const void *arg)
 	fprintf(fp, "set ylabel ");
 	gp_str(fp, b->ylabel);
 	fprintf(fp, "\nset style data histograms\n"
-		    "set style histogram clustered gap 1\n"
+		    "set style histogram %s gap 1\n"
 		    "set style fill solid 0.8 border -1\n"
 		    "set boxwidth 0.9\nset yrange [0:*]\nset key top right\n"
-		    "set datafile missing 'NaN'\n");
-	if (b->baseline >= 0)
-		fprintf(fp, "set arrow from graph 0, first 1 to graph 1, first 1 nohead dashtype 2\n");
+		    "set datafile missing 'NaN'\n",
+		b->errors ? "errorbars lw 1" : "clustered");
+	if (b->baseline >= 0 || b->hline > 0)
+		fprintf(fp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead dashtype 2\n",
+			b->baseline >= 0 ? 1.0 : b->hline, b->baseline >= 0 ? 1.0 : b->hline);
 	fprintf(fp, "$bars << EOD\n");
 	for (g = 0; g < b->n_groups; g++) {
 		double base = b->baseline >= 0 ? b->values[g * b->n_series + (size_t)b->baseline] : 1;
@@ -252,13 +254,23 @@ static void bars_body(FILE *fp, const void *arg)
 				fprintf(fp, " NaN");
 			else
 				fprintf(fp, " %.9g", v / base);
+			if (b->errors) {
+				double e = b->errors[g * b->n_series + s];
+
+				/* no interval: a bar without whiskers */
+				fprintf(fp, " %.9g", isnan(e) || isnan(base) || base == 0 ? 0 : e / base);
+			}
 		}
 		fprintf(fp, "\n");
 	}
 	fprintf(fp, "EOD\nplot ");
 	for (s = 0; s < b->n_series; s++) {
-		fprintf(fp, "%s$bars using %zu%s title ", s ? ", " : "", s + 2,
-			s ? "" : ":xtic(1)");
+		if (b->errors)
+			fprintf(fp, "%s$bars using %zu:%zu%s title ", s ? ", " : "", 2 * s + 2,
+				2 * s + 3, s ? "" : ":xtic(1)");
+		else
+			fprintf(fp, "%s$bars using %zu%s title ", s ? ", " : "", s + 2,
+				s ? "" : ":xtic(1)");
 		gp_str(fp, b->series[s]);
 	}
 	fprintf(fp, "\n");

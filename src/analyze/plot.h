@@ -37,6 +37,12 @@ struct plot_bars {
 	/* Series every group is divided by (its bar is then 1), or -1 for
 	 * the raw values. A group whose baseline is 0 or NAN is left empty. */
 	int baseline;
+	/* Optional, added at the end: half-widths of an interval around
+	 * each value (same shape and units, divided by the baseline like the
+	 * values), drawn as error bars; NAN: none. */
+	const double *errors;
+	/* A dashed line at this height (with baseline -1; 0: none). */
+	double hline;
 };
 
 /* Grouped bar chart; same returns as plot_cdf. */

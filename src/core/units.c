@@ -253,7 +253,8 @@ static char *fmt_human(double v, const char *const *names,
 
 	while (k + 1 < n && v >= mults[k + 1])
 		k++;
-	snprintf(buf, len, "%.3g%s", v / mults[k], names[k]);
+	/* past the last unit, whole numbers rather than 5.12e+03s */
+	snprintf(buf, len, v / mults[k] >= 1000 ? "%.0f%s" : "%.3g%s", v / mults[k], names[k]);
 	return buf;
 }
 

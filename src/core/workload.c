@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "wl_gen.h"
 #include "wl_import.h"
 #include "workload.h"
 
@@ -895,10 +896,56 @@ static int set_coflow(void *o, const char *kv, char *errbuf)
 	return coflow_opts_set(o, kv, errbuf);
 }
 
+static int set_gen_fb(void *o, const char *kv, char *errbuf)
+{
+	return gen_fb_opts_set(o, kv, errbuf);
+}
+
+static int set_gen_dag(void *o, const char *kv, char *errbuf)
+{
+	return gen_dag_opts_set(o, kv, errbuf);
+}
+
+/* "gen:fb[,key=value...]" and "gen:dag[,...]": drawn here, with the run's
+ * seed unless the spec gives its own. */
+static int gen_open(const char *spec, uint64_t seed, struct workload **out, char *errbuf)
+{
+	struct gen_fb_opts fb;
+	struct gen_dag_opts dag;
+	char *name;
+	int r;
+
+	gen_fb_opts_default(&fb);
+	gen_dag_opts_default(&dag);
+	fb.seed = dag.seed = seed;
+	if (!strncmp(spec + 4, "fb", 2) && (!spec[6] || spec[6] == ',')) {
+		if ((r = spec_opts(spec, &fb, set_gen_fb, &name, errbuf)))
+			return r;
+		free(name);
+		return wl_gen_fb(&fb, out, errbuf);
+	}
+	if (!strncmp(spec + 4, "dag", 3) && (!spec[7] || spec[7] == ',')) {
+		if ((r = spec_opts(spec, &dag, set_gen_dag, &name, errbuf)))
+			return r;
+		free(name);
+		return wl_gen_dag(&dag, out, errbuf);
+	}
+	errbuf_set(errbuf, "%s: expected gen:fb or gen:dag, then ,KEY=VALUE options", spec);
+	return -EINVAL;
+}
+
 int wl_open(const char *spec, struct workload **out, char *errbuf)
+{
+	return wl_open_seed(spec, 1, out, errbuf);
+}
+
+int wl_open_seed(const char *spec, uint64_t seed, struct workload **out, char *errbuf)
 {
 	char *path;
 	int r;
+
+	if (!strncmp(spec, "gen:", 4))
+		return gen_open(spec, seed, out, errbuf);
 
 	if (!strncmp(spec, "swim:", 5)) {
 		struct swim_opts o;

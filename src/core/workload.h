@@ -77,6 +77,10 @@ int wl_parse(FILE *fp, const char *path, struct workload **out, char *errbuf);
  * path, comma-separated: "coflow:PATH,mb=1MB,min_flow=1MB" (the keys of
  * hyde import); without any, the defaults. */
 int wl_open(const char *spec, struct workload **out, char *errbuf);
+/* The same, and the generators: "gen:fb[,KEY=VALUE...]" and "gen:dag[,...]"
+ * (the keys of hyde gen) draw a workload with `seed` unless the spec sets
+ * seed=, so a run's --seed redraws it. wl_open draws with seed 1. */
+int wl_open_seed(const char *spec, uint64_t seed, struct workload **out, char *errbuf);
 void wl_free(struct workload *wl);
 
 /* Write in the .wl format; the output parses back to the same workload. */

@@ -297,7 +297,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	c->opts = *o;
 	if ((r = topo_load(o->topo_path, &c->t, errbuf)))
 		goto err;
-	if ((r = wl_open(o->wl_spec, &c->wl, errbuf)))
+	if ((r = wl_open_seed(o->wl_spec, o->seed, &c->wl, errbuf)))
 		goto err;
 	if ((r = wl_check_topo(c->wl, c->t, o->wl_spec, errbuf)))
 		goto err;
