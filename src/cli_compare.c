@@ -51,11 +51,16 @@
 #define CMP_MAX_RUNS 10000
 
 /* The figures of a run, and of a scheduler over its runs. */
-enum { M_MAKESPAN, M_JCT, M_CCT, M_THROUGHPUT, M_OCS_SHARE, M_CROSS, M_N };
+enum {
+	M_MAKESPAN, M_JCT, M_CCT, M_THROUGHPUT, M_OCS_SHARE, M_CROSS,
+	M_MAIN, /* the table's; then by class (summary.csv), Co-scheduler Fig. 4 */
+	M_JCT_HEAVY = M_MAIN, M_JCT_LIGHT, M_CCT_HEAVY, M_CCT_LIGHT, M_N
+};
 
 static const char *const metric_key[M_N] = {
 	"makespan_s", "avg_jct_s", "avg_cct_s", "throughput_jobs_per_hour", "ocs_share",
-	"cross_rack_bytes",
+	"cross_rack_bytes", "avg_jct_heavy_s", "avg_jct_light_s", "avg_cct_heavy_s",
+	"avg_cct_light_s",
 };
 
 /* Job classes of the breakdown (jobs.csv's class), and all jobs. */
@@ -410,8 +415,25 @@ static int col(const struct csv *c, const char *name)
 	return k < 0 ? 0 : k;
 }
 
-static int read_jobs(struct cmp_run *run, char *errbuf)
+/* Each job's class, by id, for its coflow's. */
+struct job_class {
+	char *id;
+	int cl;
+};
+
+static int jc_cmp(const void *a, const void *b)
 {
+	return strcmp(((const struct job_class *)a)->id, ((const struct job_class *)b)->id);
+}
+
+static double avg_or_nan(double sum, size_t n)
+{
+	return n ? sum / (double)n : NAN;
+}
+
+static int read_jobs(struct cmp_run *run, struct job_class **jcp, size_t *n_jc, char *errbuf)
+{
+	size_t jc_cap = 0;
 	int64_t arr, end, jct, part, first = INT64_MAX, last = INT64_MIN;
 	int c_class, c_part[BD_PARTS];
 	uint64_t cross, shuf;
@@ -444,14 +466,6 @@ static int read_jobs(struct cmp_run *run, char *errbuf)
 			first = arr;
 		run->cross_rack_bytes += cross;
 		run->shuffle_bytes += shuf;
-		if (end < 0 || jct < 0)
-			continue;
-		if (end > last)
-			last = end;
-		xgrow((void **)&run->jct, &cap, run->jobs_done + 1, sizeof(double));
-		run->jct[run->jobs_done++] = (double)jct / 1e9;
-		sum += (double)jct / 1e9;
-		/* where its time went: a finished job has every part */
 		if (!strcmp(c.f[c_class], "heavy"))
 			cl = CL_HEAVY;
 		else if (!strcmp(c.f[c_class], "light"))
@@ -460,6 +474,17 @@ static int read_jobs(struct cmp_run *run, char *errbuf)
 			r = csv_err(&c, c_class, "heavy or light", errbuf);
 			goto out;
 		}
+		xgrow((void **)jcp, &jc_cap, *n_jc + 1, sizeof(**jcp));
+		(*jcp)[*n_jc].id = xstrdup(c.f[0]);
+		(*jcp)[(*n_jc)++].cl = cl;
+		if (end < 0 || jct < 0)
+			continue;
+		if (end > last)
+			last = end;
+		xgrow((void **)&run->jct, &cap, run->jobs_done + 1, sizeof(double));
+		run->jct[run->jobs_done++] = (double)jct / 1e9;
+		sum += (double)jct / 1e9;
+		/* where its time went: a finished job has every part */
 		for (k = 0; k < BD_PARTS; k++) {
 			if ((r = csv_ns(&c, c_part[k], &part, errbuf)))
 				goto out;
@@ -486,26 +511,36 @@ static int read_jobs(struct cmp_run *run, char *errbuf)
 	run->m[M_THROUGHPUT] = run->jobs_done && run->m[M_MAKESPAN] > 0 ?
 		(double)run->jobs_done / run->m[M_MAKESPAN] * 3600 : NAN;
 	run->m[M_CROSS] = (double)run->cross_rack_bytes;
+	run->m[M_JCT_HEAVY] = avg_or_nan(run->bd[CL_HEAVY][BD_PARTS], run->bd_n[CL_HEAVY]);
+	run->m[M_JCT_LIGHT] = avg_or_nan(run->bd[CL_LIGHT][BD_PARTS], run->bd_n[CL_LIGHT]);
+	qsort(*jcp, *n_jc, sizeof(**jcp), jc_cmp);
 out:
 	csv_close(&c);
 	return r;
 }
 
-/* Average CCT over the coflows that moved bytes and completed. */
-static int read_coflows(struct cmp_run *run, char *errbuf)
+/* Average CCT over the coflows that moved bytes and completed, and by
+ * their job's class. */
+static int read_coflows(struct cmp_run *run, const struct job_class *jc, size_t n_jc,
+			char *errbuf)
 {
+	double sum = 0, sum_cl[2] = { 0, 0 };
+	size_t cap = 0, n_cl[2] = { 0, 0 };
+	int r, c_job, c_bytes, c_cct;
 	uint64_t bytes;
-	size_t cap = 0;
-	double sum = 0;
 	struct csv c;
 	int64_t cct;
-	int r;
 
 	if ((r = csv_open(&c, run->dir, RUNDIR_COFLOWS, RUNDIR_COFLOWS_HEADER, errbuf)))
 		return r;
+	c_job = col(&c, "job");
+	c_bytes = col(&c, "bytes");
+	c_cct = col(&c, "cct_ns");
 	while ((r = csv_next(&c, errbuf)) > 0) {
-		if ((r = csv_u64(&c, col(&c, "bytes"), UINT64_MAX, &bytes, errbuf)) ||
-		    (r = csv_ns(&c, col(&c, "cct_ns"), &cct, errbuf)))
+		struct job_class key = { c.f[c_job], 0 }, *hit;
+
+		if ((r = csv_u64(&c, c_bytes, UINT64_MAX, &bytes, errbuf)) ||
+		    (r = csv_ns(&c, c_cct, &cct, errbuf)))
 			goto out;
 		if (!bytes)
 			continue;
@@ -515,11 +550,20 @@ static int read_coflows(struct cmp_run *run, char *errbuf)
 		xgrow((void **)&run->cct, &cap, run->coflows_done + 1, sizeof(double));
 		run->cct[run->coflows_done++] = (double)cct / 1e9;
 		sum += (double)cct / 1e9;
+		hit = bsearch(&key, jc, n_jc, sizeof(*jc), jc_cmp);
+		if (!hit) {
+			r = csv_err(&c, c_job, "a job of jobs.csv", errbuf);
+			goto out;
+		}
+		sum_cl[hit->cl] += (double)cct / 1e9;
+		n_cl[hit->cl]++;
 	}
 	if (r < 0)
 		goto out;
 	r = 0;
-	run->m[M_CCT] = run->coflows_done ? sum / (double)run->coflows_done : NAN;
+	run->m[M_CCT] = avg_or_nan(sum, run->coflows_done);
+	run->m[M_CCT_HEAVY] = avg_or_nan(sum_cl[CL_HEAVY], n_cl[CL_HEAVY]);
+	run->m[M_CCT_LIGHT] = avg_or_nan(sum_cl[CL_LIGHT], n_cl[CL_LIGHT]);
 out:
 	csv_close(&c);
 	return r;
@@ -555,6 +599,8 @@ out:
  * run's partial files, if it left any). */
 static void read_run(const struct cmp_spec *sp, struct cmp_run *run)
 {
+	struct job_class *jc = NULL;
+	size_t n_jc = 0;
 	char errbuf[512];
 	struct stat st;
 	int k;
@@ -563,10 +609,14 @@ static void read_run(const struct cmp_spec *sp, struct cmp_run *run)
 		run->m[k] = NAN;
 	if (!run->ok && lstat(run->dir, &st))
 		return;
-	if (read_jobs(run, errbuf) || read_coflows(run, errbuf) || read_flows(run, errbuf)) {
+	if (read_jobs(run, &jc, &n_jc, errbuf) || read_coflows(run, jc, n_jc, errbuf) ||
+	    read_flows(run, errbuf)) {
 		fprintf(stderr, "hyde compare: %s: %s\n", sp->label, errbuf);
 		run->ok = false;
 	}
+	while (n_jc)
+		free(jc[--n_jc].id);
+	free(jc);
 }
 
 /* Means and intervals over the runs that finished, and the paired changes
@@ -746,22 +796,22 @@ static void print_table_one(FILE *fp, const struct cmp_spec *specs, size_t n)
 /* Repeated runs: means and intervals, and the paired changes. */
 static void print_table_ci(FILE *fp, const struct cmp_spec *specs, size_t n, unsigned runs)
 {
-	static const char *const head[M_N] = {
+	static const char *const head[M_MAIN] = {
 		"makespan", "avg JCT", "avg CCT", "throughput", "OCS share", "cross-rack",
 	};
-	static const int width[M_N] = { 16, 16, 16, 18, 12, 16 };
+	static const int width[M_MAIN] = { 16, 16, 16, 18, 12, 16 };
 	int w = label_width(specs, n), m;
 	char cell[64], okn[32];
 	size_t i;
 
 	fprintf(fp, "%-*s %7s", w, "scheduler", "runs");
-	for (m = 0; m < M_N; m++)
+	for (m = 0; m < M_MAIN; m++)
 		fprintf(fp, " %*s", width[m], head[m]);
 	fputc('\n', fp);
 	for (i = 0; i < n; i++) {
 		snprintf(okn, sizeof(okn), "%zu/%u", runs_ok(&specs[i], runs), runs);
 		fprintf(fp, "%-*s %7s", w, specs[i].label, okn);
-		for (m = 0; m < M_N; m++)
+		for (m = 0; m < M_MAIN; m++)
 			fprintf(fp, " %*s", width[m], fmt_ci(m, &specs[i].ci[m], cell, sizeof(cell)));
 		fputc('\n', fp);
 	}
@@ -769,14 +819,14 @@ static void print_table_ci(FILE *fp, const struct cmp_spec *specs, size_t n, uns
 		fprintf(fp, "\nrelative to %s, paired by seed (negative: shorter; throughput: "
 			    "higher is better)\n", specs[0].label);
 		fprintf(fp, "%-*s %7s", w, "scheduler", "pairs");
-		for (m = 0; m < M_N; m++)
+		for (m = 0; m < M_MAIN; m++)
 			if (m != M_OCS_SHARE)
 				fprintf(fp, " %*s", width[m], head[m]);
 		fputc('\n', fp);
 		for (i = 1; i < n; i++) {
 			snprintf(okn, sizeof(okn), "%zu", specs[i].rel[M_JCT].n);
 			fprintf(fp, "%-*s %7s", w, specs[i].label, okn);
-			for (m = 0; m < M_N; m++)
+			for (m = 0; m < M_MAIN; m++)
 				if (m != M_OCS_SHARE)
 					fprintf(fp, " %*s", width[m],
 						fmt_rel(&specs[i].rel[m], cell, sizeof(cell)));

@@ -119,6 +119,18 @@ $3 == "avg_jct_s" {
 END { if (checked != 2) { print "summary.csv: " checked " avg_jct_s rows"; bad = 1 } exit bad }
 ' "$R/compare.csv" "$R/summary.csv" >"$tmpdir/ci.txt" 2>&1 || fail "$(cat "$tmpdir/ci.txt")"
 
+# by class (Co-scheduler Fig. 4): the mean over the runs of each run's
+# average CCT of its light jobs' coflows, recomputed from the run files
+want=$(for s in 4 5 6; do
+	awk -F, 'FNR == 1 { next } FILENAME ~ /jobs.csv$/ { cl[$1] = $11; next }
+		$3 > 0 && $7 >= 0 && cl[$2] == "light" { s += $7; n++ }
+		END { if (n) printf "%.9g\n", s / n / 1e9 }' \
+		"$R/fair/seed-$s/jobs.csv" "$R/fair/seed-$s/coflows.csv"
+done | awk '{ s += $1; n++ } END { if (n) printf "%.9g", s / n }')
+got=$(awk -F, '$1 == "fair" && $3 == "avg_cct_light_s" { print $5 }' "$R/summary.csv")
+[ -n "$want" ] && awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d * d <= 1e-12 * b * b) }' ||
+	fail "fair avg_cct_light_s: summary.csv $got, run files $want"
+
 # breakdown.csv: the parts add up to the JCT, and all jobs' average JCT is
 # the mean of the runs' (every run finished its 6 jobs)
 awk -F, -v want="$(awk -F, 'NR > 1 && $1 == "fair" { s += $8; n++ } END { printf "%.9g", s / n }' "$R/compare.csv")" '
