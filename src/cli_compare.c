@@ -49,6 +49,10 @@
 #define CMP_DEFAULT_WL "workloads/fb-small.wl"
 #define CMP_DEFAULT_SCHEDS "fair,coscheduler"
 #define CMP_MAX_RUNS 10000
+#define CMP_CSV_HEADER \
+	"label,scheduler,backend,ok,jobs,jobs_done,makespan_s,avg_jct_s,avg_cct_s," \
+	"throughput_jobs_per_hour,ocs_share,ocs_bytes,eps_bytes,cross_rack_bytes," \
+	"shuffle_bytes,makespan_vs_base,avg_jct_vs_base,avg_cct_vs_base,wall_s,seed"
 
 /* The figures of a run, and of a scheduler over its runs. */
 enum {
@@ -99,6 +103,7 @@ struct cmp_spec {
 
 struct cmp_opts {
 	const char *topo, *wl, *scheds, *outdir, *circuits, *backend;
+	const char *from, *baseline;
 	const char *copies, *heartbeat, *prefix;
 	uint64_t seed;
 	unsigned runs, jobs;
@@ -121,7 +126,8 @@ static void compare_usage(FILE *fp)
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
 		"          [--seed N] [--runs N] [-j K] [--copies N] [--heartbeat TIME]\n"
-		"          [--no-io] [--prefix P] [-q]\n\n"
+		"          [--no-io] [--prefix P] [--baseline LABEL] [-q]\n"
+		"       hyde compare --from DIR -o OUT [--baseline LABEL] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seeds, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
 		"cross-rack bytes, cross-rack bytes), absolute and relative to the first\n"
@@ -148,7 +154,11 @@ static void compare_usage(FILE *fp)
 		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
 		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
-		"  -q, --quiet           only the tables\n\n"
+		"  -q, --quiet           only the tables\n"
+		"      --baseline LABEL  the spec the others are compared with (default: the first)\n"
+		"      --from DIR        run nothing: read the finished runs of an earlier compare\n"
+		"                        in DIR (with -o, --baseline, -q only), e.g. to compare\n"
+		"                        them against another baseline\n\n"
 		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
 		CMP_DEFAULT_TOPO, CMP_DEFAULT_WL, CMP_DEFAULT_TOPO, CMP_DEFAULT_WL,
 		CMP_DEFAULT_SCHEDS);
@@ -909,9 +919,7 @@ static int write_compare_csv(FILE *fp, void *arg)
 	size_t i;
 	unsigned k;
 
-	fprintf(fp, "label,scheduler,backend,ok,jobs,jobs_done,makespan_s,avg_jct_s,avg_cct_s,"
-		    "throughput_jobs_per_hour,ocs_share,ocs_bytes,eps_bytes,cross_rack_bytes,"
-		    "shuffle_bytes,makespan_vs_base,avg_jct_vs_base,avg_cct_vs_base,wall_s,seed\n");
+	fprintf(fp, "%s\n", CMP_CSV_HEADER);
 	for (i = 0; i < a->n; i++)
 		for (k = 0; k < a->runs; k++) {
 			const struct cmp_run *r = &a->specs[i].runs[k], *z = &a->specs[0].runs[k];
@@ -1095,6 +1103,114 @@ static int mkdirs(const char *path, char *errbuf)
 	return r;
 }
 
+/* --from: the specs and runs of an earlier compare, from its compare.csv;
+ * every spec must have run on the same seeds (the changes are paired). */
+static int load_from(const char *dir, struct cmp_spec **out, size_t *n_out, unsigned *runs_out,
+		     char **backend, char *errbuf)
+{
+	struct cmp_spec *specs = NULL;
+	size_t n = 0, cap = 0, i;
+	unsigned k;
+	struct csv c;
+	int r;
+
+	if ((r = csv_open(&c, dir, "compare.csv", CMP_CSV_HEADER, errbuf)))
+		return r;
+	while ((r = csv_next(&c, errbuf)) > 0) {
+		struct cmp_spec *sp = NULL;
+		struct cmp_run *run;
+		uint64_t ok, seed;
+
+		if ((r = csv_u64(&c, 3, 1, &ok, errbuf)) ||
+		    (r = csv_u64(&c, 19, UINT64_MAX, &seed, errbuf)))
+			break;
+		for (i = 0; i < n; i++)
+			if (!strcmp(specs[i].label, c.f[0]))
+				sp = &specs[i];
+		if (!sp) {
+			xgrow((void **)&specs, &cap, n + 1, sizeof(*specs));
+			sp = &specs[n++];
+			memset(sp, 0, sizeof(*sp));
+			sp->label = xstrdup(c.f[0]);
+			sp->name = xstrdup(c.f[1]);
+			if (!*backend)
+				*backend = xstrdup(c.f[2]);
+		}
+		/* runs: n_kv counts them here, until the specs are complete */
+		sp->runs = xrealloc(sp->runs, sizeof(*sp->runs) * (size_t)(sp->n_kv + 1));
+		run = &sp->runs[sp->n_kv++];
+		memset(run, 0, sizeof(*run));
+		run->seed = seed;
+		run->ok = ok;
+		run->ran = true;
+	}
+	csv_close(&c);
+	if (r >= 0 && !n) {
+		errbuf_set(errbuf, "%s/compare.csv: no runs", dir);
+		r = -EINVAL;
+	}
+	for (i = 0; r >= 0 && i < n; i++) {
+		if (specs[i].n_kv != specs[0].n_kv) {
+			errbuf_set(errbuf, "%s/compare.csv: %s has %d runs, %s %d: not paired", dir,
+				   specs[i].label, specs[i].n_kv, specs[0].label, specs[0].n_kv);
+			r = -EINVAL;
+			break;
+		}
+		for (k = 0; k < (unsigned)specs[i].n_kv; k++)
+			if (specs[i].runs[k].seed != specs[0].runs[k].seed) {
+				errbuf_set(errbuf, "%s/compare.csv: %s and %s ran on other seeds: "
+					   "not paired", dir, specs[i].label, specs[0].label);
+				r = -EINVAL;
+				break;
+			}
+	}
+	if (r < 0) {
+		for (i = 0; i < n; i++) {
+			unsigned runs = (unsigned)specs[i].n_kv;
+
+			specs[i].n_kv = 0;
+			cmp_spec_free(&specs[i], runs);
+		}
+		free(specs);
+		return r;
+	}
+	*runs_out = (unsigned)specs[0].n_kv;
+	for (i = 0; i < n; i++) {
+		char *d = spec_dirname(specs[i].label);
+
+		specs[i].n_kv = 0;
+		for (k = 0; k < *runs_out; k++) {
+			struct cmp_run *run = &specs[i].runs[k];
+
+			run->dir = *runs_out == 1 ? xasprintf("%s/%s", dir, d) :
+				xasprintf("%s/%s/seed-%" PRIu64, dir, d, run->seed);
+			run->log = xasprintf("%s.log", run->dir);
+		}
+		free(d);
+	}
+	*out = specs;
+	*n_out = n;
+	return 0;
+}
+
+/* --baseline: that spec first, the others in their order. */
+static int set_baseline(struct cmp_spec *specs, size_t n, const char *label, char *errbuf)
+{
+	struct cmp_spec tmp;
+	size_t i;
+
+	for (i = 0; i < n && strcmp(specs[i].label, label); i++)
+		;
+	if (i == n) {
+		errbuf_set(errbuf, "--baseline %s: not one of the compared specs", label);
+		return -EINVAL;
+	}
+	tmp = specs[i];
+	memmove(specs + 1, specs, i * sizeof(*specs));
+	specs[0] = tmp;
+	return 0;
+}
+
 /* The runs under way, started -j at a time, seed by seed. */
 
 static void progress_line(const struct cmp_opts *o, const struct cmp_spec *sp,
@@ -1195,6 +1311,8 @@ int cmd_compare(int argc, char **argv)
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-io", no_argument, NULL, 6 },
 		{ "runs", required_argument, NULL, 7 },
+		{ "from", required_argument, NULL, 8 },
+		{ "baseline", required_argument, NULL, 9 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1211,6 +1329,8 @@ int cmd_compare(int argc, char **argv)
 	char errbuf[512], outbuf[128], *end;
 	struct sigaction sa, old_int, old_term;
 	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL;
+	char *from_backend = NULL;
+	bool run_opts = false; /* options that make runs, refused with --from */
 	size_t n = 0, i;
 	bool emul, all_ok = true;
 	unsigned k;
@@ -1219,6 +1339,8 @@ int cmd_compare(int argc, char **argv)
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "t:w:s:o:C:S:j:qh", longopts, NULL)) != -1) {
+		if (!strchr("oqh", opt) && opt != 8 && opt != 9)
+			run_opts = true;
 		switch (opt) {
 		case 't':
 			o.topo = optarg;
@@ -1263,6 +1385,12 @@ int cmd_compare(int argc, char **argv)
 		case 7:
 			runs_arg = optarg;
 			break;
+		case 8:
+			o.from = optarg;
+			break;
+		case 9:
+			o.baseline = optarg;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -1279,6 +1407,49 @@ int cmd_compare(int argc, char **argv)
 	if (optind < argc) {
 		r = cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
 		goto out;
+	}
+	if (o.from) {
+		if (run_opts) {
+			r = cli_usage_error("compare", "--from reads finished runs: only -o, "
+					    "--baseline and -q go with it");
+			goto out;
+		}
+		if (!o.outdir) {
+			r = cli_usage_error("compare", "--from: give -o, where the tables go");
+			goto out;
+		}
+		if (load_from(o.from, &specs, &n, &o.runs, &from_backend, errbuf)) {
+			fprintf(stderr, "hyde compare: --from: %s\n", errbuf);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		o.backend = from_backend;
+		if (o.baseline && set_baseline(specs, n, o.baseline, errbuf)) {
+			fprintf(stderr, "hyde compare: %s\n", errbuf);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		{
+			char *csv = xasprintf("%s/compare.csv", o.outdir);
+
+			r = !lstat(csv, &st);
+			if (r)
+				fprintf(stderr, "hyde compare: %s exists: give another -o\n", csv);
+			free(csv);
+			if (r) {
+				r = EXIT_USAGE;
+				goto out;
+			}
+		}
+		if (mkdirs(o.outdir, errbuf)) {
+			fprintf(stderr, "hyde compare: %s\n", errbuf);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			for (k = 0; k < o.runs; k++)
+				read_run(&specs[i], &specs[i].runs[k]);
+		goto report;
 	}
 	if (strcmp(o.backend, "emul") && strcmp(o.backend, "sim")) {
 		r = cli_usage_error("compare", "--backend: expected emul or sim, got '%s'", o.backend);
@@ -1351,6 +1522,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (parse_specs(&o, &specs, &n, errbuf)) {
 		fprintf(stderr, "hyde compare: -s: %s\n", errbuf);
+		r = EXIT_USAGE;
+		goto out;
+	}
+	if (o.baseline && set_baseline(specs, n, o.baseline, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
 		r = EXIT_USAGE;
 		goto out;
 	}
@@ -1437,6 +1613,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (r)
 		goto out;
+report:
 	for (i = 0; i < n; i++)
 		for (k = 0; k < o.runs; k++)
 			if (!specs[i].runs[k].ok)
@@ -1477,7 +1654,8 @@ int cmd_compare(int argc, char **argv)
 			printf("\nwritten: %s/compare.csv, summary.csv, breakdown.csv%s; each run's "
 			       "files in %s/<scheduler>/%s\n", o.outdir,
 			       plots ? ", compare.png, jct_cdf.png, cct_cdf.png" :
-			       plot_available() ? "" : " (no plots: gnuplot is not installed)", o.outdir,
+			       plot_available() ? "" : " (no plots: gnuplot is not installed)",
+			       o.from ? o.from : o.outdir,
 			       o.runs > 1 ? "seed-N/" : "");
 	}
 	r = all_ok ? 0 : EXIT_RUN_FAILED;
@@ -1486,5 +1664,6 @@ out:
 		cmp_spec_free(&specs[i], o.runs);
 	free(specs);
 	free(o.kv);
+	free(from_backend);
 	return r;
 }

@@ -131,6 +131,29 @@ got=$(awk -F, '$1 == "fair" && $3 == "avg_cct_light_s" { print $5 }' "$R/summary
 [ -n "$want" ] && awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d * d <= 1e-12 * b * b) }' ||
 	fail "fair avg_cct_light_s: summary.csv $got, run files $want"
 
+# --from: the same runs read again against another baseline; nothing runs,
+# the absolute figures stay, the changes are paired against the new one
+F="$tmpdir/again"
+expect_status 2 "$HYDE" compare --from "$R" -s fair -o "$F"
+contains "$err" "only -o"
+expect_status 2 "$HYDE" compare --from "$tmpdir/none" -o "$F"
+expect_status 2 "$HYDE" compare --from "$R" --baseline nosuch -o "$F"
+contains "$err" "nosuch"
+expect_status 0 "$HYDE" compare --from "$R" --baseline fair:slowstart=1 -o "$F" -q
+contains "$out" "relative to fair:slowstart=1"
+[ -e "$F/fair" ] && fail "--from ran something: $(ls "$F")"
+awk -F, 'FNR == 1 { next }
+NR == FNR { if ($3 == "avg_jct_s") m[$1] = $5; next }
+$3 == "avg_jct_s" && $5 != m[$1] { print $1 ": mean " $5 " again, " m[$1] " first"; bad = 1 }
+$3 == "avg_jct_s" && $1 == "fair:slowstart=1" && $9 != 0 { print "the baseline changes by " $9; bad = 1 }
+END { exit bad }' "$R/summary.csv" "$F/summary.csv" >"$tmpdir/again.txt" 2>&1 ||
+	fail "$(cat "$tmpdir/again.txt")"
+want=$(awk -F, 'NR > 1 { v[$1, $20] = $8; s[$20] = 1 }
+	END { for (k in s) { r += v["fair", k] / v["fair:slowstart=1", k] - 1; n++ } printf "%.9g", r / n }' "$R/compare.csv")
+got=$(awk -F, '$1 == "fair" && $3 == "avg_jct_s" { print $9 }' "$F/summary.csv")
+awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(a != "" && d * d <= 1e-14 + 1e-12 * b * b) }' ||
+	fail "fair against fair:slowstart=1: $got, expected $want"
+
 # breakdown.csv: the parts add up to the JCT, and all jobs' average JCT is
 # the mean of the runs' (every run finished its 6 jobs)
 awk -F, -v want="$(awk -F, 'NR > 1 && $1 == "fair" { s += $8; n++ } END { printf "%.9g", s / n }' "$R/compare.csv")" '
