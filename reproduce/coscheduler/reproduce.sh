@@ -1,0 +1,100 @@
+#!/bin/sh
+# make reproduce-coscheduler: Co-scheduler (Li & Shen) §V in hyde's
+# simulator. Every figure's setting, RUNS runs per point on seeds 1..RUNS
+# (the paper averages 20), then report.sh writes report.md and the figures
+# as PNGs, with the paper's values side by side.
+#
+#   main     fair, corral, coscheduler, its ablations (§V-C: OCAS alone,
+#            MTS + OCAS) and its T_rem estimation errors (§V-D, 10..50%) on
+#            the preset: Figures 3(a), 3(b), 4, 5 and 7
+#   os-R     fair, corral, coscheduler with the EPS oversubscribed R:1,
+#            R in 3 5 15 20 (10 is the preset): Figure 6
+#   sweep-S  fair, corral, coscheduler at scale S, SWEEP_RUNS runs each:
+#            how the paper's observables move with the unknown scale
+#
+# Usage: reproduce.sh [OUT]   (default reproduce-out/coscheduler)
+# Environment: HYDE (the hyde binary), RUNS (20), JOBS (simulations at a
+# time, default the cores), QUICK=1 (a small setting, for the test suite:
+# 40 jobs, 3 runs unless RUNS says). A point whose summary.csv exists is kept, so an
+# interrupted reproduction resumes where it stopped.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+HYDE=${HYDE:-$src/hyde}
+OUT=${1:-reproduce-out/coscheduler}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
+. "$here/preset.sh"
+if [ -n "${QUICK:-}" ]; then
+	PRESET_SCALE=0.01
+	PRESET_WORKLOAD="gen:fb,jobs=40,users=20,span=5min,scale=$PRESET_SCALE"
+	SWEEP_SCALES="0.003 0.01"
+	SWEEP_RUNS=2
+	RUNS=${RUNS:-3}
+fi
+RUNS=${RUNS:-20}
+SWEEP_BASE=${PRESET_WORKLOAD%,scale=*}
+TOPO=$src/$PRESET_TOPOLOGY
+
+[ -x "$HYDE" ] || { echo "reproduce.sh: no hyde at $HYDE (make first)" >&2; exit 2; }
+[ -f "$TOPO" ] || { echo "reproduce.sh: $TOPO: no such topology" >&2; exit 2; }
+case $RUNS in '' | *[!0-9]* | 0) echo "reproduce.sh: RUNS: expected a count, got '$RUNS'" >&2; exit 2 ;; esac
+case $JOBS in '' | *[!0-9]* | 0) echo "reproduce.sh: JOBS: expected a count, got '$JOBS'" >&2; exit 2 ;; esac
+mkdir -p "$OUT/topologies" || exit 2
+failed=
+
+# point NAME TOPOLOGY WORKLOAD SCHEDULERS RUNS
+point() {
+	dir=$OUT/$1
+	if [ -f "$dir/summary.csv" ]; then
+		echo "  $1: kept from an earlier reproduction"
+		return 0
+	fi
+	rm -rf "$dir"
+	echo "  $1: $5 runs of $4 ($(date +%H:%M:%S))"
+	"$HYDE" compare --backend sim -t "$2" -w "$3" -s "$4" --runs "$5" --seed 1 -j "$JOBS" \
+		-o "$dir" -q >"$dir.txt" 2>"$dir.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "  $1: hyde compare exited $rc: $(tail -1 "$dir.err")"
+		failed="$failed $1"
+		[ -f "$dir/summary.csv" ] || return 0
+	fi
+	return 0
+}
+
+# the same runs against another baseline
+rebase() { # NAME FROM LABEL
+	[ -f "$OUT/$2/compare.csv" ] || return 0
+	rm -rf "$OUT/$1"
+	"$HYDE" compare --from "$OUT/$2" --baseline "$3" -o "$OUT/$1" -q >"$OUT/$1.txt" 2>"$OUT/$1.err" ||
+		echo "  $1: hyde compare --from exited $?: $(tail -1 "$OUT/$1.err")"
+}
+
+OCAS=coscheduler:mts=no:psrt=no
+MTS_OCAS=coscheduler:psrt=no
+TREM=
+for e in 0.1 0.2 0.3 0.4 0.5; do
+	TREM="$TREM,coscheduler:trem_error=$e"
+done
+
+echo "reproduce-coscheduler: $RUNS runs per point on $PRESET_TOPOLOGY, $PRESET_WORKLOAD; output in $OUT"
+point main "$TOPO" "$PRESET_WORKLOAD" "fair,corral,coscheduler,$OCAS,$MTS_OCAS$TREM" "$RUNS"
+rebase main-vs-corral main corral
+rebase main-vs-ocas main "$OCAS"
+for r in 3 5 15 20; do
+	t=$OUT/topologies/paper60-os$r.topo
+	sed -e "s/^uplink_rate .*/oversub     $r/" -e "s/^name .*/name        paper60-os$r/" \
+		"$TOPO" >"$t"
+	grep -q "^oversub  *$r\$" "$t" || { echo "reproduce.sh: $TOPO has no uplink_rate line" >&2; exit 2; }
+	point "os-$r" "$t" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS"
+done
+for s in $SWEEP_SCALES; do
+	point "sweep-$s" "$TOPO" "$SWEEP_BASE,scale=$s" fair,corral,coscheduler "$SWEEP_RUNS"
+done
+
+HYDE=$HYDE PRESET_SCALE=$PRESET_SCALE PRESET_WORKLOAD=$PRESET_WORKLOAD SWEEP_SCALES=$SWEEP_SCALES \
+	RUNS=$RUNS SWEEP_RUNS=$SWEEP_RUNS FAILED=$failed \
+	"$here/report.sh" "$OUT" || exit 1
+echo "reproduce-coscheduler: report in $OUT/report.md"
+[ -z "$failed" ] || { echo "reproduce-coscheduler: runs failed in:$failed" >&2; exit 1; }
+exit 0
