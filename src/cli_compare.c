@@ -1621,10 +1621,16 @@ report:
 	summarise(specs, n, o.runs);
 	if (!o.quiet)
 		putchar('\n');
-	if (o.runs > 1)
+	if (o.runs > 1) {
 		print_table_ci(stdout, specs, n, o.runs);
-	else
+	} else {
 		print_table_one(stdout, specs, n);
+		/* one run says nothing of its spread: the same main job in
+		 * emulation moved its average CCT by tens of percent between
+		 * runs */
+		printf("\none run per scheduler: no confidence interval; --runs N (N >= 2) "
+		       "tells how much these figures move from run to run\n");
+	}
 	print_breakdown(stdout, specs, n, o.runs);
 	{
 		static const char *const files[] = { "compare.csv", "summary.csv", "breakdown.csv" };

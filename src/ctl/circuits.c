@@ -182,34 +182,50 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
 }
 
 /* Bits still to move on a pair, as the circuit will see them: waiting flows
- * whole, active ones as far as the backend can tell, and scaled by how much
- * of bw_o the pair can fill. Sunflow assumes the circuit is the bottleneck;
- * when a pair's data sits on fewer hosts than it takes to fill bw_o (the
- * hosts' own links are slower), its reservation must be as long as those
- * links need, or it ends with data left and the ports flap. */
+ * whole, active ones as far as the backend can tell, and stretched to the
+ * time the pair's hosts need. Sunflow assumes the circuit is the
+ * bottleneck; a pair whose data sits on hosts whose own links are slower
+ * than bw_o (few hosts, or one holding more than its share) needs its
+ * reservation as long as the busiest source host's link takes, and its
+ * destination hosts' together, or it ends with data left and the ports
+ * flap. */
 static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
 {
-	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate, eff;
+	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate;
+	double hr = (double)c->t->host_rate, t, src_max = 0;
+	unsigned H = c->t->hosts, h;
+	double *src = xcalloc(H, sizeof(*src));
 	size_t i;
 
+	for (h = 0; p->src_wait && h < H; h++)
+		src[h] = 8.0 * (double)p->src_wait[h];
 	for (i = 0; i < p->n_active; i++) {
 		struct flow *f = p->active[i];
+		double b;
 
 		if (c->be.ops->flow_remaining) {
 			uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
 
 			/* not done yet: it still needs its circuit, however
 			 * little the backend says is left */
-			bits += 8.0 * (double)(rem ? rem : 1);
+			b = 8.0 * (double)(rem ? rem : 1);
 		} else
-			bits += 8.0 * (double)f->bytes;
+			b = 8.0 * (double)f->bytes;
+		bits += b;
+		src[f->src_host % H] += b;
 	}
-	eff = bw;
-	if ((double)p->nsrc * (double)c->t->host_rate < eff)
-		eff = (double)p->nsrc * (double)c->t->host_rate;
-	if ((double)p->ndst * (double)c->t->host_rate < eff)
-		eff = (double)p->ndst * (double)c->t->host_rate;
-	return eff > 0 ? bits * bw / eff : bits;
+	for (h = 0; h < H; h++)
+		if (src[h] > src_max)
+			src_max = src[h];
+	free(src);
+	/* the circuit's own time, unless a host's link needs longer (and
+	 * then exactly the circuit's bits when it does not: exact ns) */
+	t = bits / bw;
+	if (hr > 0 && src_max / hr > t)
+		t = src_max / hr;
+	if (hr > 0 && p->ndst && bits / ((double)p->ndst * hr) > t)
+		t = bits / ((double)p->ndst * hr);
+	return t > bits / bw ? t * bw : bits;
 }
 
 /* Pairs in the order of the jobs, then of the pairs' first flows: the

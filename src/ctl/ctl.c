@@ -314,6 +314,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	c->c = cluster_new(c->t, c->wl);
 	rng_seed2(&c->rng, o->seed, 1);
+	rng_seed2(&c->fetch_rng, o->seed, 6);
 	c->js = xcalloc(c->wl->n_jobs, sizeof(*c->js));
 	for (i = 0; i < c->wl->n_jobs; i++)
 		c->js[i].start = c->js[i].maps_done_at = c->js[i].cf_start =
@@ -396,6 +397,7 @@ void ctl_free(struct ctl *c)
 			for (r = 0; r < j->n_pairs; r++) {
 				free(j->pairs[r].active);
 				free(j->pairs[r].per_host);
+				free(j->pairs[r].src_wait);
 			}
 			free(j->pairs);
 		}
@@ -629,7 +631,7 @@ static void lz_settle(struct ctl *c, struct flow *f)
 		f->lz_open = false;
 		if (f->path == PATH_OCS) {
 			(*lz_ocs_wait(c, lz, f))--;
-			j->pairs[f->pair].wait_bytes -= f->bytes;
+			ctl_pair_wait(c, &j->pairs[f->pair], f->src_host, -(int64_t)f->bytes);
 		}
 	}
 	j->bytes += f->bytes;
@@ -695,7 +697,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		struct ocs_pair *p = &c->js[f->job].pairs[f->pair];
 
 		if (!c->js[f->job].lz)
-			p->wait_bytes -= f->bytes;
+			ctl_pair_wait(c, p, f->src_host, -(int64_t)f->bytes);
 		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
 		f->pslot = (uint32_t)p->n_active;
 		p->active[p->n_active++] = f;
@@ -781,6 +783,15 @@ struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t ds
 	return &j->pairs[j->n_pairs++];
 }
 
+/* The pair's bytes not started grow (or shrink) by d on source host h. */
+void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d)
+{
+	if (!p->src_wait)
+		p->src_wait = xcalloc(c->t->hosts, sizeof(*p->src_wait));
+	p->wait_bytes += (uint64_t)d;
+	p->src_wait[h % c->t->hosts] += (uint64_t)d;
+}
+
 /* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
  * its place among the pairs with demand. The circuits are planned again
  * when a pair's demand appears or its coflow's OCS demand ends, not when
@@ -831,15 +842,31 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct ocs_pair *p = ctl_pair(c, job, src, dst);
-	struct flow *f;
+	struct flow *f, **v = NULL;
+	size_t n = 0, cap = 0, i;
 
 	while ((f = p->wait_head)) {
 		p->wait_head = f->next;
 		if (!p->wait_head)
 			p->wait_tail = NULL;
 		f->next = NULL;
-		queue_for_copy(c, f, true);
+		xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+		v[n++] = f;
 	}
+	/* in a random order, as Hadoop's fetchers pick a random host among
+	 * those with output for them (ShuffleScheduler): in host order, every
+	 * reduce of the rack would fetch from the same first `copies` hosts
+	 * and leave the others' links, and the circuit, half idle */
+	for (i = n; i > 1; i--) {
+		size_t k = (size_t)rng_below(&c->fetch_rng, i);
+
+		f = v[k];
+		v[k] = v[i - 1];
+		v[i - 1] = f;
+	}
+	for (i = 0; i < n; i++)
+		queue_for_copy(c, v[i], true);
+	free(v);
 }
 
 /* Is the job's traffic from rack i to rack j an elephant (Co-scheduler
@@ -926,7 +953,7 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 		struct ocs_pair *p = &j->pairs[f->pair];
 
 		p->bytes += bytes;
-		p->wait_bytes += bytes;
+		ctl_pair_wait(c, p, f->src_host, (int64_t)bytes);
 		j->ocs_bytes += bytes;
 	}
 }
@@ -1005,8 +1032,8 @@ static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_
 		f->lz_adj_bytes = adj_bytes;
 		if (f->path == PATH_OCS) {
 			(*lz_ocs_wait(c, lz, f))++;
-			j->pairs[f->pair].wait_bytes +=
-				lz_range(lz, h, k, from, lz->n_out[h]) - adj_bytes;
+			ctl_pair_wait(c, &j->pairs[f->pair], h,
+				      (int64_t)(lz_range(lz, h, k, from, lz->n_out[h]) - adj_bytes));
 		}
 	}
 	return f;
@@ -1039,9 +1066,9 @@ static void lz_map_done(struct ctl *c, uint32_t job, uint32_t m)
 			const uint32_t *cnt = &lz->ocs_wait[((size_t)h * R + d) * 2];
 
 			if (cnt[0] || cnt[1])
-				ctl_pair(c, job, topo_host_rack(c->t, h), d)->wait_bytes +=
-					cnt[0] * (lz->base[0] + (m < lz->rem[0])) +
-					cnt[1] * (lz->base[1] + (m < lz->rem[1]));
+				ctl_pair_wait(c, ctl_pair(c, job, topo_host_rack(c->t, h), d), h,
+					      (int64_t)(cnt[0] * (lz->base[0] + (m < lz->rem[0])) +
+							cnt[1] * (lz->base[1] + (m < lz->rem[1]))));
 		}
 	/* the reduces with no fetch waiting on h get one, in index order */
 	for (wd = 0; wd < lz->words; wd++) {

@@ -18,6 +18,7 @@ struct ocs_pair {
 	size_t n_active, cap_active;
 	uint32_t *per_host;	 /* flows not done per source host, then per
 				  * destination host (hosts of a rack each) */
+	uint64_t *src_wait;	 /* wait_bytes per source host (of the rack) */
 	unsigned nsrc, ndst;	 /* hosts with such flows */
 	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
 };
@@ -155,6 +156,7 @@ struct ctl {
 	struct backend be;
 	struct hyde_sched *sched;
 	struct rng rng;
+	struct rng fetch_rng; /* the hosts a reduce fetches from first */
 	struct jstate *js;
 	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
@@ -269,6 +271,7 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
 /* ctl.c: start an OCS flow that was waiting for its circuit. */
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
+void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
 
 /* ctl.c: a flow's bytes so far (a waiting batched fetch grows). */
 uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
