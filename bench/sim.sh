@@ -5,7 +5,7 @@
 #  (b) the full FB-2010 SWIM trace (24,442 jobs) on nas30.topo,
 #  (c) the Coflow-Benchmark trace in coflow-only mode, if this hyde has it.
 # A run that does not end within LIMIT seconds is stopped (SIGINT: hyde
-# sim then ends at its next simulated second, writes its files and prints
+# sim then ends before its next event, writes its files and prints
 # its summary); the line then says how far it got.
 # Usage: bench/sim.sh [LIMIT] [EXTRA hyde sim OPTIONS...]   (from the
 # build tree, or HYDE=path/to/hyde); e.g. bench/sim.sh 600 --rate-quantum 1ms

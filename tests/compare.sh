@@ -154,6 +154,27 @@ got=$(awk -F, '$1 == "fair" && $3 == "avg_jct_s" { print $9 }' "$F/summary.csv")
 awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(a != "" && d * d <= 1e-14 + 1e-12 * b * b) }' ||
 	fail "fair against fair:slowstart=1: $got, expected $want"
 
+# interrupted (SIGINT to compare alone): its simulations end at once, as
+# failed runs with their files, and compare says so
+K="$tmpdir/intr"
+"$HYDE" compare --backend sim -t "$HYDE_SRCDIR/topologies/paper60.topo" \
+	-w gen:fb,jobs=1000,scale=0.01 -s fair,coscheduler --runs 2 -j 2 -o "$K" \
+	>"$tmpdir/intr.out" 2>"$tmpdir/intr.err" &
+pid=$!
+n=0
+while [ "$n" -lt 600 ] && ! grep -qs run_start "$K/fair/seed-1/events.log"; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 1 ] || fail "an interrupted compare exited $rc"
+grep -q interrupted "$tmpdir/intr.err" || fail "compare did not say it was interrupted: $(cat "$tmpdir/intr.err")"
+pgrep -f "hyde sim .*-o $K/" >/dev/null && fail "an interrupted compare left its simulations running"
+grep -q "interrupted at" "$K/fair/seed-1.log" || fail "fair's run: $(tail -2 "$K/fair/seed-1.log")"
+[ -f "$K/fair/seed-1/jobs.csv" ] || fail "the interrupted run left no jobs.csv"
+
 # breakdown.csv: the parts add up to the JCT, and all jobs' average JCT is
 # the mean of the runs' (every run finished its 6 jobs)
 awk -F, -v want="$(awk -F, 'NR > 1 && $1 == "fair" { s += $8; n++ } END { printf "%.9g", s / n }' "$R/compare.csv")" '

@@ -102,7 +102,16 @@ int evloop_run(struct evloop *l)
 	if (l->clock == EVLOOP_VIRTUAL) {
 		struct evq_node *node;
 
-		while (!l->stop && (node = evq_pop(&l->q))) {
+		while (!l->stop) {
+			if (l->flag && *l->flag && l->on_flag) {
+				void (*cb)(struct evloop *) = l->on_flag;
+
+				l->on_flag = NULL;
+				cb(l);
+				continue;
+			}
+			if (!(node = evq_pop(&l->q)))
+				break;
 			if (node->t > l->now)
 				l->now = node->t;
 			l->events++;

@@ -7,6 +7,7 @@
 #ifndef HYDE_EVLOOP_H
 #define HYDE_EVLOOP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,6 +38,11 @@ struct evloop {
 	int epfd;	/* real: epoll */
 	bool stop;
 	uint64_t events; /* timers fired, for figures */
+	/* virtual: checked before every event, so that a signal stops a long
+	 * simulation at once and not at its next periodic timer: when *flag
+	 * is set, on_flag() runs (once) before the next event */
+	volatile sig_atomic_t *flag;
+	void (*on_flag)(struct evloop *l);
 };
 
 int evloop_init(struct evloop *l, enum evloop_clock clock);

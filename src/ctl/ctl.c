@@ -1552,6 +1552,15 @@ void ctl_interrupt(void)
 	interrupted = 1;
 }
 
+static void on_interrupt(struct evloop *l)
+{
+	struct ctl *c = CTL_OF_TIMER(l, loop);
+
+	if (!c->failed)
+		ctl_fail(c, "interrupted at %.3fs with %zu of %zu jobs done",
+			 (double)(ctl_now(c) - c->t0) / 1e9, c->jobs_done, c->wl->n_jobs);
+}
+
 /* In virtual time, nothing in flight (no arrival to come, no task at
  * work, no flow moving, no circuit coming: only the periodic timers) and
  * no task started for this long is a run that cannot finish. Schedulers
@@ -1675,6 +1684,8 @@ int ctl_run(struct ctl *c, char *errbuf)
 			fprintf(c->events, " %s", c->opts.sched_kv[k]);
 		fputc('\n', c->events);
 	}
+	c->loop.flag = &interrupted;
+	c->loop.on_flag = on_interrupt;
 	r = evloop_run(&c->loop);
 	if (r && !c->failed)
 		ctl_fail(c, "event loop: %s", strerror(-r));
