@@ -104,7 +104,7 @@ struct cmp_spec {
 struct cmp_opts {
 	const char *topo, *wl, *scheds, *outdir, *circuits, *backend;
 	const char *from, *baseline;
-	const char *copies, *heartbeat, *prefix;
+	const char *copies, *heartbeat, *prefix, *ocs_fetch;
 	uint64_t seed;
 	unsigned runs, jobs;
 	char **kv; /* -S for every scheduler */
@@ -125,8 +125,8 @@ static void compare_usage(FILE *fp)
 	fprintf(fp,
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
-		"          [--seed N] [--runs N] [-j K] [--copies N] [--heartbeat TIME]\n"
-		"          [--no-io] [--prefix P] [--baseline LABEL] [-q]\n"
+		"          [--seed N] [--runs N] [-j K] [--copies N] [--ocs-fetch HOW]\n"
+		"          [--heartbeat TIME] [--no-io] [--prefix P] [--baseline LABEL] [-q]\n"
 		"       hyde compare --from DIR -o OUT [--baseline LABEL] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seeds, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
@@ -151,6 +151,7 @@ static void compare_usage(FILE *fp)
 		"  -j, --jobs K          simulations at a time (default: the cores); the\n"
 		"                        emulation runs one at a time\n"
 		"      --copies N        parallel fetches per reduce (default 5)\n"
+		"      --ocs-fetch HOW   circuit (default) or copies (hyde run --help)\n"
 		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
 		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
@@ -359,6 +360,10 @@ static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct
 	}
 	if (o->no_io)
 		argv[argc++] = "--no-io";
+	if (o->ocs_fetch) {
+		argv[argc++] = "--ocs-fetch";
+		argv[argc++] = o->ocs_fetch;
+	}
 	if (emul && o->prefix) {
 		argv[argc++] = "--prefix";
 		argv[argc++] = o->prefix;
@@ -1313,6 +1318,7 @@ int cmd_compare(int argc, char **argv)
 		{ "runs", required_argument, NULL, 7 },
 		{ "from", required_argument, NULL, 8 },
 		{ "baseline", required_argument, NULL, 9 },
+		{ "ocs-fetch", required_argument, NULL, 10 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1390,6 +1396,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 9:
 			o.baseline = optarg;
+			break;
+		case 10:
+			o.ocs_fetch = optarg;
 			break;
 		case 'q':
 			o.quiet = true;

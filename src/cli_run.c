@@ -27,7 +27,8 @@ static void run_usage(FILE *fp, const char *cmd)
 
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
-		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--heartbeat TIME]\n"
+		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
+		"          [--heartbeat TIME]\n"
 		"          [--no-io] [--coflow-only] [--rates MODEL] [--rate-quantum TIME]\n"
 		"          [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
@@ -50,6 +51,10 @@ static void run_usage(FILE *fp, const char *cmd)
 		"                        flows.csv, coflows.csv, jobs.csv, summary.json\n"
 		"      --seed N          seed of every random choice (default 1)\n"
 		"      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n"
+		"      --ocs-fetch HOW   circuit (default): a circuit's fetches start when it is\n"
+		"                        up, outside the copies (its reservation is sized for\n"
+		"                        the pair's whole demand); copies: they wait for one\n"
+		"                        of the reduce's copies like any fetch\n"
 		"      --heartbeat TIME  node managers' heartbeat (default 1s, as YARN): a\n"
 		"                        host's free containers are offered to the\n"
 		"                        scheduler then; 0: at every change, all of them\n"
@@ -164,6 +169,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "rates", required_argument, NULL, 8 },
 		{ "rate-quantum", required_argument, NULL, 9 },
 		{ "no-io", no_argument, NULL, 10 },
+		{ "ocs-fetch", required_argument, NULL, 11 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -243,6 +249,17 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			break;
 		case 10:
 			o.no_io = true;
+			break;
+		case 11:
+			if (!strcmp(optarg, "circuit"))
+				o.ocs_fetch_slots = false;
+			else if (!strcmp(optarg, "copies"))
+				o.ocs_fetch_slots = true;
+			else {
+				r = cli_usage_error(cmd, "--ocs-fetch: expected circuit or copies, got '%s'",
+						    optarg);
+				goto out;
+			}
 			break;
 		case 8:
 			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&

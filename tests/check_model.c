@@ -530,6 +530,79 @@ START_TEST(breakdown_adds_up_coscheduler)
 }
 END_TEST
 
+/* ---- a circuit's fetches ---- */
+
+/* 4 maps on the 4 hosts of rack 0, one reduce on rack 1, 40 MB over the
+ * OCS (T_e 1 MB), every task placed at once (no heartbeat), 2 copies per
+ * reduce. By default the circuit's 4 fetches start together when it is up
+ * (its reservation is sized for all 40 MB); with --ocs-fetch copies at most
+ * 2 move at a time, and the last two start only when the first end. */
+static void ocs_fetch_starts(bool slots, int64_t *starts, unsigned *n, unsigned *hosts)
+{
+	static const char topo[] =
+		"name t\nracks 2\nhosts 4\ncontainers 1\nhost_rate 1Gbit\nuplink_rate 400Mbit\n"
+		"ocs yes\nocs_rate 4Gbit\ndelta 1ms\nt_e 1MB\n";
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+	struct run r = { 0 };
+	struct flow *const *f;
+	bool seen[8] = { false };
+	size_t nf, i;
+
+	r.tpath = write_tmp(topo, ".topo");
+	r.wpath = write_tmp("job id=x arrival=0s input=40MB shuffle=40MB output=0B maps=4 reduces=1 "
+			    "map_time=1s reduce_time=0s map_racks=0,0,0,0 reduce_racks=1\n", ".wl");
+	ctl_opts_default(&o);
+	o.topo_path = r.tpath;
+	o.wl_spec = r.wpath;
+	o.sched_name = "fair";
+	o.heartbeat = 0;
+	o.no_io = true;
+	o.parallel_copies = 2;
+	o.ocs_fetch_slots = slots;
+	ck_assert_msg(ctl_new(&o, &r.c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(r.c, errbuf) == 0, "%s", errbuf);
+	f = ctl_flows(r.c, &nf);
+	*n = *hosts = 0;
+	for (i = 0; i < nf; i++) {
+		if (f[i]->kind != HYDE_FLOW_SHUFFLE)
+			continue;
+		ck_assert_int_eq(f[i]->path, PATH_OCS);
+		ck_assert_uint_lt(*n, 4);
+		starts[(*n)++] = f[i]->start;
+		*hosts += !seen[f[i]->src_host];
+		seen[f[i]->src_host] = true;
+	}
+	run_free(&r);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+START_TEST(ocs_fetches_fill_the_circuit)
+{
+	int64_t s[4];
+	unsigned n, hosts;
+
+	ocs_fetch_starts(false, s, &n, &hosts);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(hosts, 4);
+	qsort(s, n, sizeof(*s), cmp_i64);
+	ck_assert_int_eq(s[0], s[3]);
+
+	ocs_fetch_starts(true, s, &n, &hosts);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(hosts, 4);
+	qsort(s, n, sizeof(*s), cmp_i64);
+	ck_assert_int_eq(s[0], s[1]);
+	ck_assert_int_gt(s[2], s[1]);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -541,6 +614,7 @@ Suite *model_suite(void)
 	tcase_add_test(tc, phases_from_the_seed);
 	tcase_add_test(tc, freed_container_waits_for_heartbeat);
 	tcase_add_test(tc, remote_input_exact);
+	tcase_add_test(tc, ocs_fetches_fill_the_circuit);
 	tcase_add_test(tc, output_pipeline);
 	tcase_add_test(tc, lineage_chain);
 	tcase_add_test(tc, netview_in_the_model);

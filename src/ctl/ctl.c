@@ -516,6 +516,7 @@ static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 }
 
 static void flow_activate(struct ctl *c, struct flow *f);
+static void fetch_start(struct ctl *c, struct rstate *rs, struct flow *f, bool slot);
 
 /* ---- batched map outputs (struct jlazy) ---- */
 
@@ -657,13 +658,21 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 		if (!rs->wait_head)
 			rs->wait_tail = NULL;
 		f->next = NULL;
-		if (rs->open && rs->open[f->src_host] == f)
-			rs->open[f->src_host] = NULL;
 		(void)t;
 		(void)j;
-		rs->active++;
-		flow_activate(c, f);
+		fetch_start(c, rs, f, true);
 	}
+}
+
+/* A fetch starts, in one of its reduce's copies or not: a batched one
+ * takes no more of its host's outputs. */
+static void fetch_start(struct ctl *c, struct rstate *rs, struct flow *f, bool slot)
+{
+	if (rs->open && rs->open[f->src_host] == f)
+		rs->open[f->src_host] = NULL;
+	f->slot = slot;
+	rs->active += slot;
+	flow_activate(c, f);
 }
 
 static void flow_activate(struct ctl *c, struct flow *f)
@@ -864,8 +873,16 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 		v[k] = v[i - 1];
 		v[i - 1] = f;
 	}
-	for (i = 0; i < n; i++)
-		queue_for_copy(c, v[i], true);
+	for (i = 0; i < n; i++) {
+		/* the reservation is sized for the pair's whole demand (Sunflow):
+		 * held to the reduces' copies, the fetches could not fill it, and
+		 * one stalled when the circuit went away kept its copy from the
+		 * rest of the shuffle */
+		if (c->opts.ocs_fetch_slots)
+			queue_for_copy(c, v[i], true);
+		else
+			fetch_start(c, &c->js[job].red[v[i]->reduce], v[i], false);
+	}
 	free(v);
 }
 
@@ -1471,7 +1488,8 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 		return;
 	}
 	rs = &j->red[f->reduce];
-	rs->active--;
+	if (f->slot)
+		rs->active--;
 	rs->flows_left--;
 	rs->bytes_done += f->bytes;
 	j->flows_done++;

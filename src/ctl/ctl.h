@@ -65,6 +65,7 @@ struct flow {
 	uint32_t lz_from, lz_adj_maps;
 	uint64_t lz_adj_bytes;
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
+	bool slot;	   /* shuffle: holds one of its reduce's copies */
 	void *bpriv;	   /* the backend's */
 };
 
@@ -101,6 +102,10 @@ struct ctl_opts {
 	 * reduces write one local replica; only the shuffle crosses the
 	 * network (as the papers' simulators assume). */
 	bool no_io;
+	/* OCS fetches wait for one of their reduce's copies like any other
+	 * (Hadoop's fetchers as they are); by default a circuit's fetches
+	 * start when it is up, outside the copies (--ocs-fetch) */
+	bool ocs_fetch_slots;
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
