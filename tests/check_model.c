@@ -447,6 +447,9 @@ static const struct {
 	/* the last flow ends with the job (its end is the flow's) */
 	{ "shuffle to the end", { 0, 0, 1, 3, 3, 9, 9 }, { 0, 1, 2, 0, 6, 0 } },
 	{ "not finished", { 0, 0, 1, 3, 3, 9, -1 }, { -1, -1, -1, -1, -1, -1 } },
+	/* an emulated map-only job whose last map is logged just after the
+	 * job's end (records from several processes) */
+	{ "maps logged after the end", { 0, 0, 1, 11, -1, -1, 10 }, { 0, 1, 9, 0, 0, 0 } },
 };
 
 START_TEST(breakdown_table)

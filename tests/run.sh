@@ -27,6 +27,14 @@ left_behind() {
 	return 0
 }
 
+# breakdown_ok DIR: where each finished job's time went (jobs.csv), as
+# measured: no part missing or negative, and they add up to its JCT
+breakdown_ok() {
+	awk -F, 'NR > 1 && $6 >= 0 { s = 0; for (k = 12; k <= 17; k++) { if ($k < 0) bad = bad " " $1; s += $k }
+		if (s != $6) bad = bad " " $1 "(" s "!=" $6 ")" } END { if (bad != "") { print bad; exit 1 } }' \
+		"$1/jobs.csv" >"$tmpdir/bd.txt" || fail "$1: jobs without their breakdown:$(cat "$tmpdir/bd.txt")"
+}
+
 # 1. two jobs: verified, and each on its path
 R="$tmpdir/two"
 expect_status 0 "$HYDE" run -t "$D/run2x2.topo" -w "$D/run.wl" -S slowstart=1 --seed 28 -o "$R" --prefix $P -q
@@ -53,6 +61,7 @@ for line in $(awk -F, 'NR > 1 && $15 == "shuffle" { print $13 ":" $9 ":" $10 }' 
 	[ "$n" = 0 ] || fail "$path fetch to port $port: $n data packets in $other"
 done
 grep -q '"jobs"' "$R/summary.json" || fail "summary.json without jobs"
+breakdown_ok "$R"
 
 # the same inputs in the simulator: the same scheduler decisions (which
 # task on which host), as the controller cannot tell the backends apart.
@@ -97,6 +106,10 @@ expect_status 0 "$HYDE" run -t "$D/run2x2io.topo" -w "$D/io.wl" -o "$R" --prefix
 left_behind
 awk -F, 'NR > 1 && $8 != 1 { bad = 1 } END { exit bad }' "$R/app/fetches.csv" ||
 	fail "io: a flow not verified: $(cat "$R/app/fetches.csv")"
+# kid waited for far: its wait is its parents part, far has none
+breakdown_ok "$R"
+awk -F, '$1 == "kid" && $12 > 0 { k = 1 } $1 == "far" && $12 == 0 { f = 1 } END { exit !(k && f) }' \
+	"$R/jobs.csv" || fail "io: the parents parts: $(cut -d, -f1,12-17 "$R/jobs.csv")"
 # far's input: exactly its 8MB, every byte from rack 0 to rack 1, and as
 # much payload seen arriving on tor1's uplink port (the captures; a byte
 # TCP sent again is seen again, and counted as retransmitted)

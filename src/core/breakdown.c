@@ -26,7 +26,12 @@ int job_breakdown(const struct job_milestones *m, int64_t *parts)
 	ready = later(m->ready >= 0 ? m->ready : m->arrival, m->arrival);
 	first = later(m->first_start, ready);
 	maps = later(m->maps_done, first);
+	/* a job ends after its maps; the records of an emulated run come
+	 * from several processes, a map-only job's last map may be logged a
+	 * few microseconds after the job's end */
 	if (maps > m->end)
+		maps = m->end;
+	if (first > m->end)
 		return -1; /* not a job's times */
 	if (m->shuffle_start >= 0 && m->shuffle_end >= 0) {
 		s0 = later(m->shuffle_start, maps);

@@ -1548,7 +1548,9 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 		 * input where they wrote it. */
 		if (!jb->input_from_parents)
 			cluster_place_blocks_random(c->c, jb, &c->rng);
-		job_arrive(c->c, jb, ctl_now(c));
+		/* at its own arrival time, however late a real-time loop runs:
+		 * a job without parents is ready when it arrives */
+		job_arrive(c->c, jb, c->t0 + jb->wl->arrival);
 		c->arrived[c->n_arrived++] = idx;
 		ctl_event(c, "job_arrive %s", jb->wl->id);
 		if (c->sched->ops->job_arrived) {
