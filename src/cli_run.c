@@ -261,7 +261,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				goto out;
 			}
 			if (emul && strcmp(optarg, "maxmin")) {
-				r = cli_usage_error(cmd, "--rates: TCP shares the emulated links; only the simulator has rate models");
+				r = cli_usage_error(cmd, "--rates: the simulator's rate models; the fabric's policy is --net");
 				goto out;
 			}
 			o.rates = optarg;
