@@ -29,6 +29,7 @@
 
 #include "analyze/plot.h"
 #include "cli.h"
+#include "net/netsched.h"
 #include "core/csv.h"
 #include "core/rundir.h"
 #include "core/units.h"
@@ -58,6 +59,7 @@ struct cmp_run {
 struct cmp_opts {
 	const char *topo, *wl, *scheds, *outdir, *circuits, *backend;
 	const char *seed, *copies, *heartbeat, *prefix;
+	const char *net, *coflow; /* the network's policy, passed on */
 	char **kv; /* -S for every scheduler */
 	int n_kv;
 	bool quiet, no_io;
@@ -76,7 +78,8 @@ static void compare_usage(FILE *fp)
 	fprintf(fp,
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
-		"          [--seed N] [--copies N] [--heartbeat TIME] [--no-io] [--prefix P] [-q]\n\n"
+		"          [--seed N] [--copies N] [--heartbeat TIME] [--no-io] [--prefix P]\n"
+		"          [--net POLICY] [--coflow POLICY] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seed, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
 		"cross-rack bytes, cross-rack bytes), absolute and normalised to the first\n"
@@ -95,6 +98,9 @@ static void compare_usage(FILE *fp)
 		"      --copies N        parallel fetches per reduce (default 5)\n"
 		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
 		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
+		"      --net POLICY      how the network schedules flows: fair (default),\n"
+		"                        fcfs, srpt, las (hyde run --help)\n"
+		"      --coflow POLICY   (sim) schedule coflows: varys, scf, fcfs, fair\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
 		"  -q, --quiet           only the table\n\n"
 		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
@@ -292,6 +298,14 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 	}
 	if (o->no_io)
 		argv[argc++] = "--no-io";
+	if (o->net) {
+		argv[argc++] = "--net";
+		argv[argc++] = o->net;
+	}
+	if (o->coflow) {
+		argv[argc++] = "--coflow";
+		argv[argc++] = o->coflow;
+	}
 	if (emul && o->prefix) {
 		argv[argc++] = "--prefix";
 		argv[argc++] = o->prefix;
@@ -688,6 +702,8 @@ int cmd_compare(int argc, char **argv)
 		{ "heartbeat", required_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-io", no_argument, NULL, 6 },
+		{ "net", required_argument, NULL, 7 },
+		{ "coflow", required_argument, NULL, 8 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -745,6 +761,22 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 6:
 			o.no_io = true;
+			break;
+		case 7:
+			if (netsched_net_parse(optarg) < 0 || !strcmp(optarg, "maxmin")) {
+				free(o.kv);
+				return cli_usage_error("compare", "--net: expected fair, fcfs, srpt or las, got '%s'",
+						       optarg);
+			}
+			o.net = optarg;
+			break;
+		case 8:
+			if (netsched_coflow_parse(optarg) < 0) {
+				free(o.kv);
+				return cli_usage_error("compare", "--coflow: expected varys, scf, fcfs, fair or none, got '%s'",
+						       optarg);
+			}
+			o.coflow = optarg;
 			break;
 		case 'q':
 			o.quiet = true;

@@ -431,6 +431,89 @@ START_TEST(fig1_sim)
 }
 END_TEST
 
+/* ---- the coflow policies in the simulator: on one downlink of 1 Gbit/s,
+ * coflow a (two flows of 50 MB) and, 1 ms later, coflow b (one of 30 MB);
+ * every task on r0h0 ---- */
+
+#define CF_WL                                                                                 \
+	"job id=a arrival=0s input=100MB shuffle=0B output=0B maps=2 reduces=0 map_time=0s "       \
+	"input_hosts=r0h1,r0h2 remote=yes\n"                                                 \
+	"job id=b arrival=1ms input=30MB shuffle=0B output=0B maps=1 reduces=0 map_time=0s "       \
+	"input_hosts=r0h3 remote=yes\n"
+
+static const struct hyde_task *first_pending(struct hyde_sched *s)
+{
+	size_t n, i;
+	const uint32_t *act = hyde_active_jobs(s, &n);
+
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		uint32_t k;
+
+		for (k = 0; k < j->n_maps; k++)
+			if (j->maps[k].state == HYDE_TASK_PENDING && j->state == HYDE_JOB_READY)
+				return &j->maps[k];
+	}
+	return NULL;
+}
+
+static int to_host0(struct hyde_sched *s, const struct hyde_task *t)
+{
+	(void)s;
+	(void)t;
+	return 0;
+}
+
+static const struct hyde_sched_ops all_on_h0 = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "h0",
+	.next_task = first_pending,
+	.pick_host = to_host0,
+};
+
+static const struct {
+	const char *net, *coflow;
+	double a_end, b_end; /* seconds */
+} cf_runs[] = {
+	/* SCF and Varys (b's bottleneck time 0.24 s < a's 0.8 s): b first */
+	{ "fair", "scf", 1.04, 0.241 },
+	{ "fair", "varys", 1.04, 0.241 },
+	/* FCFS: a first, b after it */
+	{ "fair", "fcfs", 0.8, 1.04 },
+	/* coflow-fair: a and b share in bytes, 0.5 Gbit/s each: b's 30 MB
+	 * at 0.481 s, a the rest */
+	{ "fair", "fair", 1.04, 0.481 },
+	/* flows fair: a third each; b at 0.721 s, a's two at 1.04 s */
+	{ "fair", NULL, 1.04, 0.721 },
+};
+
+START_TEST(coflow_sim)
+{
+	char *tp = write_tmp(FIG1_TOPO, ".topo"), *wp = write_tmp(CF_WL, ".wl");
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+	struct ctl *c;
+
+	ctl_opts_default(&o);
+	o.topo_path = tp;
+	o.wl_spec = wp;
+	o.sched_ops = &all_on_h0;
+	o.heartbeat = 0;
+	o.coflow = cf_runs[_i].coflow;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(fabs((double)ctl_job_end(c, 0) / 1e9 - cf_runs[_i].a_end) < 2e-3,
+		      "%s: a ends at %.6f s, expected %.3f", cf_runs[_i].coflow,
+		      (double)ctl_job_end(c, 0) / 1e9, cf_runs[_i].a_end);
+	ck_assert_msg(fabs((double)ctl_job_end(c, 1) / 1e9 - cf_runs[_i].b_end) < 2e-3,
+		      "%s: b ends at %.6f s, expected %.3f", cf_runs[_i].coflow,
+		      (double)ctl_job_end(c, 1) / 1e9, cf_runs[_i].b_end);
+	ctl_free(c);
+	rm_tmp(tp);
+	rm_tmp(wp);
+}
+END_TEST
+
 Suite *neat_suite(void)
 {
 	Suite *s = suite_create("neat");
@@ -449,6 +532,7 @@ Suite *neat_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, gen_flows_load);
 	tcase_add_loop_test(ts, fig1_sim, 0, ARRAY_SIZE(fig1_runs));
+	tcase_add_loop_test(ts, coflow_sim, 0, ARRAY_SIZE(cf_runs));
 	suite_add_tcase(s, ts);
 	return s;
 }
