@@ -88,19 +88,23 @@ near() {
 		miss="$miss; $1: $2 s, expected $3 s (within 10%)"
 }
 
-# phase NAME: run phase_NAME; its times must hold in one of two tries (a
-# loss that TCP recovers by a retransmission timeout, 200 ms or more,
-# costs the short read half its time whatever the policy: that is the
-# kernel's TCP, not the bands); what it asserts with fail() must always.
+# phase NAME: run phase_NAME; its times must hold in one of three tries
+# (a loss that TCP recovers by a retransmission timeout, 200 ms or more,
+# costs the short read more than half its time whatever the policy, and
+# a sender the loaded box does not run for tens of ms leaves its band
+# idle: that is the kernel, not the bands); what it asserts with fail()
+# must hold in every try.
 phase() {
+	_try=1
 	miss=
 	"phase_$1"
-	if [ -n "$miss" ]; then
+	while [ -n "$miss" ] && [ $_try -lt 3 ]; do
 		echo "$1: again after a miss$miss" >&2
 		miss=
+		_try=$((_try + 1))
 		"phase_$1"
-		[ -z "$miss" ] || fail "$1$miss"
-	fi
+	done
+	[ -z "$miss" ] || fail "$1$miss"
 }
 
 # link time of MB megabytes (10^6 bytes) at TCP's goodput
@@ -138,6 +142,10 @@ phase_srpt() {
 	near "srpt, 4 MB" "$(fct "$tmpdir/srpt-4")" "$(mb 4)"
 	near "srpt, 16 MB" "$(fct "$tmpdir/srpt-16")" "$(mb 20)"
 	near "srpt, 64 MB" "$(fct "$tmpdir/srpt-64")" "$(mb 84)"
+	# what the bands changed: the short read took three reads' share
+	# under fair, its own time here
+	awk -v f="$(fct "$tmpdir/fair-4")" -v s="$(fct "$tmpdir/srpt-4")" 'BEGIN { exit !(f > 1.5 * s) }' ||
+		miss="$miss; srpt: 4 MB in $(fct "$tmpdir/srpt-4") s, not faster than fair's $(fct "$tmpdir/fair-4") s"
 	[ "$(last_ns "$tmpdir/srpt-4")" -lt "$(last_ns "$tmpdir/srpt-16")" ] &&
 		[ "$(last_ns "$tmpdir/srpt-16")" -lt "$(last_ns "$tmpdir/srpt-64")" ] ||
 		fail "srpt: the reads did not end shortest first"
@@ -184,10 +192,6 @@ phase_fcfs() {
 
 phase fair
 phase srpt
-# what the bands changed: the short read took three reads' share under
-# fair, its own time under srpt
-awk -v f="$(fct "$tmpdir/fair-4")" -v s="$(fct "$tmpdir/srpt-4")" 'BEGIN { exit !(f > 1.5 * s) }' ||
-	fail "srpt: 4 MB in $(fct "$tmpdir/srpt-4") s, not faster than fair's $(fct "$tmpdir/fair-4") s"
 phase las
 phase fcfs
 [ -s "$tmpdir/dn.err" ] && fail "the data services complained: $(cat "$tmpdir/dn.err")"

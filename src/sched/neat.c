@@ -366,6 +366,8 @@ static void group(struct neat_priv *p, uint32_t **list, uint32_t *off, size_t nk
 	free(fill);
 }
 
+/* group()'s keys need the racks' size; set by snapshot() before it
+ * groups (one scheduler runs at a time in a process). */
 static unsigned snap_hosts_per_rack;
 
 static uint32_t key_dst(const struct hyde_flow_state *f)
@@ -894,12 +896,10 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 static int neat_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 {
 	struct neat_priv *p = s->priv;
-	const struct hyde_job *j = hyde_job(s, t->job);
 
 	snapshot(s);
 	if (t->kind == HYDE_REDUCE)
 		hyde_job_map_output(s, t->job, NULL, p->per_host);
-	(void)j;
 	if (p->kind == K_NEAT)
 		return pick_neat(s, t, input_rack(s, t));
 	return pick_baseline(s, t);
