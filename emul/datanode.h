@@ -70,6 +70,7 @@
 #include <stdint.h>
 
 #include "core/util.h"
+#include "emul/prio.h"
 
 #define DN_PORT 9866
 #define DN_LINE_MAX 512			/* a request line, '\n' included */
@@ -217,6 +218,9 @@ struct dn_serve_opts {
 	int64_t stall_ns;	/* no byte moved for this long: closed (60 s) */
 	unsigned max_conns;	/* clients at once; more wait in the backlog (4096) */
 	int ready_fd;		/* "ready\n" goes there once listening (-1: none) */
+	/* READs marked by the network's policy as they go (emul/prio.h);
+	 * net HYDE_NET_FAIR (the default): unmarked */
+	struct prio_opts prio;
 };
 
 void dn_serve_opts_default(struct dn_serve_opts *o);

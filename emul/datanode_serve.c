@@ -83,6 +83,7 @@ struct conn {
 	size_t reply_len, reply_off;
 	bool reply_err, paused;
 	uint64_t drained;
+	struct prio_mark mark;	/* READ: its band as it goes */
 	/* timer */
 	struct clist *list;
 	struct conn *prev, *next;
@@ -208,6 +209,7 @@ static void conn_close(struct conn *c)
 	if (c->state == ST_DEAD)
 		return;
 	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	prio_mark_end(&c->mark); /* its last bytes are in the socket */
 	close(c->fd);
 	dn_xfer_free(c->down);
 	c->down = NULL;
@@ -350,6 +352,7 @@ static void read_send(struct conn *c)
 			c->buf_tail = k;
 			c->done += k;
 		}
+		prio_mark_update(&c->mark, c->fd, c->done - (c->buf_tail - c->buf_head), c->req.len);
 		n = send(c->fd, c->buf + c->buf_head, c->buf_tail - c->buf_head, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -528,6 +531,7 @@ static void request(struct conn *c, size_t line_len)
 		}
 		c->state = ST_READ;
 		c->buf = xmalloc(READ_CHUNK);
+		prio_mark_start(&c->mark, &c->s->o->prio, c->fd, shuffle_realtime_ns());
 		conn_want(c, EPOLLOUT);
 		progress(c);
 		read_send(c);
@@ -760,6 +764,7 @@ void dn_serve_opts_default(struct dn_serve_opts *o)
 		.max_conns = 4096,
 		.ready_fd = -1,
 	};
+	prio_opts_default(&o->prio);
 }
 
 static int serve_setup(struct server *s, char *errbuf)

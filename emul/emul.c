@@ -40,6 +40,7 @@
 #include "emul/emul.h"
 #include "emul/fabric.h"
 #include "emul/datanode.h"
+#include "emul/prio.h"
 #include "emul/linkstats.h"
 #include "emul/shuffle.h"
 
@@ -79,6 +80,7 @@ struct emul {
 	const struct topo *t;
 	struct fabric *fab;
 	char rundir[4096];
+	char fcfs_table[200]; /* --net fcfs: the senders' shared ranks */
 	char ctl_path[256];
 	int ctl_listen;
 	struct evfd ctl_w;
@@ -599,6 +601,23 @@ static void on_signal(struct evloop *l, struct evfd *w, uint32_t events)
 
 /* ---- set-up ---- */
 
+/* The network's policy for the senders (emul/prio.h): "--net P" and, for
+ * fcfs, the run's table of flow ranks; how many arguments (at most 4). */
+static int prio_args(struct emul *e, char **argv)
+{
+	const char *net = ctl_options(e->ctl)->net;
+
+	if (!net || !strcmp(net, "fair"))
+		return 0;
+	argv[0] = "--net";
+	argv[1] = (char *)net;
+	if (strcmp(net, "fcfs"))
+		return 2;
+	argv[2] = "--fcfs-table";
+	argv[3] = e->fcfs_table;
+	return 4;
+}
+
 /* The data service (HDFS DataNode) of every host; each says "ready" on a
  * pipe once it listens, so that no read can come before. */
 static int start_datanodes(struct emul *e, const char *seed, char *errbuf)
@@ -609,8 +628,8 @@ static int start_datanodes(struct emul *e, const char *seed, char *errbuf)
 	for (h = 0; h < H; h++)
 		rfd[h] = -1;
 	for (h = 0; h < H && !r; h++) {
-		char node[32], name[64], *argv[6];
-		int pfd[2];
+		char node[32], name[64], *argv[12];
+		int pfd[2], n = 5;
 
 		host_name(e->t, h, node, sizeof(node));
 		argv[0] = self_exe();
@@ -618,7 +637,8 @@ static int start_datanodes(struct emul *e, const char *seed, char *errbuf)
 		argv[2] = "--seed";
 		argv[3] = (char *)seed;
 		argv[4] = "--ready";
-		argv[5] = NULL;
+		n += prio_args(e, argv + n);
+		argv[n] = NULL;
 		if (pipe2(pfd, O_CLOEXEC)) {
 			r = -errno;
 			errbuf_set(errbuf, "pipe: %s", strerror(errno));
@@ -706,7 +726,7 @@ static int start_services(struct emul *e, char *errbuf)
 	}
 	/* the shuffle service of every host */
 	for (h = 0; h < topo_n_hosts(t); h++) {
-		char *argv[8];
+		char *argv[14];
 
 		host_name(t, h, node, sizeof(node));
 		snprintf(path, sizeof(path), "%s/shuffle-%s.sock", e->fab->state_dir, node);
@@ -716,7 +736,7 @@ static int start_services(struct emul *e, char *errbuf)
 		argv[3] = path;
 		argv[4] = "--seed";
 		argv[5] = seed;
-		argv[6] = NULL;
+		argv[6 + prio_args(e, argv + 6)] = NULL;
 		snprintf(name, sizeof(name), "the shuffle service of %s", node);
 		if ((r = proc_spawn(e, node, argv, -1, P_SHUFFLE, NULL, name, errbuf)))
 			return r;
@@ -836,6 +856,14 @@ static int emul_init(struct backend *b, char *errbuf)
 	signal(SIGPIPE, SIG_IGN);
 	if ((r = fabric_up_owned(e->t, o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, &e->fab, errbuf)))
 		return r;
+	/* a policy other than TCP's sharing: the links' priority bands, and
+	 * for fcfs a fresh table of ranks the senders share */
+	if (o->net && strcmp(o->net, "fair")) {
+		if ((r = prio_bands_add(e->fab, errbuf)))
+			return r;
+		snprintf(e->fcfs_table, sizeof(e->fcfs_table), "%s/fcfs.table", e->fab->state_dir);
+		unlink(e->fcfs_table);
+	}
 	/* the network view's counters: the ToRs' interfaces */
 	if ((r = linkstats_new(e->fab, &e->ls, errbuf)))
 		return r;

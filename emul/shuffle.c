@@ -365,6 +365,8 @@ struct sconn {
 	uint8_t *out;	/* generated, not yet written */
 	size_t out_len, out_off;
 	char peer[64];
+	struct prio_mark mark;	 /* its band as it goes */
+	uint64_t total, written; /* bytes of the request, written so far */
 };
 
 struct sconn_list {
@@ -464,6 +466,7 @@ static void sconn_close(struct sserver *s, struct sconn *c)
 {
 	list_del(c->sending ? &s->sending : &s->waiting, c);
 	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	prio_mark_end(&c->mark);
 	close(c->fd);
 	free(c->in.b);
 	shuffle_req_free(&c->req);
@@ -499,6 +502,7 @@ static bool sconn_send(struct sconn *c, uint64_t seed, int *err)
 			c->out_len = len;
 			c->out_off = 0;
 		}
+		prio_mark_update(&c->mark, c->fd, c->written, c->total);
 		n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -508,6 +512,7 @@ static bool sconn_send(struct sconn *c, uint64_t seed, int *err)
 			return false;
 		}
 		c->out_off += (size_t)n;
+		c->written += (uint64_t)n;
 	}
 }
 
@@ -613,6 +618,9 @@ static void sconn_request(struct sserver *s, struct sconn *c, char *line, size_t
 	c->sending = true;
 	c->since = now_ns();
 	list_add_tail(&s->sending, c);
+	for (i = 0; i < c->req.n_parts; i++)
+		c->total += c->req.parts[i].bytes;
+	prio_mark_start(&c->mark, &s->o->prio, c->fd, shuffle_realtime_ns());
 	free(c->in.b);
 	c->in = (struct linebuf){ 0 };
 	shutdown(c->fd, SHUT_RD);

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emul/prio.h"
+
 /* The stream key of (job, map, reduce) under a run's seed. */
 uint64_t shuffle_key(uint64_t seed, uint32_t job, uint32_t map, uint32_t reduce);
 /* Fill buf with len bytes of the stream `key` from offset off. */
@@ -73,6 +75,9 @@ struct shuffle_serve_opts {
 	int64_t request_timeout_ns; /* SHUFFLE_REQUEST_TIMEOUT */
 	int64_t send_timeout_ns;    /* SHUFFLE_SEND_TIMEOUT */
 	unsigned max_conns;	    /* 0: 4096 */
+	/* map outputs marked by the network's policy as they go
+	 * (emul/prio.h); net HYDE_NET_FAIR: unmarked */
+	struct prio_opts prio;
 };
 /* A fetch's request is one small write right after connect; 10 s allows
  * for a loaded box. A transfer can stall while its circuit is down or TCP

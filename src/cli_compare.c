@@ -37,6 +37,7 @@
 #include "analyze/plot.h"
 #include "cli.h"
 #include "core/breakdown.h"
+#include "net/netsched.h"
 #include "core/csv.h"
 #include "core/rundir.h"
 #include "core/stats.h"
@@ -107,6 +108,7 @@ struct cmp_opts {
 	const char *copies, *heartbeat, *prefix, *ocs_fetch;
 	uint64_t seed;
 	unsigned runs, jobs;
+	const char *net, *coflow; /* the network's policy, passed on */
 	char **kv; /* -S for every scheduler */
 	int n_kv;
 	bool quiet, no_io;
@@ -126,7 +128,8 @@ static void compare_usage(FILE *fp)
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
 		"          [--seed N] [--runs N] [-j K] [--copies N] [--ocs-fetch HOW]\n"
-		"          [--heartbeat TIME] [--no-io] [--prefix P] [--baseline LABEL] [-q]\n"
+		"          [--heartbeat TIME] [--no-io] [--prefix P] [--net POLICY]\n"
+		"          [--coflow POLICY] [--baseline LABEL] [-q]\n"
 		"       hyde compare --from DIR -o OUT [--baseline LABEL] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seeds, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
@@ -154,6 +157,9 @@ static void compare_usage(FILE *fp)
 		"      --ocs-fetch HOW   circuit (default) or copies (hyde run --help)\n"
 		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
 		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
+		"      --net POLICY      how the network schedules flows: fair (default),\n"
+		"                        fcfs, srpt, las (hyde run --help)\n"
+		"      --coflow POLICY   (sim) schedule coflows: varys, scf, fcfs, fair\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
 		"  -q, --quiet           only the tables\n"
 		"      --baseline LABEL  the spec the others are compared with (default: the first)\n"
@@ -363,6 +369,14 @@ static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct
 	if (o->ocs_fetch) {
 		argv[argc++] = "--ocs-fetch";
 		argv[argc++] = o->ocs_fetch;
+	}
+	if (o->net) {
+		argv[argc++] = "--net";
+		argv[argc++] = o->net;
+	}
+	if (o->coflow) {
+		argv[argc++] = "--coflow";
+		argv[argc++] = o->coflow;
 	}
 	if (emul && o->prefix) {
 		argv[argc++] = "--prefix";
@@ -1319,6 +1333,8 @@ int cmd_compare(int argc, char **argv)
 		{ "from", required_argument, NULL, 8 },
 		{ "baseline", required_argument, NULL, 9 },
 		{ "ocs-fetch", required_argument, NULL, 10 },
+		{ "net", required_argument, NULL, 11 },
+		{ "coflow", required_argument, NULL, 12 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1399,6 +1415,22 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 10:
 			o.ocs_fetch = optarg;
+			break;
+		case 11:
+			if (netsched_net_parse(optarg) < 0 || !strcmp(optarg, "maxmin")) {
+				free(o.kv);
+				return cli_usage_error("compare", "--net: expected fair, fcfs, srpt or las, got '%s'",
+						       optarg);
+			}
+			o.net = optarg;
+			break;
+		case 12:
+			if (netsched_coflow_parse(optarg) < 0) {
+				free(o.kv);
+				return cli_usage_error("compare", "--coflow: expected varys, scf, fcfs, fair or none, got '%s'",
+						       optarg);
+			}
+			o.coflow = optarg;
 			break;
 		case 'q':
 			o.quiet = true;

@@ -17,7 +17,8 @@
 static int usage(void)
 {
 	printf("usage: hyde datanode --seed N [--port P] [--idle-timeout TIME]\n"
-	       "                     [--stall-timeout TIME] [--max-conns N] [--ready]\n\n"
+	       "                     [--stall-timeout TIME] [--max-conns N] [--ready]\n"
+	       "                     [--net POLICY] [--band-base SIZE] [--fcfs-table PATH]\n\n"
 	       "The DataNode data service of a host (HDFS's data-transfer port, %u):\n"
 	       "READ serves a block's bytes, WRITE checks every byte it gets and\n"
 	       "forwards them along the replication pipeline (emul/datanode.h gives the\n"
@@ -25,7 +26,13 @@ static int usage(void)
 	       "  --idle-timeout TIME   close a client that sends no request line by then (5s)\n"
 	       "  --stall-timeout TIME  close a transfer that moves no byte for this long (60s)\n"
 	       "  --max-conns N         clients served at once, the rest wait (4096)\n"
-	       "  --ready               write 'ready' on stdout once listening\n\n"
+	       "  --ready               write 'ready' on stdout once listening\n"
+	       "  --net POLICY          mark READs as they go for the fabric's priority\n"
+	       "                        bands (emul/prio.h): srpt (bytes left), las (bytes\n"
+	       "                        sent), fcfs (arrival rank: needs --fcfs-table);\n"
+	       "                        fair (default): unmarked\n"
+	       "  --band-base SIZE      the first band's bound (100KB; x4 per band)\n"
+	       "  --fcfs-table PATH     the run's table of flows' start times (shared)\n\n"
 	       "Runs until SIGTERM. Started by a run, inside a host's namespace.\n", DN_PORT);
 	return 0;
 }
@@ -56,6 +63,10 @@ int cmd_datanode(int argc, char **argv)
 			o.ready_fd = STDOUT_FILENO;
 			continue;
 		}
+		if ((r = prio_parse_arg(&o.prio, argc, argv, &i)) < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
 		if (!val)
 			return cli_usage_error("datanode", "'%s' needs a value", opt);
 		i++;
@@ -83,6 +94,8 @@ int cmd_datanode(int argc, char **argv)
 	}
 	if (!seed)
 		return cli_usage_error("datanode", "expected --seed N (the run's seed)");
+	if (o.prio.net == HYDE_NET_FCFS && !o.prio.table)
+		return cli_usage_error("datanode", "--net fcfs: expected --fcfs-table PATH (the run's flow ranks)");
 	if (dn_serve(&o, errbuf)) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		return EXIT_RUN_FAILED;

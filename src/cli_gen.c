@@ -50,13 +50,21 @@ static void gen_usage(FILE *fp)
 	gen_fb_opts_default(&fb);
 	gen_dag_opts_default(&dag);
 	fprintf(fp,
-		"usage: hyde gen fb|dag [KEY=VALUE...] [-o FILE]\n\n"
+		"usage: hyde gen fb|dag|flows [KEY=VALUE...] [-o FILE]\n\n"
 		"Generate a workload; the same options give a byte-identical file.\n\n"
 		"fb: FB-like mix sampled from the SWIM FB-2010 trace by class. Options:\n");
 	gen_fb_opts_print(&fb, fp);
 	fprintf(fp, "\ndag: multi-level job DAGs (Dawn §2.2). Options:\n");
 	gen_dag_opts_print(&dag, fp);
-	fprintf(fp, "\nBoth also take the task derivation options of 'hyde import swim'\n"
+	{
+		struct gen_flows_opts fl;
+
+		gen_flows_opts_default(&fl);
+		fprintf(fp, "\nflows: a flow-level workload (NEAT §6): one remote map per flow, sizes\n"
+			"from an empirical CDF, Poisson arrivals at a load of the host links. Options:\n");
+		gen_flows_opts_print(&fl, fp);
+	}
+	fprintf(fp, "\nfb and dag also take the task derivation options of 'hyde import swim'\n"
 		"(block, per_reduce, map_rate, reduce_rate, map_base, reduce_base, ...).\n");
 }
 
@@ -120,8 +128,18 @@ int cmd_gen(int argc, char **argv)
 				goto done;
 			}
 		r = wl_gen_dag(&o, &wl, errbuf);
+	} else if (!strcmp(argv[1], "flows")) {
+		struct gen_flows_opts o;
+
+		gen_flows_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (gen_flows_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("gen", "%s", errbuf);
+				goto done;
+			}
+		r = wl_gen_flows(&o, &wl, errbuf);
 	} else {
-		r = cli_usage_error("gen", "unknown generator '%s' (expected fb or dag)", argv[1]);
+		r = cli_usage_error("gen", "unknown generator '%s' (expected fb, dag or flows)", argv[1]);
 		goto done;
 	}
 	if (r) {

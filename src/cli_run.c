@@ -20,6 +20,7 @@
 #include "ctl/ctl.h"
 #include "ctl/sched_host.h"
 #include "emul/emul.h"
+#include "net/netsched.h"
 
 static void run_usage(FILE *fp, const char *cmd)
 {
@@ -28,8 +29,8 @@ static void run_usage(FILE *fp, const char *cmd)
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
-		"          [--heartbeat TIME]\n"
-		"          [--no-io] [--coflow-only] [--rates MODEL] [--rate-quantum TIME]\n"
+		"          [--heartbeat TIME] [--no-io] [--coflow-only] [--net POLICY]\n"
+		"          [--coflow POLICY] [--rates MODEL] [--rate-quantum TIME]\n"
 		"          [--progress] [-q]\n\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n"
 		"  -t, --topology FILE   topology (topologies/*.topo)\n"
@@ -65,8 +66,15 @@ static void run_usage(FILE *fp, const char *cmd)
 		"                        its CCT runs from its arrival to its last byte, as in\n"
 		"                        Sunflow's simulator, and fetches are not limited\n"
 		"                        (unless --copies says)\n"
-		"      --rates MODEL     (sim) how flows share links: maxmin (default), fcfs,\n"
-		"                        srpt, las (in that order on every link)\n"
+		"      --net POLICY      how the network schedules flows: fair (default: TCP,\n"
+		"                        max-min), fcfs, srpt (shortest remaining first),\n"
+		"                        las (least attained service first); in emulation\n"
+		"                        by 8 strict priority bands on every link and\n"
+		"                        senders marking their flows as they go\n"
+		"      --coflow POLICY   (sim) schedule coflows instead (a job's flows of\n"
+		"                        one kind): varys (SEBF + MADD), scf (smallest\n"
+		"                        coflow first), fcfs, fair\n"
+		"      --rates MODEL     (sim) the same as --net: maxmin (fair), fcfs, srpt, las\n"
 		"      --rate-quantum TIME  (sim) recompute rates at most once per TIME\n"
 		"                        (default 0: at every change, exact); faster,\n"
 		"                        approximate; keep it well below the circuits'\n"
@@ -169,7 +177,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "rates", required_argument, NULL, 8 },
 		{ "rate-quantum", required_argument, NULL, 9 },
 		{ "no-io", no_argument, NULL, 10 },
-		{ "ocs-fetch", required_argument, NULL, 11 },
+		{ "ocs-fetch", required_argument, NULL, 13 },
+		{ "net", required_argument, NULL, 11 },
+		{ "coflow", required_argument, NULL, 12 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -250,7 +260,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		case 10:
 			o.no_io = true;
 			break;
-		case 11:
+		case 13:
 			if (!strcmp(optarg, "circuit"))
 				o.ocs_fetch_slots = false;
 			else if (!strcmp(optarg, "copies"))
@@ -269,10 +279,32 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				goto out;
 			}
 			if (emul && strcmp(optarg, "maxmin")) {
-				r = cli_usage_error(cmd, "--rates: TCP shares the emulated links; only the simulator has rate models");
+				r = cli_usage_error(cmd, "--rates: the simulator's rate models; the fabric's policy is --net");
 				goto out;
 			}
 			o.rates = optarg;
+			break;
+		case 11:
+			if (netsched_net_parse(optarg) < 0 || !strcmp(optarg, "maxmin")) {
+				r = cli_usage_error(cmd, "--net: expected fair, fcfs, srpt or las, got '%s'",
+						    optarg);
+				goto out;
+			}
+			o.net = optarg;
+			if (!emul) /* the simulator's rate model */
+				o.rates = strcmp(optarg, "fair") ? optarg : "maxmin";
+			break;
+		case 12:
+			if (netsched_coflow_parse(optarg) < 0) {
+				r = cli_usage_error(cmd, "--coflow: expected varys, scf, fcfs, fair or none, got '%s'",
+						    optarg);
+				goto out;
+			}
+			if (emul && strcmp(optarg, "none")) {
+				r = cli_usage_error(cmd, "--coflow: only the simulator schedules coflows (the fabric enforces flow policies: --net)");
+				goto out;
+			}
+			o.coflow = strcmp(optarg, "none") ? optarg : NULL;
 			break;
 		case 9:
 			if (unit_parse_time(optarg, &o.rate_quantum) || o.rate_quantum < 0) {
@@ -300,6 +332,11 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	}
 	if (!o.topo_path || !o.wl_spec) {
 		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
+		goto out;
+	}
+	if (o.coflow && o.rates && strcmp(o.rates, "maxmin")) {
+		r = cli_usage_error(cmd, "--coflow %s schedules coflows: it replaces --net %s (give one)",
+				    o.coflow, o.rates);
 		goto out;
 	}
 	if (o.coflow_only && !copies)

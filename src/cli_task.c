@@ -90,19 +90,28 @@ int cmd_shuffled(int argc, char **argv)
 	uint64_t seed = 1, port = 13562, v;
 	int i;
 
+	prio_opts_default(&o.prio);
 	for (i = 1; i < argc; i++) {
 		const char *opt = argv[i];
+		int r;
 
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
 			printf("usage: hyde shuffled --reg SOCK [--seed N] [--port P]\n"
-			       "          [--request-timeout TIME] [--send-timeout TIME] [--max-conns N]\n\n"
+			       "          [--request-timeout TIME] [--send-timeout TIME] [--max-conns N]\n"
+			       "          [--net POLICY] [--band-base SIZE] [--fcfs-table PATH]\n\n"
 			       "The shuffle service of a host (as Hadoop's ShuffleHandler): serves\n"
 			       "the map outputs registered on SOCK over TCP. Started by a run.\n"
 			       "A request must arrive whole within --request-timeout (default 10s),\n"
 			       "a reader must take data at least every --send-timeout (default 120s);\n"
-			       "past --max-conns connections (default 4096) new ones are refused.\n");
+			       "past --max-conns connections (default 4096) new ones are refused.\n"
+			       "--net marks map outputs for the fabric's priority bands as they\n"
+			       "go (as 'hyde datanode --net', emul/prio.h).\n");
 			return 0;
 		}
+		if ((r = prio_parse_arg(&o.prio, argc, argv, &i)) < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
 		if (i + 1 == argc)
 			return cli_usage_error("shuffled", "'%s' needs a value", opt);
 		if (!strcmp(opt, "--reg"))
@@ -132,6 +141,8 @@ int cmd_shuffled(int argc, char **argv)
 	}
 	if (!reg)
 		return cli_usage_error("shuffled", "expected --reg SOCK");
+	if (o.prio.net == HYDE_NET_FCFS && !o.prio.table)
+		return cli_usage_error("shuffled", "--net fcfs: expected --fcfs-table PATH (the run's flow ranks)");
 	o.reg_path = reg;
 	o.port = (uint16_t)port;
 	o.seed = seed;

@@ -18,11 +18,12 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "emul/fabric.h"
+#include "emul/prio.h"
 
 static void topo_usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: hyde topo up -t TOPOLOGY [--prefix P]\n"
+		"usage: hyde topo up -t TOPOLOGY [--prefix P] [--bands]\n"
 		"       hyde topo down [--prefix P]\n"
 		"       hyde topo show [--prefix P] [--json]\n"
 		"       hyde topo exec [--prefix P] NODE -- COMMAND [ARGS...]\n"
@@ -43,7 +44,10 @@ static void topo_usage(FILE *fp)
 		"  -t, --topology FILE  the topology (up)\n"
 		"  -p, --prefix P       namespace prefix, 'hyde' followed by letters or\n"
 		"                       digits (default: %s)\n"
-		"  -j, --json           (show) JSON instead of text\n\n"
+		"  -j, --json           (show) JSON instead of text\n"
+		"  -b, --bands          (up) 8 strict priority bands on every link, by the\n"
+		"                       TOS precedence senders mark (emul/prio.h: what\n"
+		"                       'hyde run --net srpt|las|fcfs' builds)\n\n"
 		"exit status: 0 done, 1 failed, 2 bad usage or input, or not root\n",
 		FABRIC_DEFAULT_PREFIX);
 }
@@ -57,7 +61,7 @@ static int need_root(const char *cmd)
 	return EXIT_USAGE;
 }
 
-static int topo_up(const char *prefix, const char *tpath)
+static int topo_up(const char *prefix, const char *tpath, bool bands)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct fabric *f;
@@ -75,6 +79,13 @@ static int topo_up(const char *prefix, const char *tpath)
 	t0 = now_ns();
 	if (fabric_up(t, prefix, &f, errbuf)) {
 		fprintf(stderr, "hyde topo up: %s\n", errbuf);
+		topo_free(t);
+		return EXIT_RUN_FAILED;
+	}
+	if (bands && prio_bands_add(f, errbuf)) {
+		fprintf(stderr, "hyde topo up: priority bands: %s (the fabric is up without them: 'hyde topo down')\n",
+			errbuf);
+		fabric_free(f);
 		topo_free(t);
 		return EXIT_RUN_FAILED;
 	}
@@ -429,12 +440,13 @@ int cmd_topo(int argc, char **argv)
 		{ "topology", required_argument, NULL, 't' },
 		{ "prefix", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "bands", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *prefix = FABRIC_DEFAULT_PREFIX, *tpath = NULL, *sub;
 	char errbuf[HYDE_ERRBUF_SIZE];
-	bool json = false;
+	bool json = false, bands = false;
 	int c;
 
 	if (argc < 2) {
@@ -456,10 +468,13 @@ int cmd_topo(int argc, char **argv)
 	argv++;
 	optind = 1;
 	/* '+': exec's command has options of its own. */
-	while ((c = getopt_long(argc, argv, "+t:p:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:p:jbh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			tpath = optarg;
+			break;
+		case 'b':
+			bands = true;
 			break;
 		case 'p':
 			prefix = optarg;
@@ -486,8 +501,10 @@ int cmd_topo(int argc, char **argv)
 		return cli_usage_error("topo", "%s: -t is only for 'up'", sub);
 	if (json && strcmp(sub, "show"))
 		return cli_usage_error("topo", "%s: --json is only for 'show'", sub);
+	if (bands && strcmp(sub, "up"))
+		return cli_usage_error("topo", "%s: --bands is only for 'up'", sub);
 	if (!strcmp(sub, "up"))
-		return topo_up(prefix, tpath);
+		return topo_up(prefix, tpath, bands);
 	if (!strcmp(sub, "down"))
 		return topo_down(prefix);
 	return topo_show(prefix, json);

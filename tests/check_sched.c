@@ -443,6 +443,11 @@ static const struct {
 	{ "coscheduler", { "spill=yes", "levels_first=yes" } },
 	{ "coscheduler", { "barrier=no" } },
 	{ "coscheduler", { "trem_error=0.5" } },
+	{ "neat", { NULL } },
+	{ "neat", { "mode=path", "bins=8", "objective=sum", "predictor=las" } },
+	{ "minfct", { "fallback=rack" } },
+	{ "minload", { "load=util" } },
+	{ "mindist", { NULL } },
 };
 
 static void run_variant(int i, const char *topo, const char *wl)

@@ -134,6 +134,20 @@ struct hyde_sched {
 
 /* ---- the cluster ---- */
 
+/* How the network shares its links (hyde sim|run --net): among flows,
+ * max-min fair (TCP, DCTCP), first come first served, shortest remaining
+ * first (PASE, pFabric), least attained service first (L2DCT); or, with
+ * --coflow (simulation), among coflows: Varys (SEBF + MADD), smallest
+ * coflow first, FCFS, fair. What NEAT's predictors model. */
+enum hyde_net_policy { HYDE_NET_FAIR, HYDE_NET_FCFS, HYDE_NET_SRPT, HYDE_NET_LAS };
+enum hyde_coflow_policy {
+	HYDE_COFLOW_NONE, /* flows are scheduled one by one (net) */
+	HYDE_COFLOW_VARYS,
+	HYDE_COFLOW_SCF,
+	HYDE_COFLOW_FCFS,
+	HYDE_COFLOW_FAIR,
+};
+
 struct hyde_cluster_info {
 	unsigned racks, hosts_per_rack, n_hosts;
 	unsigned containers; /* per host */
@@ -152,6 +166,10 @@ struct hyde_cluster_info {
 	size_t n_jobs;
 	unsigned n_users;
 	const char *const *users;
+	/* (added after version 1's first release, at the end: a plugin
+	 * built before reads the fields above unchanged) */
+	enum hyde_net_policy net;
+	enum hyde_coflow_policy coflow;
 };
 
 const struct hyde_cluster_info *hyde_cluster(const struct hyde_sched *s);

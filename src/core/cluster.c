@@ -95,8 +95,9 @@ struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
 				.kind = HYDE_MAP, .host = -1, .start = -1, .end = -1 };
 			j->blocks[k].job = (uint32_t)i;
 			j->blocks[k].idx = k;
-			/* input split into maps blocks, the remainder spread */
-			j->blocks[k].bytes = w->input / w->maps + (k < w->input % w->maps);
+			/* input split into maps blocks, the remainder spread
+			 * (or the workload's block_bytes) */
+			j->blocks[k].bytes = wl_block_bytes(w, k);
 		}
 		for (k = 0; k < w->reduces; k++)
 			j->reduces[k] = (struct hyde_task){ .job = (uint32_t)i, .idx = k,
@@ -215,6 +216,15 @@ void cluster_place_blocks_random(struct cluster *c, struct hyde_job *j,
 	if (want > HYDE_MAX_REPLICAS)
 		want = HYDE_MAX_REPLICAS;
 	j->blocks_version++;
+	if (j->wl->input_hosts) { /* each block's one holder, as given */
+		for (k = 0; k < j->wl->maps; k++) {
+			const struct wl_host *ih = &j->wl->input_hosts[k % j->wl->n_input_hosts];
+
+			j->blocks[k].n_replicas = 1;
+			j->blocks[k].replica[0] = topo_host_id(t, ih->rack, ih->host);
+		}
+		return;
+	}
 	if (j->wl->input_racks) {
 		place_on_racks(c, j, want, rng);
 		return;
@@ -589,6 +599,18 @@ int wl_check_topo(const struct workload *wl, const struct topo *t,
 							   lists[l][k], t->name, t->racks - 1);
 					return -EINVAL;
 				}
+		for (k = 0; k < j->n_input_hosts; k++)
+			if (j->input_hosts[k].rack >= t->racks || j->input_hosts[k].host >= t->hosts) {
+				errbuf_set(errbuf, "%s:%u: job '%s': input host r%uh%u does not exist in topology '%s' (r0h0 to r%uh%u)",
+					   path, j->line, j->id, j->input_hosts[k].rack,
+					   j->input_hosts[k].host, t->name, t->racks - 1, t->hosts - 1);
+				return -EINVAL;
+			}
+		if (j->remote && t->racks * t->hosts < 2) {
+			errbuf_set(errbuf, "%s:%u: job '%s': remote=yes needs a second host to read from",
+				   path, j->line, j->id);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -56,6 +56,40 @@ int wl_gen_fb(const struct gen_fb_opts *o, struct workload **out, char *errbuf);
 int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 	       char *errbuf);
 
+/* flows: a flow-level workload (NEAT §6.1, wl_flows.c): jobs of `width`
+ * remote maps without compute (one input read each, a flow from a random
+ * host to wherever the scheduler puts the map), sizes from an empirical
+ * CDF, Poisson arrivals loading the host links to `load`. */
+struct gen_flows_opts {
+	uint64_t seed;
+	char topo[512]; /* the hosts and their link rate */
+	char cdf[512];	/* websearch, datamining (shipped) or a file */
+	double load;
+	uint32_t flows, width;
+	double scale;
+	uint64_t min_size, max_size;
+	int64_t start;
+};
+
+/* An empirical CDF of flow sizes: points (size in bytes, cumulative
+ * probability), piecewise linear between them. */
+struct flow_cdf {
+	size_t n;
+	double *size, *p;
+};
+
+void gen_flows_opts_default(struct gen_flows_opts *o);
+int gen_flows_opts_set(struct gen_flows_opts *o, const char *kv, char *errbuf);
+void gen_flows_opts_print(const struct gen_flows_opts *o, FILE *fp);
+int wl_gen_flows(const struct gen_flows_opts *o, struct workload **out, char *errbuf);
+
+/* Strict: "path:line: what was expected", nothing allocated on error. */
+int flow_cdf_load(const char *path, struct flow_cdf **out, char *errbuf);
+void flow_cdf_free(struct flow_cdf *c);
+/* The size at cumulative probability u in [0, 1]. */
+double flow_cdf_sample(const struct flow_cdf *c, double u);
+double flow_cdf_mean(const struct flow_cdf *c);
+
 /* Where the shipped traces are: $HYDE_TRACEDIR, the installed data
  * directory, or the source tree. Writes the path of `name` into buf;
  * returns -ENOENT if none has it. */

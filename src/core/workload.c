@@ -30,6 +30,8 @@ static void wl_job_clear(struct wl_job *j)
 	free(j->input_racks);
 	free(j->reduce_racks);
 	free(j->reduce_bytes);
+	free(j->input_hosts);
+	free(j->block_bytes);
 }
 
 void wl_free(struct workload *wl)
@@ -208,6 +210,26 @@ static int parse_rack_item(const char *s, void *out)
 	return r;
 }
 
+/* r<rack>h<host>, as topologies name hosts */
+static int parse_host_item(const char *s, void *out)
+{
+	struct wl_host *h = out;
+	unsigned long r, k;
+	char *end;
+
+	if (s[0] != 'r' || !isdigit((unsigned char)s[1]))
+		return -EINVAL;
+	r = strtoul(s + 1, &end, 10);
+	if (*end != 'h' || !isdigit((unsigned char)end[1]))
+		return -EINVAL;
+	k = strtoul(end + 1, &end, 10);
+	if (*end || r > (1U << 20) || k > (1U << 20))
+		return -EINVAL;
+	h->rack = (uint32_t)r;
+	h->host = (uint32_t)k;
+	return 0;
+}
+
 static int parse_size_item(const char *s, void *out)
 {
 	return unit_parse_size(s, (uint64_t *)out);
@@ -216,17 +238,19 @@ static int parse_size_item(const char *s, void *out)
 enum job_field {
 	F_ID, F_USER, F_ARRIVAL, F_INPUT, F_SHUFFLE, F_SIR, F_OUTPUT, F_MAPS,
 	F_REDUCES, F_MAP_TIME, F_REDUCE_TIME, F_WORK, F_PARENTS, F_MAP_RACKS,
-	F_REDUCE_RACKS, F_REDUCE_BYTES, F_INPUT_RACKS, F_COUNT
+	F_REDUCE_RACKS, F_REDUCE_BYTES, F_INPUT_RACKS, F_INPUT_HOSTS, F_BLOCK_BYTES,
+	F_REMOTE, F_COUNT
 };
 
 static const char *const job_fields[F_COUNT] = {
 	"id", "user", "arrival", "input", "shuffle", "sir", "output", "maps",
 	"reduces", "map_time", "reduce_time", "work", "parents", "map_racks",
-	"reduce_racks", "reduce_bytes", "input_racks",
+	"reduce_racks", "reduce_bytes", "input_racks", "input_hosts", "block_bytes",
+	"remote",
 };
 
 static const char job_fields_list[] =
-	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks";
+	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks, input_hosts, block_bytes, remote";
 
 static int parse_job_size(struct wl_parser *p, const char *key,
 			  const char *val, uint64_t *out)
@@ -257,6 +281,52 @@ static int parse_job_count(struct wl_parser *p, const char *key,
 		return perr(p, "%s: expected a whole number from %" PRIu64 " to %d, got '%s'",
 			    key, min, WL_MAX_TASKS, val);
 	*out = (uint32_t)v;
+	return 0;
+}
+
+/* input_hosts=, block_bytes=, remote= (flow-level workloads) */
+static int parse_flow_keys(struct wl_parser *p, struct wl_job *j, const char *const *val)
+{
+	uint32_t cnt, i;
+	void *arr;
+
+	if (val[F_INPUT_HOSTS]) {
+		if (j->input_from_parents || j->input_racks)
+			return perr(p, "input_hosts: job '%s' has its input placed otherwise (input=parents or input_racks=)",
+				    j->id);
+		if (parse_list(val[F_INPUT_HOSTS], 0, sizeof(struct wl_host), parse_host_item, &arr,
+			       &cnt))
+			return perr(p, "input_hosts: expected host names (r<rack>h<host>) separated by commas, got '%s'",
+				    val[F_INPUT_HOSTS]);
+		j->input_hosts = arr;
+		j->n_input_hosts = cnt;
+	}
+	if (val[F_BLOCK_BYTES]) {
+		uint64_t sum = 0;
+
+		if (j->input_from_parents)
+			return perr(p, "block_bytes: job '%s' reads its parents' output (input=parents): its splits are even",
+				    j->id);
+		if (parse_list(val[F_BLOCK_BYTES], j->maps, sizeof(uint64_t), parse_size_item, &arr,
+			       &cnt))
+			return perr(p, "block_bytes: expected %u sizes separated by commas (one per map), got '%s'",
+				    j->maps, val[F_BLOCK_BYTES]);
+		j->block_bytes = arr;
+		for (i = 0; i < cnt; i++) {
+			if (j->block_bytes[i] == 0 || j->block_bytes[i] > WL_MAX_BYTES)
+				return perr(p, "block_bytes: every block needs bytes, and not absurdly many");
+			sum += j->block_bytes[i];
+		}
+		if (sum != j->input)
+			return perr(p, "job '%s': block_bytes add up to %" PRIu64 " bytes but input=%s",
+				    j->id, sum, val[F_INPUT]);
+	}
+	if (val[F_REMOTE]) {
+		if (!strcmp(val[F_REMOTE], "yes"))
+			j->remote = true;
+		else if (strcmp(val[F_REMOTE], "no"))
+			return perr(p, "remote: expected 'yes' or 'no', got '%s'", val[F_REMOTE]);
+	}
 	return 0;
 }
 
@@ -407,6 +477,8 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 				    val[F_ID], sum, val[F_SHUFFLE]);
 		j->shuffle = sum;
 	}
+	if ((r = parse_flow_keys(p, j, val)))
+		return r;
 	if (val[F_PARENTS])
 		p->parent_names[wl->n_jobs - 1] = xstrdup(val[F_PARENTS]);
 	return 0;
@@ -1026,12 +1098,33 @@ int wl_write(const struct workload *wl, FILE *fp)
 				fprintf(fp, "%s%s", k ? "," : "",
 					unit_fmt_size(j->reduce_bytes[k], a, sizeof(a)));
 		}
+		if (j->input_hosts) {
+			fputs(" input_hosts=", fp);
+			for (k = 0; k < j->n_input_hosts; k++)
+				fprintf(fp, "%sr%" PRIu32 "h%" PRIu32, k ? "," : "",
+					j->input_hosts[k].rack, j->input_hosts[k].host);
+		}
+		if (j->block_bytes) {
+			fputs(" block_bytes=", fp);
+			for (k = 0; k < j->maps; k++)
+				fprintf(fp, "%s%s", k ? "," : "",
+					unit_fmt_size(j->block_bytes[k], a, sizeof(a)));
+		}
+		if (j->remote)
+			fputs(" remote=yes", fp);
 		fputc('\n', fp);
 	}
 	return ferror(fp) ? -EIO : 0;
 }
 
 /* ---- queries ---- */
+
+uint64_t wl_block_bytes(const struct wl_job *j, uint32_t m)
+{
+	if (j->block_bytes)
+		return j->block_bytes[m];
+	return j->input / j->maps + (m < j->input % j->maps);
+}
 
 uint64_t wl_reduce_bytes(const struct wl_job *j, uint32_t r)
 {

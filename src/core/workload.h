@@ -29,6 +29,11 @@ enum wl_class {
 #define WL_LIGHT_MAX 1000000ULL	   /* shuffle below this: light */
 #define WL_HEAVY_MIN 100000000ULL  /* shuffle above this: heavy */
 
+/* A host as a workload names it: r<rack>h<host>. */
+struct wl_host {
+	uint32_t rack, host;
+};
+
 struct wl_job {
 	char *id;
 	char *user;
@@ -54,6 +59,16 @@ struct wl_job {
 	uint32_t n_input_racks;
 	uint32_t *reduce_racks;
 	uint64_t *reduce_bytes;
+	/* Optional, for flow-level workloads (NEAT §6): the one host holding
+	 * each block (block b's only replica on input_hosts[b % n]: a flow's
+	 * fixed source), each block's size (block_bytes[maps], summing to
+	 * input; else input is split evenly), and remote: a map never runs
+	 * on a host holding its block, so every input read is a flow whose
+	 * destination the scheduler chooses. */
+	struct wl_host *input_hosts;
+	uint32_t n_input_hosts;
+	uint64_t *block_bytes;
+	bool remote;
 	unsigned line; /* where it was defined, for messages */
 };
 
@@ -100,6 +115,8 @@ int wl_finish(struct workload *wl, const char *path, char *errbuf);
 uint64_t wl_partition_bytes(const struct wl_job *j, uint32_t m, uint32_t r);
 /* Shuffle bytes map m produces (its partitions for every reduce). */
 uint64_t wl_map_output_bytes(const struct wl_job *j, uint32_t m);
+/* Bytes of map m's input block (block_bytes, or input split evenly). */
+uint64_t wl_block_bytes(const struct wl_job *j, uint32_t m);
 /* Total shuffle bytes reduce r receives. */
 uint64_t wl_reduce_bytes(const struct wl_job *j, uint32_t r);
 

@@ -1244,7 +1244,9 @@ static int start_task(struct ctl *c, const struct hyde_task *ct, unsigned h)
 	else if (c->c->jobs[t->job].state != HYDE_JOB_READY)
 		why = "a task of a job that is not ready";
 	else if (!hyde_task_fits(c->sched, t, h))
-		why = "a task pinned to another rack";
+		why = c->wl->jobs[t->job].remote && t->kind == HYDE_MAP
+			      ? "a remote map on a host holding its input"
+			      : "a task pinned to another rack";
 	else if (!c->c->free_slots[h])
 		why = "a host without a free container";
 	if (why || task_start(c->c, t, h, ctl_now(c))) {
@@ -1314,6 +1316,22 @@ void ctl_node_heartbeat(struct ctl *c, unsigned h)
 		if (!t || start_task(c, t, h))
 			return;
 	}
+}
+
+/* Without heartbeats, in host mode: every host offers its free
+ * containers, then the scheduler places tasks once, choosing among all of
+ * them (not among the hosts offered so far in the cycle). */
+void ctl_offer_all_hosts(struct ctl *c, const uint32_t *hosts, size_t n)
+{
+	struct hyde_sched *s = c->sched;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s->ops->heartbeat)
+			s->ops->heartbeat(s, hosts[i]);
+		s->host->offered[hosts[i]] = c->c->free_slots[hosts[i]];
+	}
+	place_round(c);
 }
 
 static void check_all_done(struct ctl *c)

@@ -96,6 +96,14 @@ struct ctl_opts {
 	 * sim). ctl_flows then lists nothing. */
 	bool stream_flows;
 	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
+	/* How the network schedules flows (--net; both backends: the
+	 * simulator's rate model, the fabric's priority bands and the
+	 * senders' marking in emulation): fair, fcfs, srpt, las; NULL:
+	 * fair, or the simulator's `rates` */
+	const char *net;
+	/* How it schedules coflows (--coflow, simulation): varys, scf,
+	 * fcfs, fair; NULL: none (flows, by net) */
+	const char *coflow;
 	int64_t rate_quantum; /* sim: at most one rate computation per this
 			       * (ns); 0: at every change (exact) */
 	/* No HDFS traffic: maps read their input where they run and

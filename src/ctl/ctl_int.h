@@ -209,6 +209,8 @@ int64_t nodes_phase(const struct ctl *c, unsigned host);
 /* ctl.c: placement */
 bool ctl_anything_pending(struct ctl *c);
 void ctl_node_heartbeat(struct ctl *c, unsigned host);
+/* Host mode without heartbeats: these hosts offer, then one placement. */
+void ctl_offer_all_hosts(struct ctl *c, const uint32_t *hosts, size_t n);
 /* The task is over (its work, and a reduce's output written). */
 void ctl_task_done(struct ctl *c, struct hyde_task *t);
 /* for the scheduler API (sched_api.c) */

@@ -178,6 +178,16 @@ static void offer_all(struct ctl *c)
 
 	if (!ctl_anything_pending(c))
 		return;
+	if (sched_host_mode(c->sched)) { /* NEAT's way: all hosts, one choice */
+		uint32_t *hosts = xcalloc(H + 1, sizeof(uint32_t));
+		size_t k = 0;
+
+		for (r = next_armed(n, 0, H); r < H; r = next_armed(n, r + 1, H))
+			hosts[k++] = n->byrank[r];
+		ctl_offer_all_hosts(c, hosts, k);
+		free(hosts);
+		return;
+	}
 	for (r = next_armed(n, 0, H); r < H && !c->failed; r = next_armed(n, r + 1, H))
 		ctl_node_heartbeat(c, n->byrank[r]);
 }

@@ -17,6 +17,7 @@
 #include "core/util.h"
 #include "ctl/ctl_int.h"
 #include "ctl/sched_host.h"
+#include "net/netsched.h"
 
 /* ---- making a scheduler ---- */
 
@@ -255,6 +256,16 @@ int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const s
 		.n_users = (unsigned)c->wl->n_users,
 		.users = (const char *const *)c->wl->users,
 	};
+	if (ctl) { /* what the network does, for the schedulers that model it */
+		const struct ctl_opts *o = ctl_options(ctl);
+		const char *net = o->net ? o->net : o->rates;
+		int v;
+
+		if (net && (v = netsched_net_parse(net)) >= 0)
+			ci->net = (enum hyde_net_policy)v;
+		if (o->coflow && (v = netsched_coflow_parse(o->coflow)) >= 0)
+			ci->coflow = (enum hyde_coflow_policy)v;
+	}
 	h->offered = xcalloc(ci->n_hosts, sizeof(unsigned));
 	if (s->ops->init && (r = s->ops->init(s, msg))) {
 		errbuf_set(errbuf, "scheduler %s: %s", s->ops->name, msg[0] ? msg : strerror(-r));
@@ -489,6 +500,10 @@ bool hyde_task_fits(const struct hyde_sched *s, const struct hyde_task *t, unsig
 	const struct hyde_job *j = &s->host->c->jobs[t->job];
 	const uint32_t *pin = t->kind == HYDE_MAP ? j->map_racks : j->reduce_racks;
 
+	/* a remote map (flow-level workloads) reads its block over the
+	 * network: never where the block is */
+	if (t->kind == HYDE_MAP && j->wl->remote && block_on_host(&j->blocks[t->idx], host))
+		return false;
 	return !pin || pin[t->idx] == topo_host_rack(s->host->t, host);
 }
 
@@ -649,8 +664,16 @@ const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde
 	while (mi->any_cur < j->n_maps && j->maps[mi->any_cur].state != HYDE_TASK_PENDING)
 		mi->any_cur++;
 	if (mi->any_cur < j->n_maps) {
-		*level = HYDE_OFF_RACK;
-		return &j->maps[mi->any_cur];
+		uint32_t k = mi->any_cur;
+
+		/* a remote job's maps may not run where their block is */
+		while (k < j->n_maps && (j->maps[k].state != HYDE_TASK_PENDING ||
+					 !hyde_task_fits(s, &j->maps[k], host)))
+			k++;
+		if (k < j->n_maps) {
+			*level = HYDE_OFF_RACK;
+			return &j->maps[k];
+		}
 	}
 	return NULL;
 }

@@ -11,6 +11,10 @@ extern const struct hyde_sched_ops sched_fair;
 extern const struct hyde_sched_ops sched_delay;
 extern const struct hyde_sched_ops sched_corral;
 extern const struct hyde_sched_ops sched_coscheduler;
+extern const struct hyde_sched_ops sched_neat;
+extern const struct hyde_sched_ops sched_minfct;
+extern const struct hyde_sched_ops sched_minload;
+extern const struct hyde_sched_ops sched_mindist;
 
 extern const struct hyde_sched_ops *const sched_table[];
 
@@ -19,5 +23,9 @@ const struct hyde_sched_ops *const sched_table[] = {
 	&sched_delay,
 	&sched_corral,
 	&sched_coscheduler,
+	&sched_neat,
+	&sched_minfct,
+	&sched_minload,
+	&sched_mindist,
 	NULL,
 };

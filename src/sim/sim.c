@@ -17,6 +17,13 @@
  * order, each gets what the flows before it left on its path (flows tied
  * in the order share that max-min fairly).
  *
+ * Coflow models (--coflow, NEAT §4.2): a coflow is a job's flows of one
+ * kind (its input reads, its shuffle, its output writes). FCFS (by the
+ * job's arrival) and SCF (smallest coflow first: by the bytes of the
+ * coflow's flows so far) are orders, as above, every flow of a coflow tied
+ * with the others (max-min among themselves); Varys and coflow-fair are
+ * allocations (src/net/netsched.h).
+ *
  * Rates are recomputed at every change (exact); --rate-quantum trades
  * that for speed: at most one computation per quantum. */
 #include "config.h"
@@ -31,6 +38,7 @@
 #include "core/rng.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
+#include "net/netsched.h"
 
 /* Flows with the same source host, destination host and path cross the
  * same links, so max-min gives each of them the same rate: they form a
@@ -43,6 +51,14 @@
  * classes and links in use, not with the flows, and not with the OCS
  * classes waiting for their circuit (parked, see struct sim). */
 struct sim_class;
+
+/* A coflow, for the coflow models: a job's flows of one kind. */
+struct sim_coflow {
+	double bits;	/* of its flows so far (SCF's size) */
+	double arrival; /* its job's, then its kind (FCFS's order) */
+	bool seen;
+	uint32_t dense; /* scratch: its number among the active coflows */
+};
 
 struct sim_flow {
 	struct flow *f;
@@ -71,6 +87,7 @@ struct sim_class {
 	size_t rslot; /* in the running array, SIZE_MAX when parked */
 	struct sim_class *pnext, *pprev; /* parked on its (sr, dr) list */
 	struct sim_class *hnext;
+	struct sim_coflow *cf; /* coflow models: its flow's coflow */
 };
 
 struct compute {
@@ -130,6 +147,7 @@ struct sim {
 	 * order (the first 2H + 3R links are this file's, the last R the
 	 * OCS ports' downward direction), from the classes' counters. */
 	double *lbits;
+	struct sim_coflow *cf; /* coflow models: per job x kind */
 };
 
 /* How flows share links: max-min (key NULL), or in the order of a key,
@@ -140,6 +158,9 @@ struct rate_model {
 	double (*key)(const struct sim_class *c);
 	double slope; /* d key / dt = slope x rate */
 	double tol;
+	/* coflow models (then every flow is its own class, with its
+	 * coflow); with no key, an allocation of netsched.h */
+	enum hyde_coflow_policy coflow;
 };
 
 static double key_fcfs(const struct sim_class *c)
@@ -157,15 +178,35 @@ static double key_las(const struct sim_class *c)
 	return c->vt;
 }
 
+static double key_cf_fcfs(const struct sim_class *c)
+{
+	return c->cf->arrival;
+}
+
+static double key_cf_scf(const struct sim_class *c)
+{
+	return c->cf->bits;
+}
+
 /* The tolerance of the bit counts covers what a rate of up to 1Tbit/s
  * moves in the nanosecond that event times are rounded to. */
 static const struct rate_model rate_models[] = {
-	{ "maxmin", NULL, 0, 0 },
-	{ "fcfs", key_fcfs, 0, 0 },
-	{ "srpt", key_srpt, -1, 1024 },
-	{ "las", key_las, 1, 1024 },
-	{ NULL, NULL, 0, 0 },
+	{ "maxmin", NULL, 0, 0, 0 },
+	{ "fcfs", key_fcfs, 0, 0, 0 },
+	{ "srpt", key_srpt, -1, 1024, 0 },
+	{ "las", key_las, 1, 1024, 0 },
+	{ "varys", NULL, 0, 0, HYDE_COFLOW_VARYS },
+	{ "scf", key_cf_scf, 0, 0, HYDE_COFLOW_SCF },
+	{ "fcfs", key_cf_fcfs, 0, 0, HYDE_COFLOW_FCFS },
+	{ "fair", NULL, 0, 0, HYDE_COFLOW_FAIR },
+	{ NULL, NULL, 0, 0, 0 },
 };
+
+/* Every flow its own class (the ordered and coflow models)? */
+static bool per_flow(const struct rate_model *m)
+{
+	return m->key || m->coflow;
+}
 
 static inline struct sim *SIM(struct backend *b)
 {
@@ -310,7 +351,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	size_t h = class_hash(s, f->src_host, f->dst_host, f->path);
 	struct sim_class *c;
 
-	if (!s->model->key) /* ordered models: every flow is its own class */
+	if (!per_flow(s->model)) /* ordered models: every flow is its own class */
 		for (c = s->tab[h]; c; c = c->hnext)
 			if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
 				return c;
@@ -340,7 +381,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
 		break;
 	}
-	if (!s->model->key) {
+	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
 		s->tab[h] = c;
 		c->hashed = true;
@@ -601,6 +642,8 @@ static void compute_maxmin(struct sim *s)
 	fill(s, s->sorted, s->n_run, true);
 }
 
+static void compute_coflow(struct sim *s);
+
 static void compute_rates(struct sim *s)
 {
 	s->recomputes++;
@@ -609,8 +652,67 @@ static void compute_rates(struct sim *s)
 	evloop_cancel(ctl_loop(s->ctl), &s->rate_timer);
 	if (s->model->key)
 		compute_ordered(s);
+	else if (s->model->coflow)
+		compute_coflow(s);
 	else
 		compute_maxmin(s);
+}
+
+static int cmp_cf_arrival(const void *a, const void *b)
+{
+	const struct sim_coflow *x = *(struct sim_coflow *const *)a;
+	const struct sim_coflow *y = *(struct sim_coflow *const *)b;
+
+	if (x->arrival != y->arrival)
+		return x->arrival < y->arrival ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Varys or coflow-fair (netsched.h) over the classes that can send (one
+ * flow each), coflows numbered in arrival order. */
+static void compute_coflow(struct sim *s)
+{
+	struct ns_flow *f = xcalloc(s->n_act + 1, sizeof(*f));
+	struct sim_class **who = xcalloc(s->n_act + 1, sizeof(*who));
+	struct sim_coflow **cfs = xcalloc(s->n_act + 1, sizeof(*cfs));
+	double *rate = xcalloc(s->n_act + 1, sizeof(double));
+	size_t i, n = 0, ncf = 0;
+	int k;
+
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+
+		c->rate = 0;
+		c->frozen = !class_usable(s, c);
+		if (c->frozen || !c->n)
+			continue;
+		if (!c->cf->seen) {
+			c->cf->seen = true;
+			cfs[ncf++] = c->cf;
+		}
+		who[n] = c;
+		f[n].nlinks = c->nlinks;
+		for (k = 0; k < c->nlinks; k++)
+			f[n].links[k] = c->links[k];
+		f[n].left = c->h[0]->finish - c->vt;
+		if (f[n].left < 1)
+			f[n].left = 1; /* a rounding error from its end */
+		n++;
+	}
+	qsort(cfs, ncf, sizeof(*cfs), cmp_cf_arrival);
+	for (i = 0; i < ncf; i++) {
+		cfs[i]->dense = (uint32_t)i;
+		cfs[i]->seen = false;
+	}
+	for (i = 0; i < n; i++)
+		f[i].coflow = who[i]->cf->dense;
+	netsched_coflow_rates(s->model->coflow, f, n, ncf, s->cap, s->L, rate);
+	for (i = 0; i < n; i++)
+		who[i]->rate = rate[i] < RATE_MIN ? 0 : rate[i];
+	free(f);
+	free(who);
+	free(cfs);
+	free(rate);
 }
 
 /* An ordered model: classes by key; each tie group takes, max-min among
@@ -859,16 +961,24 @@ static int sim_init(struct backend *b, char *errbuf)
 	struct sim *s;
 	const struct topo *t = ctl_topo(b->ctl);
 	const char *rates = ctl_options(b->ctl)->rates;
+	const char *coflow = ctl_options(b->ctl)->coflow;
 	const struct rate_model *m;
 	size_t tab = 1024;
 	unsigned i;
 
+	if (coflow && !strcmp(coflow, "none"))
+		coflow = NULL;
 	for (m = rate_models; m->name; m++)
-		if (!rates || !strcmp(rates, m->name))
+		if (coflow ? m->coflow && !strcmp(coflow, m->name)
+			   : !m->coflow && (!rates || !strcmp(rates, m->name)))
 			break;
 	if (!m->name) {
-		errbuf_set(errbuf, "unknown rate model '%s' (expected maxmin, fcfs, srpt or las)",
-			   rates);
+		if (coflow)
+			errbuf_set(errbuf, "unknown coflow model '%s' (expected varys, scf, fcfs or fair)",
+				   coflow);
+		else
+			errbuf_set(errbuf, "unknown rate model '%s' (expected maxmin, fcfs, srpt or las)",
+				   rates);
 		return -EINVAL;
 	}
 	s = xcalloc(1, sizeof(*s));
@@ -904,8 +1014,10 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->cap[L_CIRCUIT(s, i)] = t->has_ocs ? (double)t->ocs_rate / 1e9 : 0;
 	}
 	s->out_of = xcalloc(s->R, sizeof(int32_t));
-	if (!m->key)
+	if (!per_flow(m))
 		s->parked = xcalloc((size_t)s->R * s->R, sizeof(*s->parked));
+	if (m->coflow)
+		s->cf = xcalloc(ctl_cluster(b->ctl)->n_jobs * HYDE_FLOW_KINDS + 1, sizeof(*s->cf));
 	s->usable = xcalloc(s->R, sizeof(bool));
 	s->pt = xcalloc(s->R, sizeof(*s->pt));
 	for (i = 0; i < s->R; i++) {
@@ -968,6 +1080,7 @@ static void sim_destroy(struct backend *b)
 	free(s->out_of);
 	free(s->usable);
 	free(s->pt);
+	free(s->cf);
 	free(s);
 	*(struct sim **)b->priv = NULL;
 }
@@ -1016,6 +1129,15 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 	}
 	sf->cl = c;
 	sf->finish = c->vt + 8.0 * (double)f->bytes;
+	if (s->cf) {
+		struct sim_coflow *cf = &s->cf[(size_t)f->job * HYDE_FLOW_KINDS + f->kind];
+
+		if (cf->bits == 0) /* its job's arrival, then input, shuffle, output */
+			cf->arrival = (double)ctl_cluster(s->ctl)->jobs[f->job].arrival +
+				      0.25 * (double)f->kind;
+		cf->bits += 8.0 * (double)f->bytes;
+		c->cf = cf;
+	}
 	mh_push(c, sf);
 	rates_dirty(s);
 	return 0;

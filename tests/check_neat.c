@@ -1,0 +1,538 @@
+/* NEAT (papers: Munir et al., CoNEXT'16): its predictors on the paper's
+ * worked example and by hand, the compressed state, the coflow rate
+ * models it is evaluated under, the flow-level workload, and Fig. 1 end
+ * to end in the simulator (the scheduler's choice and the flow's actual
+ * completion under each network policy). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_hyde.h"
+#include "core/util.h"
+#include "core/wl_gen.h"
+#include "core/workload.h"
+#include "ctl/ctl.h"
+#include "ctl/sched_host.h"
+#include "net/netsched.h"
+#include "sched/neat_predict.h"
+
+#define GB8 (1e9 / 8) /* bytes in one Gb */
+
+/* ---- Fig. 1: 1 Gbit/s links, 4 Gb left on 2 -> 3, two flows of 10 Gb on
+ * 2 -> 1, a new flow of 5 Gb: predicted completion on node 3 and node 1,
+ * and the others' delay (eq. 2's second term) ---- */
+
+static const struct {
+	enum neat_model m;
+	double t3, d3, t1, d1;
+} fig1[] = {
+	{ NEAT_FCFS, 9, 0, 25, 0 },   /* eq. (3): FCFS 9 s vs 25 s */
+	{ NEAT_FAIR, 9, 4, 15, 10 },  /* eq. (4), (5): Fair 9 vs 15 */
+	{ NEAT_SRPT, 9, 0, 5, 10 },   /* eq. (7), (8): SRPT 9 vs 5; with eq. (2): 9 vs 15 */
+	{ NEAT_LAS, 9, 4, 15, 10 },   /* nothing sent yet: LAS is Fair */
+};
+
+START_TEST(fig1_predict)
+{
+	struct neat_comp on3[] = { { 4 * GB8, 4 * GB8, 0, 0 } };
+	struct neat_comp on1[] = { { 10 * GB8, 10 * GB8, 0, 0 }, { 10 * GB8, 10 * GB8, 0, 0 } };
+	struct neat_link l3 = { 1e9, on3, 1, NULL }, l1 = { 1e9, on1, 2, NULL };
+	struct neat_pred p3, p1;
+
+	neat_predict_flow(fig1[_i].m, &l3, 5 * GB8, &p3);
+	neat_predict_flow(fig1[_i].m, &l1, 5 * GB8, &p1);
+	ck_assert_double_eq_tol(p3.t, fig1[_i].t3, 1e-9);
+	ck_assert_double_eq_tol(p3.delta, fig1[_i].d3, 1e-9);
+	ck_assert_double_eq_tol(p1.t, fig1[_i].t1, 1e-9);
+	ck_assert_double_eq_tol(p1.delta, fig1[_i].d1, 1e-9);
+	/* eq. (9): under SRPT, FCT + delta is the Fair FCT */
+	if (fig1[_i].m == NEAT_SRPT) {
+		ck_assert_double_eq_tol(p3.t + p3.delta, 9, 1e-9);
+		ck_assert_double_eq_tol(p1.t + p1.delta, 15, 1e-9);
+	}
+}
+END_TEST
+
+/* LAS with what flows sent: a flow that sent 3 of its 4 Gb waits for
+ * the new flow to catch up with it, then shares. */
+START_TEST(las_attained)
+{
+	struct neat_comp c[] = { { 1 * GB8, 1 * GB8, 3 * GB8, 0 }, /* sent 3, 1 left */
+				 { 2 * GB8, 2 * GB8, 0, 0 } };
+	struct neat_link l = { 1e9, c, 2, NULL };
+	struct neat_pred p;
+
+	/* new flow of 2 Gb: the first flow is at 3 Gb: untouched; the
+	 * second (sent 0, 2 left) shares all the way: 2 + 2 = 4 s */
+	neat_predict_flow(NEAT_LAS, &l, 2 * GB8, &p);
+	ck_assert_double_eq_tol(p.t, 4, 1e-9);
+	/* the first is delayed by the new flow's 2 Gb, the second by 2 */
+	ck_assert_double_eq_tol(p.delta, 4, 1e-9);
+	/* a new flow of 3.5 Gb: reaches 3 Gb, then shares 0.5 with the
+	 * first: 3.5 + 0.5 + 2 = 6 s */
+	neat_predict_flow(NEAT_LAS, &l, 3.5 * GB8, &p);
+	ck_assert_double_eq_tol(p.t, 6, 1e-9);
+}
+END_TEST
+
+/* Coflows, eq. (10)-(17), on a link of 1 Gbit/s: c1 (2 Gb in all, 1 on
+ * the link), c2 (8 Gb, 4 on the link); the new coflow 4 Gb in all, 2 on
+ * the link. */
+START_TEST(coflow_predict)
+{
+	struct neat_comp c[] = { { 2 * GB8, 1 * GB8, 0, 2 * GB8 }, { 8 * GB8, 4 * GB8, 0, 8 * GB8 } };
+	struct neat_link l = { 1e9, c, 2, NULL };
+	struct neat_pred p;
+
+	neat_predict_coflow(NEAT_CF_FCFS, &l, 4 * GB8, 2 * GB8, 0, &p); /* (10) */
+	ck_assert_double_eq_tol(p.t, 7, 1e-9);
+	ck_assert_double_eq_tol(p.delta, 0, 1e-9);
+	/* (11): 2 + 1 + 4 x 4 / 8 = 5; (13): 2 x 2 / 4 + 2 = 3 */
+	neat_predict_coflow(NEAT_CF_FAIR, &l, 4 * GB8, 2 * GB8, 0, &p);
+	ck_assert_double_eq_tol(p.t, 5, 1e-9);
+	ck_assert_double_eq_tol(p.delta, 3, 1e-9);
+	/* (17), TCF (key = size): 2 + 1 = 3, and c2 waits 2 more */
+	neat_predict_coflow(NEAT_CF_PERM, &l, 4 * GB8, 2 * GB8, 4 * GB8, &p);
+	ck_assert_double_eq_tol(p.t, 3, 1e-9);
+	ck_assert_double_eq_tol(p.delta, 2, 1e-9);
+	/* a permutation that puts the new coflow first: 2 s, both wait */
+	neat_predict_coflow(NEAT_CF_PERM, &l, 4 * GB8, 2 * GB8, 0, &p);
+	ck_assert_double_eq_tol(p.t, 2, 1e-9);
+	ck_assert_double_eq_tol(p.delta, 4, 1e-9);
+}
+END_TEST
+
+/* The compressed state (eq. 18): with one flow per bin it is exact; a
+ * flow in the new flow's bin counts whole. */
+START_TEST(bins_eq18)
+{
+	struct neat_comp c[] = { { 2e3, 2e3, 0, 0 }, { 5e5, 5e5, 0, 0 }, { 3e8, 3e8, 0, 0 } };
+	struct neat_link exact = { 1e9, c, 3, NULL };
+	struct neat_bins b;
+	struct neat_link comp = { 1e9, NULL, 0, &b };
+	struct neat_pred pe, pc;
+	size_t i;
+	int m;
+
+	neat_bins_init(&b, 8);
+	ck_assert_uint_eq(neat_bins_index(&b, 10), 0);
+	ck_assert_uint_eq(neat_bins_index(&b, 2e10), 7);
+	for (i = 0; i < 3; i++)
+		neat_bins_add(&b, &c[i]);
+	for (m = NEAT_FCFS; m <= NEAT_SRPT; m++) {
+		neat_predict_flow((enum neat_model)m, &exact, 1e7, &pe);
+		neat_predict_flow((enum neat_model)m, &comp, 1e7, &pc);
+		ck_assert_double_eq_tol(pc.t, pe.t, 1e-12);
+		ck_assert_double_eq_tol(pc.delta, pe.delta, 1e-12);
+	}
+	/* a new flow of 4e8 shares a bin with the 3e8 one... */
+	neat_predict_flow(NEAT_FAIR, &comp, 2.5e8, &pc);
+	neat_predict_flow(NEAT_FAIR, &exact, 2.5e8, &pe);
+	/* exact: 2.5e8 + 2e3 + 5e5 + 2.5e8; binned: the 3e8 flow whole */
+	ck_assert_double_eq_tol(pe.t, (5e8 + 2e3 + 5e5) * 8 / 1e9, 1e-12);
+	ck_assert_double_eq_tol(pc.t, (2.5e8 + 2e3 + 5e5 + 3e8) * 8 / 1e9, 1e-12);
+}
+END_TEST
+
+/* ---- the coflow allocations (netsched.h) ---- */
+
+/* Two links of capacity 1. Coflow 0: a flow of 4 on link 0 and one of 2
+ * on link 1; coflow 1: a flow of 1 on link 1. */
+START_TEST(coflow_rates)
+{
+	struct ns_flow f[] = { { { 0 }, 1, 4, 0 }, { { 1 }, 1, 2, 0 }, { { 1 }, 1, 1, 1 } };
+	double cap[] = { 1, 1 }, r[3];
+
+	/* Varys: coflow 1 (Gamma 1) before coflow 0 (Gamma 4): it takes
+	 * link 1 whole; coflow 0 waits on link 1 (full), so MADD gives it
+	 * nothing; work conservation then gives its flow on the idle link 0
+	 * all of it */
+	netsched_coflow_rates(HYDE_COFLOW_VARYS, f, 3, 2, cap, 2, r);
+	ck_assert_double_eq_tol(r[2], 1, 1e-12);
+	ck_assert_double_eq_tol(r[1], 0, 1e-12);
+	ck_assert_double_eq_tol(r[0], 1, 1e-12);
+	/* fair: weights: coflow 0 (6 left) loads link 0 with 4/6 R0 and link
+	 * 1 with 2/6 R0; coflow 1 link 1 with R1. Filling: link 1 full at
+	 * R (1/3 + 1) = 1, R = 3/4: flow rates 4/6 x 3/4 = 1/2, 2/6 x 3/4 =
+	 * 1/4, 3/4; then the rest of link 0 (1/2) to coflow 0's first flow */
+	netsched_coflow_rates(HYDE_COFLOW_FAIR, f, 3, 2, cap, 2, r);
+	ck_assert_double_eq_tol(r[1], 0.25, 1e-9);
+	ck_assert_double_eq_tol(r[2], 0.75, 1e-9);
+	ck_assert_double_eq_tol(r[0], 1.0, 1e-9);
+}
+END_TEST
+
+/* MADD: a coflow alone finishes all its flows at its bottleneck time. */
+START_TEST(coflow_madd)
+{
+	struct ns_flow f[] = { { { 0, 2 }, 2, 3, 0 }, { { 1, 2 }, 2, 1, 0 } };
+	double cap[] = { 1, 1, 1 }, r[2];
+
+	/* link 2 carries both: 4 bits, Gamma = 4: rates 3/4 and 1/4 (then
+	 * nothing is left on link 2 for work conservation) */
+	netsched_coflow_rates(HYDE_COFLOW_VARYS, f, 2, 1, cap, 3, r);
+	ck_assert_double_eq_tol(r[0], 0.75, 1e-12);
+	ck_assert_double_eq_tol(r[1], 0.25, 1e-12);
+}
+END_TEST
+
+START_TEST(policy_names)
+{
+	ck_assert_int_eq(netsched_net_parse("maxmin"), HYDE_NET_FAIR);
+	ck_assert_int_eq(netsched_net_parse("srpt"), HYDE_NET_SRPT);
+	ck_assert_int_eq(netsched_net_parse("pfabric"), -1);
+	ck_assert_int_eq(netsched_coflow_parse("varys"), HYDE_COFLOW_VARYS);
+	ck_assert_int_eq(netsched_coflow_parse("none"), HYDE_COFLOW_NONE);
+	ck_assert_str_eq(netsched_coflow_name(HYDE_COFLOW_SCF), "scf");
+}
+END_TEST
+
+/* ---- files ---- */
+
+static char *write_tmp(const char *text, const char *suffix)
+{
+	char *path = malloc(64);
+	int fd;
+
+	snprintf(path, 64, "/tmp/hyde-neat-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void rm_tmp(char *path)
+{
+	unlink(path);
+	free(path);
+}
+
+/* The flow-level keys read back as written, and bad ones are refused. */
+START_TEST(wl_flow_keys)
+{
+	char *p = write_tmp("job id=a arrival=0s input=7MB shuffle=0B output=0B maps=2 reduces=0 "
+			    "map_time=0s input_hosts=r1h2,r0h0 block_bytes=3MB,4MB remote=yes\n",
+			    ".wl");
+	char errbuf[HYDE_ERRBUF_SIZE], *back, buf[4096];
+	struct workload *wl, *wl2;
+	FILE *fp;
+	size_t n;
+
+	ck_assert_msg(wl_load(p, &wl, errbuf) == 0, "%s", errbuf);
+	ck_assert(wl->jobs[0].remote);
+	ck_assert_uint_eq(wl->jobs[0].n_input_hosts, 2);
+	ck_assert_uint_eq(wl->jobs[0].input_hosts[0].rack, 1);
+	ck_assert_uint_eq(wl->jobs[0].input_hosts[0].host, 2);
+	ck_assert_uint_eq(wl_block_bytes(&wl->jobs[0], 1), 4000000);
+	fp = fmemopen(buf, sizeof(buf), "w");
+	ck_assert_int_eq(wl_write(wl, fp), 0);
+	n = (size_t)ftell(fp);
+	fclose(fp);
+	buf[n] = '\0';
+	back = write_tmp(buf, ".wl");
+	ck_assert_msg(wl_load(back, &wl2, errbuf) == 0, "%s", errbuf);
+	ck_assert(wl2->jobs[0].remote);
+	ck_assert_uint_eq(wl2->jobs[0].block_bytes[0], 3000000);
+	ck_assert_uint_eq(wl2->jobs[0].input_hosts[1].rack, 0);
+	wl_free(wl);
+	wl_free(wl2);
+	rm_tmp(back);
+	rm_tmp(p);
+}
+END_TEST
+
+static const struct {
+	const char *line, *msg;
+} bad_flow_keys[] = {
+	{ "input_hosts=r1x2", "input_hosts: expected host names" },
+	{ "input_hosts=r1h2, ", "input_hosts: expected host names" },
+	{ "block_bytes=3MB", "block_bytes: expected 2 sizes" },
+	{ "block_bytes=3MB,3MB", "block_bytes add up to 6000000 bytes but input=7MB" },
+	{ "block_bytes=7MB,0B", "every block needs bytes" },
+	{ "remote=maybe", "remote: expected 'yes' or 'no'" },
+};
+
+START_TEST(wl_flow_keys_bad)
+{
+	char line[512], errbuf[HYDE_ERRBUF_SIZE];
+	struct workload *wl = NULL;
+	char *p;
+
+	snprintf(line, sizeof(line),
+		 "job id=a arrival=0s input=7MB shuffle=0B output=0B maps=2 reduces=0 map_time=0s %s\n",
+		 bad_flow_keys[_i].line);
+	p = write_tmp(line, ".wl");
+	ck_assert_int_lt(wl_load(p, &wl, errbuf), 0);
+	ck_assert_ptr_null(wl);
+	ck_assert_msg(strstr(errbuf, bad_flow_keys[_i].msg) && strstr(errbuf, ":1:"),
+		      "got '%s'", errbuf);
+	rm_tmp(p);
+}
+END_TEST
+
+#define FIG1_TOPO                                                                      \
+	"racks 1\nhosts 6\ncontainers 3\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 10Gbit\n" \
+	"ocs no\n"
+
+/* The generator: a CDF's mean, the load it offers, determinism. */
+START_TEST(gen_flows_load)
+{
+	char *tp = write_tmp(FIG1_TOPO, ".topo");
+	char *cp = write_tmp("# two points\n1000 0\n3000 1\n", ".cdf");
+	char errbuf[HYDE_ERRBUF_SIZE], kv[700];
+	struct gen_flows_opts o;
+	struct workload *wl, *wl2;
+	struct flow_cdf *cdf;
+	double bytes = 0, span;
+	size_t i;
+
+	ck_assert_int_eq(flow_cdf_load(cp, &cdf, errbuf), 0);
+	ck_assert_double_eq_tol(flow_cdf_mean(cdf), 2000, 1e-9);
+	ck_assert_double_eq_tol(flow_cdf_sample(cdf, 0.25), 1500, 1e-9);
+	flow_cdf_free(cdf);
+	gen_flows_opts_default(&o);
+	snprintf(kv, sizeof(kv), "topo=%s", tp);
+	ck_assert_int_eq(gen_flows_opts_set(&o, kv, errbuf), 0);
+	snprintf(kv, sizeof(kv), "cdf=%s", cp);
+	ck_assert_int_eq(gen_flows_opts_set(&o, kv, errbuf), 0);
+	ck_assert_int_eq(gen_flows_opts_set(&o, "flows=20000", errbuf), 0);
+	ck_assert_int_eq(gen_flows_opts_set(&o, "load=0.4", errbuf), 0);
+	ck_assert_msg(wl_gen_flows(&o, &wl, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(wl_gen_flows(&o, &wl2, errbuf) == 0, "%s", errbuf);
+	ck_assert_uint_eq(wl->n_jobs, 20000);
+	for (i = 0; i < wl->n_jobs; i++) {
+		ck_assert(wl->jobs[i].remote && wl->jobs[i].maps == 1);
+		ck_assert(wl->jobs[i].input >= 1000 && wl->jobs[i].input <= 3000);
+		ck_assert_uint_eq(wl->jobs[i].input, wl2->jobs[i].input);
+		ck_assert_int_eq(wl->jobs[i].arrival, wl2->jobs[i].arrival);
+		bytes += (double)wl->jobs[i].input;
+	}
+	/* 6 hosts x 1 Gbit/s x 0.4: the offered load, within 3% */
+	span = (double)wl->jobs[wl->n_jobs - 1].arrival / 1e9;
+	ck_assert_double_eq_tol(bytes * 8 / span / 6e9, 0.4, 0.012);
+	wl_free(wl);
+	wl_free(wl2);
+	rm_tmp(tp);
+	rm_tmp(cp);
+}
+END_TEST
+
+/* ---- Fig. 1 end to end: hosts r0h0 = node 1, r0h1 = node 3; the flows
+ * come from r0h2..r0h5, whose containers fillers hold, so that the new
+ * task has node 1 and node 3 to choose from. The test's scheduler puts
+ * the fillers and the three flows of the example where Fig. 1 has them
+ * and asks NEAT for the new task. ---- */
+
+#define FIG1_WL                                                                               \
+	"job id=fill2 arrival=0s input=3B shuffle=0B output=0B maps=3 reduces=0 map_time=100s "    \
+	"input_hosts=r0h2\n"                                                                  \
+	"job id=fill3 arrival=0s input=3B shuffle=0B output=0B maps=3 reduces=0 map_time=100s "    \
+	"input_hosts=r0h3\n"                                                                  \
+	"job id=fill4 arrival=0s input=3B shuffle=0B output=0B maps=3 reduces=0 map_time=100s "    \
+	"input_hosts=r0h4\n"                                                                  \
+	"job id=fill5 arrival=0s input=3B shuffle=0B output=0B maps=3 reduces=0 map_time=100s "    \
+	"input_hosts=r0h5\n"                                                                  \
+	"job id=bg0 arrival=0s input=500MB shuffle=0B output=0B maps=1 reduces=0 map_time=0s "     \
+	"input_hosts=r0h2 remote=yes\n"                                                       \
+	"job id=bg1 arrival=0s input=1250MB shuffle=0B output=0B maps=1 reduces=0 map_time=0s "    \
+	"input_hosts=r0h3 remote=yes\n"                                                       \
+	"job id=bg2 arrival=0s input=1250MB shuffle=0B output=0B maps=1 reduces=0 map_time=0s "    \
+	"input_hosts=r0h4 remote=yes\n"                                                       \
+	"job id=new arrival=1ms input=625MB shuffle=0B output=0B maps=1 reduces=0 map_time=0s "    \
+	"input_hosts=r0h5 remote=yes\n"
+
+extern const struct hyde_sched_ops sched_neat;
+static int fig1_force = -1; /* the new task's host, or -1: NEAT's choice */
+
+static int fig1_pick(struct hyde_sched *s, const struct hyde_task *t)
+{
+	const struct hyde_job *j = hyde_job(s, t->job);
+
+	if (!strncmp(j->id, "fill", 4))
+		return (int)j->blocks[t->idx].replica[0];
+	if (!strcmp(j->id, "bg0"))
+		return 1; /* node 3 */
+	if (!strncmp(j->id, "bg", 2))
+		return 0; /* node 1 */
+	if (fig1_force >= 0)
+		return fig1_force;
+	return sched_neat.pick_host(s, t);
+}
+
+static const struct {
+	const char *net, *kv[3];
+	int force;
+	int host;   /* 0: node 1, 1: node 3 */
+	double fct; /* of the new flow, seconds (it arrives 1 ms after the others) */
+} fig1_runs[] = {
+	/* the predictor alone (preferred=no, minFCT), as Fig. 1 argues */
+	{ "fair", { "preferred=no" }, -1, 1, 8.999 },			/* Fair: node 3, 9 s */
+	{ "fcfs", { "preferred=no", "predictor=net" }, -1, 1, 8.999 },	/* FCFS: node 3 */
+	{ "srpt", { "preferred=no", "predictor=net", "objective=fct" }, -1, 0, 5 }, /* node 1, 5 s */
+	{ "srpt", { "preferred=no", "predictor=net", "objective=sum" }, -1, 1, 8.999 }, /* eq. (2) */
+	{ "srpt", { "preferred=no" }, -1, 1, 8.999 },	/* the Fair predictor (Prop. 4.1) */
+	{ "las", { "preferred=no", "predictor=net" }, -1, 1, 8.999 },
+	/* NEAT whole: node 3 carries a flow smaller than the new one, so
+	 * only node 1 is preferred (Alg. 1): Fair gives it 15 s */
+	{ "fair", { NULL }, -1, 0, 15 },
+	{ "srpt", { NULL }, -1, 0, 5 },
+	/* what the other node would have given */
+	{ "fcfs", { NULL }, 0, 0, 24.999 },
+	{ "srpt", { NULL }, 1, 1, 8.999 },
+};
+
+START_TEST(fig1_sim)
+{
+	char *tp = write_tmp(FIG1_TOPO, ".topo"), *wp = write_tmp(FIG1_WL, ".wl");
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[3];
+	struct hyde_sched_ops ops = sched_neat;
+	struct flow *const *fl;
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t n, i;
+	int nkv = 0, seen = 0;
+
+	ops.pick_host = fig1_pick;
+	fig1_force = fig1_runs[_i].force;
+	for (i = 0; i < 3 && fig1_runs[_i].kv[i]; i++)
+		kv[nkv++] = (char *)fig1_runs[_i].kv[i];
+	ctl_opts_default(&o);
+	o.topo_path = tp;
+	o.wl_spec = wp;
+	o.sched_ops = &ops;
+	o.sched_kv = kv;
+	o.n_sched_kv = nkv;
+	o.heartbeat = 0;
+	o.net = fig1_runs[_i].net;
+	o.rates = strcmp(o.net, "fair") ? o.net : "maxmin";
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	fl = ctl_flows(c, &n);
+	for (i = 0; i < n; i++) {
+		if (fl[i]->job != 7) /* "new" */
+			continue;
+		seen++;
+		ck_assert_uint_eq(fl[i]->src_host, 5);
+		ck_assert_msg(fl[i]->dst_host == (uint32_t)fig1_runs[_i].host,
+			      "run %d: placed on host %u", _i, fl[i]->dst_host);
+		ck_assert_msg(fabs((double)(fl[i]->end - fl[i]->start) / 1e9 - fig1_runs[_i].fct) < 2e-3,
+			      "run %d: FCT %.6f s, expected %.3f", _i,
+			      (double)(fl[i]->end - fl[i]->start) / 1e9, fig1_runs[_i].fct);
+	}
+	ck_assert_int_eq(seen, 1);
+	ctl_free(c);
+	rm_tmp(tp);
+	rm_tmp(wp);
+}
+END_TEST
+
+/* ---- the coflow policies in the simulator: on one downlink of 1 Gbit/s,
+ * coflow a (two flows of 50 MB) and, 1 ms later, coflow b (one of 30 MB);
+ * every task on r0h0 ---- */
+
+#define CF_WL                                                                                 \
+	"job id=a arrival=0s input=100MB shuffle=0B output=0B maps=2 reduces=0 map_time=0s "       \
+	"input_hosts=r0h1,r0h2 remote=yes\n"                                                 \
+	"job id=b arrival=1ms input=30MB shuffle=0B output=0B maps=1 reduces=0 map_time=0s "       \
+	"input_hosts=r0h3 remote=yes\n"
+
+static const struct hyde_task *first_pending(struct hyde_sched *s)
+{
+	size_t n, i;
+	const uint32_t *act = hyde_active_jobs(s, &n);
+
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		uint32_t k;
+
+		for (k = 0; k < j->n_maps; k++)
+			if (j->maps[k].state == HYDE_TASK_PENDING && j->state == HYDE_JOB_READY)
+				return &j->maps[k];
+	}
+	return NULL;
+}
+
+static int to_host0(struct hyde_sched *s, const struct hyde_task *t)
+{
+	(void)s;
+	(void)t;
+	return 0;
+}
+
+static const struct hyde_sched_ops all_on_h0 = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "h0",
+	.next_task = first_pending,
+	.pick_host = to_host0,
+};
+
+static const struct {
+	const char *net, *coflow;
+	double a_end, b_end; /* seconds */
+} cf_runs[] = {
+	/* SCF and Varys (b's bottleneck time 0.24 s < a's 0.8 s): b first */
+	{ "fair", "scf", 1.04, 0.241 },
+	{ "fair", "varys", 1.04, 0.241 },
+	/* FCFS: a first, b after it */
+	{ "fair", "fcfs", 0.8, 1.04 },
+	/* coflow-fair: a and b share in bytes, 0.5 Gbit/s each: b's 30 MB
+	 * at 0.481 s, a the rest */
+	{ "fair", "fair", 1.04, 0.481 },
+	/* flows fair: a third each; b at 0.721 s, a's two at 1.04 s */
+	{ "fair", NULL, 1.04, 0.721 },
+};
+
+START_TEST(coflow_sim)
+{
+	char *tp = write_tmp(FIG1_TOPO, ".topo"), *wp = write_tmp(CF_WL, ".wl");
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+	struct ctl *c;
+
+	ctl_opts_default(&o);
+	o.topo_path = tp;
+	o.wl_spec = wp;
+	o.sched_ops = &all_on_h0;
+	o.heartbeat = 0;
+	o.coflow = cf_runs[_i].coflow;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(fabs((double)ctl_job_end(c, 0) / 1e9 - cf_runs[_i].a_end) < 2e-3,
+		      "%s: a ends at %.6f s, expected %.3f", cf_runs[_i].coflow,
+		      (double)ctl_job_end(c, 0) / 1e9, cf_runs[_i].a_end);
+	ck_assert_msg(fabs((double)ctl_job_end(c, 1) / 1e9 - cf_runs[_i].b_end) < 2e-3,
+		      "%s: b ends at %.6f s, expected %.3f", cf_runs[_i].coflow,
+		      (double)ctl_job_end(c, 1) / 1e9, cf_runs[_i].b_end);
+	ctl_free(c);
+	rm_tmp(tp);
+	rm_tmp(wp);
+}
+END_TEST
+
+Suite *neat_suite(void)
+{
+	Suite *s = suite_create("neat");
+	TCase *tc = tcase_create("predict");
+	TCase *ts = tcase_create("sim");
+
+	tcase_add_loop_test(tc, fig1_predict, 0, ARRAY_SIZE(fig1));
+	tcase_add_test(tc, las_attained);
+	tcase_add_test(tc, coflow_predict);
+	tcase_add_test(tc, bins_eq18);
+	tcase_add_test(tc, coflow_rates);
+	tcase_add_test(tc, coflow_madd);
+	tcase_add_test(tc, policy_names);
+	tcase_add_test(tc, wl_flow_keys);
+	tcase_add_loop_test(tc, wl_flow_keys_bad, 0, ARRAY_SIZE(bad_flow_keys));
+	suite_add_tcase(s, tc);
+	tcase_add_test(ts, gen_flows_load);
+	tcase_add_loop_test(ts, fig1_sim, 0, ARRAY_SIZE(fig1_runs));
+	tcase_add_loop_test(ts, coflow_sim, 0, ARRAY_SIZE(cf_runs));
+	suite_add_tcase(s, ts);
+	return s;
+}
