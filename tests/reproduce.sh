@@ -6,7 +6,7 @@
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
 O="$tmpdir/repro"
-RS="$HYDE_SRCDIR/reproduce/coscheduler/reproduce.sh"
+RS="$HYDE_SRCDIR/repro/coscheduler/reproduce.sh"
 expect_status 2 env RUNS=x QUICK=1 HYDE="$HYDE" sh "$RS" "$O"
 contains "$err" "RUNS"
 expect_status 0 env QUICK=1 JOBS=2 HYDE="$HYDE" sh "$RS" "$O" || { cat "$tmpdir/stderr" >&2; finish; }

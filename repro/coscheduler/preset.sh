@@ -1,5 +1,5 @@
 # The paper's setting (Co-scheduler §V-A) as hyde runs it; sourced by
-# reproduce.sh. Why these values: reproduce/coscheduler/README.md.
+# reproduce.sh. Why these values: repro/coscheduler/README.md.
 #
 # 600 servers in 60 racks of 10, 20 containers each, 10 Gbit/s hosts, EPS
 # uplinks 10:1 oversubscribed, 100 Gbit/s ToR-OCS links, delta 10 ms,

@@ -12,7 +12,7 @@
 #   sweep-S  fair, corral, coscheduler at scale S, SWEEP_RUNS runs each:
 #            how the paper's observables move with the unknown scale
 #
-# Usage: reproduce.sh [OUT]   (default reproduce-out/coscheduler)
+# Usage: reproduce.sh [OUT]   (default runs/reproduce-coscheduler)
 # Environment: HYDE (the hyde binary), RUNS (20), JOBS (simulations at a
 # time, default the cores), QUICK=1 (a small setting, for the test suite:
 # 40 jobs, 3 runs unless RUNS says). A point whose summary.csv exists is kept, so an
@@ -21,7 +21,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 HYDE=${HYDE:-$src/hyde}
-OUT=${1:-reproduce-out/coscheduler}
+OUT=${1:-runs/reproduce-coscheduler}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 . "$here/preset.sh"
 if [ -n "${QUICK:-}" ]; then
