@@ -19,6 +19,7 @@
 #include "analyze/analyze.h"
 #include "ctl/ctl.h"
 #include "ctl/sched_host.h"
+#include "emul/capture.h"
 #include "emul/emul.h"
 
 static void run_usage(FILE *fp, const char *cmd)
@@ -68,6 +69,9 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --progress        a progress line on stderr\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
+		"      --snaplen BYTES   (run) bytes the captures keep of each frame (default\n"
+		"                        128: headers); 0: whole frames, payload included\n"
+		"                        (to read the services' requests in Wireshark)\n"
 		"  -q, --quiet           no summary\n\n");
 	sched_print_options((FILE *)fp);
 	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
@@ -162,6 +166,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "rates", required_argument, NULL, 8 },
 		{ "rate-quantum", required_argument, NULL, 9 },
 		{ "no-io", no_argument, NULL, 10 },
+		{ "snaplen", required_argument, NULL, 11 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -241,6 +246,15 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			break;
 		case 10:
 			o.no_io = true;
+			break;
+		case 11:
+			/* 0: whole frames */
+			if (parse_uint(optarg, 0, CAPTURE_SNAPLEN_FULL, &v) || (v && v < 64)) {
+				r = cli_usage_error(cmd, "--snaplen: expected 0 (whole frames) or 64 to %d bytes, got '%s'",
+						    CAPTURE_SNAPLEN_FULL, optarg);
+				goto out;
+			}
+			o.capture_snaplen = v ? (int)v : CAPTURE_SNAPLEN_FULL;
 			break;
 		case 8:
 			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&

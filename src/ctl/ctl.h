@@ -104,6 +104,9 @@ struct ctl_opts {
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
+	/* Emulation: bytes the captures keep of each frame (0: the default,
+	 * headers only; CAPTURE_SNAPLEN_FULL: whole frames). */
+	int capture_snaplen;
 };
 
 void ctl_opts_default(struct ctl_opts *o);
