@@ -37,6 +37,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
+#include "ctl/live.h"
 #include "emul/emul.h"
 #include "emul/fabric.h"
 #include "emul/datanode.h"
@@ -1177,6 +1178,27 @@ static int emul_ocs_set(struct backend *b, const int32_t *out_of)
 	return r;
 }
 
+/* The live view's status where hyde top and hyde compare read it: the
+ * fabric's state directory, written whole (a temporary renamed). */
+static void emul_live(struct backend *b, const struct live_status *s)
+{
+	struct emul *e = EM(b);
+	char path[sizeof(e->fab->state_dir) + 16], tmp[sizeof(path) + 8], line[512];
+	FILE *fp;
+
+	if (!e || !e->fab)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", e->fab->state_dir, LIVE_FILE);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	live_serialize(s, line, sizeof(line));
+	fp = fopen(tmp, "w");
+	if (!fp)
+		return;
+	fputs(line, fp);
+	if (fclose(fp) || rename(tmp, path))
+		unlink(tmp);
+}
+
 static void emul_progress(struct backend *b, char *buf, size_t len)
 {
 	struct emul *e = EM(b);
@@ -1200,6 +1222,7 @@ const struct backend_ops backend_emul = {
 	.task_end = emul_task_end,
 	.flow_start = emul_flow_start,
 	.ocs_set = emul_ocs_set,
+	.live = emul_live,
 	.flow_remaining = emul_flow_remaining,
 	.link_bytes = emul_link_bytes,
 	.progress = emul_progress,

@@ -21,6 +21,7 @@ static const struct hyde_cmd commands[] = {
 	{ "pcap", cmd_pcap, "merge a run's captures into one pcapng annotated with flows and circuits", NULL },
 	{ "topo", cmd_topo, "bring an emulated fabric up or down, show it, exec in a node", NULL },
 	{ "ocs", cmd_ocs, "run the OCS crossbar; set, show and watch its circuits", NULL },
+	{ "top", cmd_top, "the live view of a running fabric: jobs, flows, circuits, busiest link", NULL },
 	{ "clean", cmd_clean, "remove every namespace, interface and process hyde left behind", NULL },
 	{ "validate", cmd_validate, "check a topology and a workload and print what was understood", NULL },
 	{ "gen", cmd_gen, "generate a workload (FB-like mix or job DAGs) from a seed", NULL },
