@@ -33,7 +33,9 @@
 #include "core/rundir.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "ctl/live.h"
 #include "ctl/sched_host.h"
+#include "emul/fabric.h"
 
 #define CMP_DEFAULT_TOPO "topologies/rack8.topo"
 #define CMP_DEFAULT_WL "workloads/fb-small.wl"
@@ -249,7 +251,61 @@ static void last_line(const char *path, char *buf, size_t len)
 	fclose(fp);
 }
 
-static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
+/* Wait for a run's child. In emulation on a terminal, the compare's line
+ * shows the run's live view meanwhile (its fabric's state file, written
+ * every second, src/ctl/live.h), and gets its own text back at the end. A
+ * kill of the compare alone is passed on; the child tears down. */
+static int wait_run(const struct cmp_opts *o, const struct cmp_run *run, bool emul,
+		    const char *head, pid_t pid, int *status)
+{
+	bool live = emul && head && isatty(STDOUT_FILENO);
+	char *path = xasprintf("%s/%s/%s", FABRIC_STATE_ROOT,
+			       o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, LIVE_FILE);
+	int64_t last = 0;
+	bool shown = false;
+
+	for (;;) {
+		struct timespec ts = { 0, 100 * NSEC_PER_MSEC };
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));
+			free(path);
+			return -errno;
+		}
+		if (cmp_interrupted == 1) {
+			kill(pid, SIGINT);
+			cmp_interrupted = 2;
+		}
+		if (live && now_ns() - last >= NSEC_PER_SEC) {
+			char line[512], text[400];
+			struct live_status s;
+			FILE *fp = fopen(path, "r");
+
+			last = now_ns();
+			if (fp) {
+				if (fgets(line, sizeof(line), fp) && !live_parse(line, &s)) {
+					live_format(&s, text, sizeof(text));
+					printf("\r%s%s\033[K", head, text);
+					fflush(stdout);
+					shown = true;
+				}
+				fclose(fp);
+			}
+		}
+		nanosleep(&ts, NULL);
+	}
+	if (shown) {
+		printf("\r%srunning (log %s) ...\033[K", head, run->log);
+		fflush(stdout);
+	}
+	free(path);
+	return 0;
+}
+
+static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul, const char *head)
 {
 	const char *argv[64 + 4 * 16];
 	int argc = 0, k, fd, status;
@@ -322,18 +378,10 @@ static int run_one(const struct cmp_opts *o, struct cmp_run *run, bool emul)
 		fprintf(stderr, "hyde compare: exec /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));
-			return -errno;
-		}
-		/* a terminal's ^C reaches the child too; a kill of the
-		 * compare alone is passed on, and the child tears down */
-		if (cmp_interrupted == 1) {
-			kill(pid, SIGINT);
-			cmp_interrupted = 2;
-		}
-	}
+	/* a terminal's ^C reaches the child too; a kill of the compare
+	 * alone is passed on, and the child tears down */
+	if ((k = wait_run(o, run, emul, head, pid, &status)))
+		return k;
 	run->wall_s = (double)(now_ns() - t0) / 1e9;
 	run->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	if (!run->ok) {
@@ -826,14 +874,14 @@ int cmd_compare(int argc, char **argv)
 		       o.topo, o.wl, emul ? "emulation" : "simulation", o.seed ? o.seed : "1",
 		       o.outdir);
 	for (i = 0; i < n && !cmp_interrupted; i++) {
-		char wall[32];
+		char wall[32], head[64];
 
+		snprintf(head, sizeof(head), "  [%zu/%zu] %-14s ", i + 1, n, runs[i].label);
 		if (!o.quiet) {
-			printf("  [%zu/%zu] %-14s running (log %s) ...", i + 1, n, runs[i].label,
-			       runs[i].log);
+			printf("%srunning (log %s) ...", head, runs[i].log);
 			fflush(stdout);
 		}
-		if (run_one(&o, &runs[i], emul)) {
+		if (run_one(&o, &runs[i], emul, o.quiet ? NULL : head)) {
 			r = EXIT_RUN_FAILED;
 			break;
 		}
