@@ -1,5 +1,5 @@
 -- hyde.lua: Wireshark dissectors for the protocols of hyde's emulated
--- datacenter (https://... the hyde repository, wireshark/README.md):
+-- datacenter (hyde's README.md, "Looking at a run"):
 --
 --   hyde_shuffle  the shuffle service (emul/shuffle.h), TCP port 13562:
 --                 a reduce's fetch "GET <job> <reduce> <n> <map>:<bytes> ..."

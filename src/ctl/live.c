@@ -45,8 +45,9 @@ void live_format(const struct live_status *s, char *buf, size_t len)
 	if (s->has_ocs)
 		snprintf(circ, sizeof(circ), "  circuits %u/%u up", s->circuits_up, s->circuits_set);
 	if (s->busiest[0])
-		snprintf(busy, sizeof(busy), "busiest %s %.0f%% of %s", s->busiest,
-			 100 * s->busiest_util, unit_fmt_rate(s->busiest_bps, rate, sizeof(rate)));
+		snprintf(busy, sizeof(busy), "busiest %s %.*f%% of %s", s->busiest,
+			 s->busiest_util < 0.01 ? 1 : 0, 100 * s->busiest_util,
+			 unit_fmt_rate(s->busiest_bps, rate, sizeof(rate)));
 	else
 		snprintf(busy, sizeof(busy), "links idle");
 	if (s->failed)
