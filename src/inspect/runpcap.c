@@ -10,6 +10,7 @@
 #include <pcap/pcap.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <hyde/model.h>
 
@@ -683,11 +684,19 @@ int runpcap_write(struct runpcap *rp, FILE *fp, struct runpcap_result *res,
 	struct heap h = { xcalloc(n_src, sizeof(size_t)), 0, key };
 	struct pcapng_writer w;
 	uint32_t ocs_if = 0;
+	struct rlimit rl;
 	char shb[512], t0[32];
 	int r = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->ocs_clock_how = rp->rl->ocs_clock_how;
+	/* every capture open at once: a 64 x 16 fabric has 1,152 */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < rp->n_caps + 64) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rp->n_caps + 64 ?
+			      rp->n_caps + 64 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	res->ocs_unplaced = rp->rl->ocs_events_unplaced;
 	for (i = 0; i < rp->n_caps; i++)
 		if ((r = cap_open(&rp->caps[i], errbuf)))
