@@ -303,9 +303,13 @@ int runlog_load(const char *dir, struct runlog **out, char *errbuf)
 		rl->circ = b.ctl_circ;
 		rl->n_circ = b.n_ctl_circ;
 	}
-	qsort(rl->circ, rl->n_circ, sizeof(*rl->circ), cmp_circ);
-	qsort(rl->ocs, rl->n_ocs, sizeof(*rl->ocs), cmp_ocs);
-	qsort(rl->jobs, rl->n_jobs, sizeof(*rl->jobs), cmp_job);
+	/* (qsort of nothing: its array may be NULL, which qsort refuses) */
+	if (rl->n_circ)
+		qsort(rl->circ, rl->n_circ, sizeof(*rl->circ), cmp_circ);
+	if (rl->n_ocs)
+		qsort(rl->ocs, rl->n_ocs, sizeof(*rl->ocs), cmp_ocs);
+	if (rl->n_jobs)
+		qsort(rl->jobs, rl->n_jobs, sizeof(*rl->jobs), cmp_job);
 	free(b.flow_job);
 	*out = rl;
 	return 0;
