@@ -75,7 +75,8 @@ struct runlog {
 };
 
 /* Read the logs of run directory dir. Returns 0 (the caller owns *out:
- * runlog_free), or -EINVAL with errbuf set when there is no events.log. */
+ * runlog_free; without events.log, t0 is -1 and there are no jobs), or
+ * -EINVAL with errbuf set when a log cannot be read. */
 int runlog_load(const char *dir, struct runlog **out, char *errbuf);
 void runlog_free(struct runlog *rl);
 

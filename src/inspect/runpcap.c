@@ -65,6 +65,7 @@ struct runpcap {
 	bool filter_flows; /* --job or --flow given */
 	bool ocs_if;	   /* the OCS records' interface is written */
 	int64_t from, to;  /* absolute window */
+	int64_t t0;	   /* the run's start, -1 if unknown */
 };
 
 /* ---- the manifest's index ---- */
@@ -539,6 +540,7 @@ int runpcap_open(const char *rundir, const struct runpcap_opts *o,
 		 struct runpcap **out, char *errbuf)
 {
 	struct runpcap *rp = xcalloc(1, sizeof(*rp));
+	size_t i;
 	int r;
 
 	rp->o = *o;
@@ -548,14 +550,20 @@ int runpcap_open(const char *rundir, const struct runpcap_opts *o,
 	    (r = select_flows(rp, errbuf)))
 		goto err;
 	build_index(rp);
-	if (rp->rl->t0 < 0) {
-		errbuf_set(errbuf, "%s/%s: no run_start line: the run's start is unknown", rundir,
-			   RUNDIR_EVENTS);
+	/* the run's start: run_start in events.log, else its first arrival */
+	rp->t0 = rp->rl->t0;
+	for (i = 0; rp->t0 < 0 && i < rp->run->n_jobs; i++)
+		if (rp->run->jobs[i].arrival_ns >= 0 &&
+		    (rp->t0 < 0 || rp->run->jobs[i].arrival_ns < rp->t0))
+			rp->t0 = rp->run->jobs[i].arrival_ns;
+	if (rp->t0 < 0 && (o->from != INT64_MIN || o->to != INT64_MAX)) {
+		errbuf_set(errbuf, "--window: %s/%s has no run_start line and %s no arrival: the run's start is unknown",
+			   rundir, RUNDIR_EVENTS, RUNDIR_APP_JOBS);
 		r = -EINVAL;
 		goto err;
 	}
-	rp->from = o->from == INT64_MIN ? INT64_MIN : rp->rl->t0 + o->from;
-	rp->to = o->to == INT64_MAX ? INT64_MAX : rp->rl->t0 + o->to;
+	rp->from = o->from == INT64_MIN ? INT64_MIN : rp->t0 + o->from;
+	rp->to = o->to == INT64_MAX ? INT64_MAX : rp->t0 + o->to;
 	rp->ocs_if = !o->no_ocs && rp->rl->n_ocs && port_selected(rp, "ocs-control");
 	*out = rp;
 	return 0;
@@ -701,7 +709,7 @@ int runpcap_write(struct runpcap *rp, FILE *fp, struct runpcap_result *res,
 	for (i = 0; i < rp->n_caps; i++)
 		if ((r = cap_open(&rp->caps[i], errbuf)))
 			goto out;
-	snprintf(t0, sizeof(t0), "%" PRId64, rp->rl->t0);
+	snprintf(t0, sizeof(t0), "%" PRId64, rp->t0);
 	snprintf(shb, sizeof(shb), "hyde run %s: topology %s, %u racks x %u hosts; the run started at %s ns (run_start in %s); packet comments name each TCP segment's flow (%s)",
 		 rp->run->dir, t->name, t->racks, t->hosts, t0, RUNDIR_EVENTS, RUNDIR_MANIFEST);
 	pcapng_begin(&w, fp, "hyde " PACKAGE_VERSION, shb);
