@@ -173,6 +173,9 @@ int cmd_pcap(int argc, char **argv)
 			out, res.packets, res.captures, res.interfaces, res.ocs_records);
 		fprintf(fp, "  comments  %" PRIu64 " TCP segments with their flow, %" PRIu64 " in no manifest line\n",
 			res.commented, res.unknown);
+		if (res.late)
+			fprintf(fp, "  order     %" PRIu64 " packet(s) more than 100ms out of time order in their capture: written where they came\n",
+				res.late);
 		if (res.ocs_unplaced && !o.no_ocs)
 			fprintf(fp, "  OCS       %zu crossbar event(s) left out: nothing puts their clock on the captures'\n",
 				res.ocs_unplaced);

@@ -15,12 +15,15 @@
 #include <unistd.h>
 
 #include "analyze/timeline.h"
+#include "analyze_fixture.h"
 #include "check_hyde.h"
+#include "pcap_fixture.h"
 #include "core/rundir.h"
 #include "core/util.h"
 #include "ctl/live.h"
 #include "inspect/pcapng.h"
 #include "inspect/runlog.h"
+#include "inspect/runpcap.h"
 
 /* ---- pcapng ---- */
 
@@ -96,6 +99,67 @@ START_TEST(exported_pdu_header)
 	ck_assert_uint_eq(pcapng_exported_pdu_header(b, sizeof(b), "hyde", -1), 4 + 4 + 4);
 	/* too small a buffer: 0, never an overrun */
 	ck_assert_uint_eq(pcapng_exported_pdu_header(b, 10, "hyde_ocs", 0), 0);
+}
+END_TEST
+
+/* hyde pcap on the golden run directory, with one more capture whose
+ * frames are out of time order, as a ToR's sent and received frames are
+ * stamped on different paths of the kernel: written in time order, and a
+ * frame beyond the reorder horizon (100 ms) counted. */
+START_TEST(runpcap_time_order)
+{
+	char dir[] = "/tmp/hyde-runpcap-XXXXXX", *p, *out;
+	/* 250 comes after 520 was read, more than 100 ms before it: 400 is
+	 * out already */
+	static const int64_t ts[] = { 10, 5, 30, 20, 400, 520, 250, 530 };
+	struct runpcap_opts o = { .from = INT64_MIN, .to = INT64_MAX };
+	struct runpcap_result res;
+	char err[HYDE_ERRBUF_SIZE], perr[PCAP_ERRBUF_SIZE];
+	struct runpcap *rp;
+	struct fx_pcap *f;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int64_t prev = 0, t;
+	uint64_t n = 0, back = 0;
+	size_t i;
+	pcap_t *pc;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(fixture_write_run(dir, FX_GOOD), 0);
+	p = xasprintf("%s/pcap/tor1-x.pcap", dir);
+	f = fx_pcap_open(p, DLT_EN10MB);
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < ARRAY_SIZE(ts); i++)
+		fx_arp(f, FX_B + ts[i] * NSEC_PER_MSEC);
+	ck_assert_int_eq(fx_pcap_close(f), 0);
+	free(p);
+	ck_assert_msg(runpcap_open(dir, &o, &rp, err) == 0, "%s", err);
+	out = xasprintf("%s/run.pcapng", dir);
+	fp = fopen(out, "w");
+	ck_assert_msg(runpcap_write(rp, fp, &res, err) == 0, "%s", err);
+	ck_assert_int_eq(fclose(fp), 0);
+	runpcap_free(rp);
+	ck_assert_uint_eq(res.late, 1);
+	ck_assert_uint_eq(res.interfaces, 9);
+	/* every interface is Ethernet here (no OCS log): libpcap reads it */
+	pc = pcap_open_offline_with_tstamp_precision(out, PCAP_TSTAMP_PRECISION_NANO, perr);
+	ck_assert_msg(pc != NULL, "%s", perr);
+	while (pcap_next_ex(pc, &h, &data) == 1) {
+		t = (int64_t)h->ts.tv_sec * NSEC_PER_SEC + h->ts.tv_usec;
+		back += t < prev;
+		prev = t;
+		n++;
+	}
+	pcap_close(pc);
+	ck_assert_uint_eq(n, res.packets);
+	ck_assert_uint_eq(n, res.packets_in);
+	/* only the late one is out of order */
+	ck_assert_uint_eq(back, 1);
+	p = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(p), 0);
+	free(p);
+	free(out);
 }
 END_TEST
 
@@ -427,6 +491,7 @@ Suite *inspect_suite(void)
 
 	tcase_add_test(tc, pcapng_read_back);
 	tcase_add_test(tc, exported_pdu_header);
+	tcase_add_test(tc, runpcap_time_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("runlog");
 	tcase_add_loop_test(tc, window_table, 0, ARRAY_SIZE(win_cases));

@@ -110,6 +110,11 @@ shuffle.fields = { sf.request, sf.job, sf.reduce, sf.n_parts, sf.part, sf.map,
 
 local shuffle_req = {} -- tcp.stream -> { parts = {{map, bytes}}, job, reduce, len }
 
+-- a new capture file: its streams are numbered afresh
+function shuffle.init()
+	shuffle_req = {}
+end
+
 local function shuffle_request(tvb, pinfo, tree)
 	local text, used, ended = line_at(tvb, 0)
 	if not ended and not cut(tvb) then
@@ -225,6 +230,10 @@ dn.fields = { df.line, df.op, df.uid, df.kind, df.job, df.index, df.offset, df.l
 	df.data_offset, df.note }
 
 local dn_req = {} -- tcp.stream -> { op, uid, offset, len, line_len, desc }
+
+function dn.init()
+	dn_req = {}
+end
 
 -- kind, job and index of a uid (datanode_uid_split)
 local function uid_split(uid)

@@ -29,8 +29,22 @@
 /* A connect() and the capture's first packet of it disagree by this much
  * at most (the analyzer's slack). */
 #define CONNECT_SLACK_NS NSEC_PER_MSEC
+/* A capture is not quite in time order: a frame the ToR sends and one it
+ * receives are stamped on different paths of the kernel (tens of us apart
+ * on rack8; more under load). Each capture is read this far ahead and
+ * sorted on the way: a frame later than this in its file is written where
+ * it comes, and counted (runpcap_result.late). */
+#define REORDER_NS (100 * NSEC_PER_MSEC)
 
 enum rp_role { RP_HOST, RP_UP, RP_OCS, RP_OTHER };
+
+/* A packet read ahead, its bytes copied. */
+struct rp_pkt {
+	int64_t ts;
+	uint64_t seq; /* its place in the file: ties keep it */
+	uint32_t caplen, len;
+	uint8_t *data;
+};
 
 struct rp_cap {
 	char *name; /* "tor3-up" */
@@ -38,12 +52,13 @@ struct rp_cap {
 	enum rp_role role;
 	unsigned rack, host;
 	pcap_t *p;
-	struct pcap_pkthdr *h; /* the packet ahead */
-	const u_char *data;
-	int64_t ts;
+	struct rp_pkt *ahead; /* min-heap by (ts, seq): read, not written */
+	size_t n_ahead, cap_ahead;
+	int64_t newest;	      /* the latest timestamp read so far */
+	int64_t written;      /* the latest timestamp written so far */
 	uint64_t packets;
 	uint32_t if_id;
-	bool done;
+	bool eof;
 };
 
 /* Manifest lines sharing one 4-tuple, by connect time. */
@@ -366,18 +381,89 @@ static enum pcapng_dir direction(const struct topo *t, const struct rp_cap *c,
 	return PCAPNG_DIR_UNKNOWN;
 }
 
-/* The next packet of c (c->done at its end). A capture cut inside a
- * packet (an interrupted run) ends there; a corrupt one is an error. */
-static int cap_advance(struct rp_cap *c, bool *cut, char *errbuf)
+static bool pkt_before(const struct rp_pkt *a, const struct rp_pkt *b)
 {
-	int r = pcap_next_ex(c->p, &c->h, &c->data);
+	return a->ts != b->ts ? a->ts < b->ts : a->seq < b->seq;
+}
+
+static void ahead_push(struct rp_cap *c, const struct rp_pkt *pk)
+{
+	size_t i;
+
+	xgrow((void **)&c->ahead, &c->cap_ahead, c->n_ahead + 1, sizeof(*c->ahead));
+	i = c->n_ahead++;
+	c->ahead[i] = *pk;
+	while (i > 0 && pkt_before(&c->ahead[i], &c->ahead[(i - 1) / 2])) {
+		struct rp_pkt t = c->ahead[i];
+
+		c->ahead[i] = c->ahead[(i - 1) / 2];
+		c->ahead[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+/* Drop the earliest packet (the caller has written it). */
+static void ahead_pop(struct rp_cap *c)
+{
+	size_t i = 0;
+
+	free(c->ahead[0].data);
+	c->ahead[0] = c->ahead[--c->n_ahead];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct rp_pkt t;
+
+		if (l < c->n_ahead && pkt_before(&c->ahead[l], &c->ahead[m]))
+			m = l;
+		if (l + 1 < c->n_ahead && pkt_before(&c->ahead[l + 1], &c->ahead[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = c->ahead[i];
+		c->ahead[i] = c->ahead[m];
+		c->ahead[m] = t;
+		i = m;
+	}
+}
+
+static int cap_read(struct rp_cap *c, bool *cut, char *errbuf);
+
+/* Read c ahead until its earliest packet can no longer be preceded by one
+ * still in the file: the file has gone REORDER_NS past it, or ended.
+ * c->ahead[0] is then the next packet (none: c is done). */
+static int cap_fill(struct rp_cap *c, bool *cut, char *errbuf)
+{
+	int r;
+
+	while (!c->eof && (!c->n_ahead || c->newest - c->ahead[0].ts < REORDER_NS))
+		if ((r = cap_read(c, cut, errbuf)))
+			return r;
+	return 0;
+}
+
+/* The next packet of the file into c->ahead (c->eof at its end). A
+ * capture cut inside a packet (an interrupted run) ends there; a corrupt
+ * one is an error. */
+static int cap_read(struct rp_cap *c, bool *cut, char *errbuf)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct rp_pkt pk;
+	int r = pcap_next_ex(c->p, &h, &data);
 
 	if (r == 1) {
-		c->packets++;
-		c->ts = (int64_t)c->h->ts.tv_sec * NSEC_PER_SEC + c->h->ts.tv_usec;
+		pk.ts = (int64_t)h->ts.tv_sec * NSEC_PER_SEC + h->ts.tv_usec;
+		pk.seq = c->packets++;
+		pk.caplen = h->caplen;
+		pk.len = h->len;
+		pk.data = xmalloc(h->caplen ? h->caplen : 1);
+		memcpy(pk.data, data, h->caplen);
+		if (pk.ts > c->newest || pk.seq == 0)
+			c->newest = pk.ts;
+		ahead_push(c, &pk);
 		return 0;
 	}
-	c->done = true;
+	c->eof = true;
 	if (r == PCAP_ERROR_BREAK)
 		return 0;
 	if (pcap_file(c->p) && feof(pcap_file(c->p))) {
@@ -648,10 +734,11 @@ static void write_interfaces(struct runpcap *rp, struct pcapng_writer *w,
 	}
 }
 
-/* One captured packet: filtered, annotated, written. */
+/* One captured packet (c's earliest): filtered, annotated, written. */
 static void write_packet(struct runpcap *rp, struct pcapng_writer *w, struct rp_cap *c,
 			 struct runpcap_result *res)
 {
+	const struct rp_pkt *pk = &c->ahead[0];
 	const struct topo *t = rp->run->topo;
 	enum pcapng_dir dir = PCAPNG_DIR_UNKNOWN;
 	const char *comment = NULL;
@@ -659,9 +746,14 @@ static void write_packet(struct runpcap *rp, struct pcapng_writer *w, struct rp_
 	enum pkt_kind k;
 	size_t line;
 
-	if (c->ts < rp->from || c->ts > rp->to)
+	/* later than REORDER_NS in its file: written where it came */
+	if (pk->ts < c->written)
+		res->late++;
+	else
+		c->written = pk->ts;
+	if (pk->ts < rp->from || pk->ts > rp->to)
 		return;
-	k = pkt_decode(c->data, c->h->caplen, c->h->len, c->ts, &p);
+	k = pkt_decode(pk->data, pk->caplen, pk->len, pk->ts, &p);
 	if (k == PKT_TCP) {
 		dir = direction(t, c, &p);
 		line = packet_line(rp, &p);
@@ -679,7 +771,7 @@ static void write_packet(struct runpcap *rp, struct pcapng_writer *w, struct rp_
 	} else if (rp->filter_flows) {
 		return;
 	}
-	pcapng_packet(w, c->if_id, c->ts, c->data, c->h->caplen, c->h->len, dir, comment);
+	pcapng_packet(w, c->if_id, pk->ts, pk->data, pk->caplen, pk->len, dir, comment);
 	res->packets++;
 }
 
@@ -720,11 +812,11 @@ int runpcap_write(struct runpcap *rp, FILE *fp, struct runpcap_result *res,
 		res->captures++;
 		if (!port_selected(rp, c->name))
 			continue;
-		if ((r = cap_advance(c, &res->cut, errbuf)))
+		if ((r = cap_fill(c, &res->cut, errbuf)))
 			goto out;
-		if (c->done)
+		if (!c->n_ahead)
 			continue;
-		key[i] = c->ts;
+		key[i] = c->ahead[0].ts;
 		h.a[h.n++] = i;
 		heap_up(&h, h.n - 1);
 	}
@@ -752,12 +844,13 @@ int runpcap_write(struct runpcap *rp, FILE *fp, struct runpcap_result *res,
 			struct rp_cap *c = &rp->caps[s];
 
 			write_packet(rp, &w, c, res);
-			if ((r = cap_advance(c, &res->cut, errbuf)))
+			ahead_pop(c);
+			if ((r = cap_fill(c, &res->cut, errbuf)))
 				goto out;
-			if (c->done)
+			if (!c->n_ahead)
 				h.a[0] = h.a[--h.n];
 			else
-				key[s] = c->ts;
+				key[s] = c->ahead[0].ts;
 		}
 		heap_down(&h, 0);
 	}
@@ -778,6 +871,9 @@ void runpcap_free(struct runpcap *rp)
 	if (!rp)
 		return;
 	for (i = 0; i < rp->n_caps; i++) {
+		while (rp->caps[i].n_ahead)
+			ahead_pop(&rp->caps[i]);
+		free(rp->caps[i].ahead);
 		if (rp->caps[i].p)
 			pcap_close(rp->caps[i].p);
 		free(rp->caps[i].name);

@@ -9,7 +9,8 @@
  *   one record per line (link type "exported PDU", naming the dissector
  *   "hyde_ocs" of wireshark/hyde.lua).
  * - Every packet of every capture, once, in time order (ties: capture
- *   order), with its direction on its port (received or sent by the ToR).
+ *   order; each capture sorted on the way, within REORDER_NS), with its
+ *   direction on its port (received or sent by the ToR).
  * - Each TCP segment of a connection in manifest.csv carries a comment
  *   naming its flow, coflow, job, kind and path:
  *     "hyde flow=3 coflow=0 job=heavy kind=shuffle path=ocs src=r0h0
@@ -48,6 +49,9 @@ struct runpcap_result {
 				   * could not be placed (runlog.h) */
 	const char *ocs_clock_how;
 	bool cut;		  /* a capture ended inside a packet */
+	uint64_t late;		  /* packets more than 100 ms out of time
+				   * order in their own capture: written
+				   * where they came, out of order */
 };
 
 struct runpcap;
