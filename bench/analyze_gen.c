@@ -19,6 +19,7 @@
 
 #include "analyze/pcap_read.h"
 #include "core/rng.h"
+#include "core/rundir.h"
 #include "pcap_fixture.h"
 
 #define RACKS 8
@@ -286,7 +287,7 @@ int main(int argc, char **argv)
 	ff = open_in(argv[1], "app/fetches.csv");
 	jf = open_in(argv[1], "app/jobs.csv");
 	cf = open_in(argv[1], "app/coflows.csv");
-	fprintf(mf, "conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes\n");
+	fprintf(mf, "%s\n", RUNDIR_MANIFEST_HEADER);
 	fprintf(ff, "flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified\n");
 	fprintf(jf, "job,user,arrival_ns,ready_ns,start_ns,maps_done_ns,end_ns,maps,reduces,shuffle_bytes\n");
 	fprintf(cf, "coflow,job,flows,bytes,ocs_bytes,lower_bound_ns,start_ns,end_ns\n");
@@ -314,7 +315,7 @@ int main(int argc, char **argv)
 
 		snprintf(c, sizeof(c), "r%uh%u", f->cr, f->ch);
 		snprintf(s, sizeof(s), "r%uh%u", f->sr, f->sh);
-		fprintf(mf, "k%u,%u,%u,j%u,%u,%u,%s,10.%u.%u.%u,%u,%s,10.%u.%u.%u,13562,%s,%" PRIu64 "\n",
+		fprintf(mf, "k%u,%u,%u,j%u,%u,%u,%s,10.%u.%u.%u,%u,%s,10.%u.%u.%u,13562,%s,%" PRIu64 ",shuffle,0\n",
 			i, i, i / per_coflow, i / per_coflow, i % per_coflow, 0u, c,
 			f->ocs ? 16 : 0, f->cr, f->ch + 1, f->cport, s, f->ocs ? 16 : 0,
 			f->sr, f->sh + 1,

@@ -32,7 +32,7 @@ run() {
 	set -- $(tail -1 "$tmp/time") ? 0 ?
 	wall=$1 rss_kb=$2 cpu=$3
 	mem=$(awk -v k="$rss_kb" 'BEGIN { printf "%.0fMB", k / 1024 }')
-	last=$(tr '\r' '\n' <"$tmp/err" | grep -a '^sim t=' | tail -1 | sed 's/\x1b\[K//')
+	last=$(tr '\r' '\n' <"$tmp/err" | grep -a '^sim [0-9]' | tail -1 | sed 's/\x1b\[K//')
 	if grep -q '^  events' "$tmp/out"; then
 		ev=$(awk '/^  events/ { print $2 }' "$tmp/out" | tr -d ,)
 		evs=$(awk '/^  events/ { print $3 }' "$tmp/out")

@@ -28,7 +28,7 @@ struct cap {
 };
 
 int capture_run(const char *dir, const char *node, char *const ifaces[],
-		int n_ifaces, int ready_fd, char *errbuf)
+		int n_ifaces, int ready_fd, int snaplen, char *errbuf)
 {
 	char eb[PCAP_ERRBUF_SIZE], path[4096];
 	struct cap *caps = xcalloc((size_t)n_ifaces, sizeof(*caps));
@@ -51,9 +51,9 @@ int capture_run(const char *dir, const char *node, char *const ifaces[],
 			goto out;
 		}
 		caps[i].p = p;
-		/* headers only; a large buffer so a burst at a few Gbit/s is not
+		/* headers only (unless asked); a large buffer so a burst at a few Gbit/s is not
 		 * dropped while the process is descheduled */
-		if (pcap_set_snaplen(p, CAPTURE_SNAPLEN) ||
+		if (pcap_set_snaplen(p, snaplen > 0 ? snaplen : CAPTURE_SNAPLEN_FULL) ||
 		    pcap_set_buffer_size(p, 32 << 20) ||
 		    pcap_set_timeout(p, 50) ||
 		    pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) ||

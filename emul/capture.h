@@ -8,8 +8,13 @@
 #define HYDE_CAPTURE_H
 
 #define CAPTURE_SNAPLEN 128
+/* snaplen 0: whole frames (GSO super-frames included), for a look at the
+ * payload (the request lines of the shuffle and data services). */
+#define CAPTURE_SNAPLEN_FULL 262144
 
+/* snaplen: bytes kept of each frame (CAPTURE_SNAPLEN by default; 0 for
+ * whole frames). */
 int capture_run(const char *dir, const char *node, char *const ifaces[],
-		int n_ifaces, int ready_fd, char *errbuf);
+		int n_ifaces, int ready_fd, int snaplen, char *errbuf);
 
 #endif

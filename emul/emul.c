@@ -37,6 +37,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
+#include "ctl/live.h"
 #include "emul/emul.h"
 #include "emul/fabric.h"
 #include "emul/datanode.h"
@@ -87,6 +88,7 @@ struct emul {
 	int sigfd;
 	struct evfd sig_w;
 	int ocs_fd, ocs_watch;
+	FILE *ocs_log;		 /* RUNDIR_OCS_CONTROL: the control conversation */
 	struct evfd ocs_w;
 	char *ocs_in;
 	size_t ocs_len, ocs_cap;
@@ -520,11 +522,31 @@ static int wait_socket(const char *path, int ms)
 	return fd;
 }
 
+/* One line of the control conversation in RUNDIR_OCS_CONTROL (hyde pcap
+ * shows it): "<realtime ns> <conn> <dir> <line>", dir '>' to the crossbar,
+ * '<' from it. */
+static void ocs_log_lines(struct emul *e, const char *conn, char dir, const char *text)
+{
+	int64_t t = shuffle_realtime_ns();
+
+	if (!e->ocs_log)
+		return;
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		fprintf(e->ocs_log, "%" PRId64 " %s %c %.*s\n", t, conn, dir, (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+	fflush(e->ocs_log);
+}
+
 /* Send one request and read up to its status line; 0 for "ok". */
 static int ocs_request(struct emul *e, const char *req, char *reply, size_t len)
 {
 	size_t got = 0;
+	int r;
 
+	ocs_log_lines(e, "ctl", '>', req);
 	if (send_line(e->ocs_fd, req))
 		return -EPIPE;
 	for (;;) {
@@ -542,9 +564,13 @@ static int ocs_request(struct emul *e, const char *req, char *reply, size_t len)
 		last = last ? last + 1 : reply;
 		reply[got - 1] = '\n';
 		if (!strncmp(last, "ok", 2))
-			return 0;
-		if (!strncmp(last, "err", 3))
-			return -EINVAL;
+			r = 0;
+		else if (!strncmp(last, "err", 3))
+			r = -EINVAL;
+		else
+			continue;
+		ocs_log_lines(e, "ctl", '<', reply);
+		return r;
 	}
 }
 
@@ -684,8 +710,8 @@ static int start_services(struct emul *e, char *errbuf)
 		return -errno;
 	}
 	for (k = 0; k < t->racks; k++) {
-		char **argv = xcalloc(t->hosts + 12, sizeof(char *));
-		char ifn[TOPO_MAX_HOSTS][12];
+		char **argv = xcalloc(t->hosts + 14, sizeof(char *));
+		char ifn[TOPO_MAX_HOSTS][12], snap[16];
 		int pfd[2], n = 0;
 		char ready[8] = "";
 
@@ -696,6 +722,11 @@ static int start_services(struct emul *e, char *errbuf)
 		argv[n++] = path;
 		argv[n++] = "--node";
 		argv[n++] = node;
+		if (o->capture_snaplen) {
+			snprintf(snap, sizeof(snap), "%d", o->capture_snaplen);
+			argv[n++] = "--snaplen";
+			argv[n++] = snap;
+		}
 		for (i = 0; i < t->hosts; i++) {
 			snprintf(ifn[i], sizeof(ifn[i]), "h%u", i);
 			argv[n++] = ifn[i];
@@ -761,7 +792,9 @@ static int start_services(struct emul *e, char *errbuf)
 
 		snprintf(ns, sizeof(ns), "%s-ocs", e->fab->prefix);
 		snprintf(sock, sizeof(sock), "%s/ocs.sock", e->fab->state_dir);
-		snprintf(logp, sizeof(logp), "%s/ocs-events.log", e->rundir);
+		snprintf(logp, sizeof(logp), "%s/%s", e->rundir, RUNDIR_OCS_CONTROL);
+		e->ocs_log = fopen(logp, "w");
+		snprintf(logp, sizeof(logp), "%s/%s", e->rundir, RUNDIR_OCS_EVENTS);
 		snprintf(a, sizeof(a), "%u", t->racks);
 		unit_fmt_rate(t->ocs_rate, b, sizeof(b));
 		unit_fmt_time(t->delta, c, sizeof(c));
@@ -791,15 +824,24 @@ static int start_services(struct emul *e, char *errbuf)
 		}
 		{
 			char reply[256];
+			ssize_t got;
 			int fl;
 
 			if (send_line(e->ocs_watch, "watch\n") ||
-			    read(e->ocs_watch, reply, sizeof(reply) - 1) <= 0) {
+			    (got = read(e->ocs_watch, reply, sizeof(reply) - 1)) <= 0) {
 				errbuf_set(errbuf, "the OCS crossbar refused to report events");
 				return -EIO;
 			}
+			reply[got] = '\0';
+			ocs_log_lines(e, "watch", '>', "watch\n");
+			reply[strcspn(reply, "\n")] = '\0';
+			ocs_log_lines(e, "watch", '<', reply);
 			fl = fcntl(e->ocs_watch, F_GETFL);
 			fcntl(e->ocs_watch, F_SETFL, fl | O_NONBLOCK);
+			/* the crossbar's clocks side by side: its event times
+			 * (CLOCK_MONOTONIC) on the captures' clock */
+			if (ocs_request(e, "time\n", reply, sizeof(reply)))
+				log_warnx("OCS: 'time' -> %s", reply);
 		}
 		e->ocs_w.fd = e->ocs_watch;
 		e->ocs_w.cb = ocs_events;
@@ -957,6 +999,8 @@ static void emul_destroy(struct backend *b)
 		close(e->ocs_fd);
 	if (e->ocs_watch >= 0)
 		close(e->ocs_watch);
+	if (e->ocs_log)
+		fclose(e->ocs_log);
 	if (e->sigfd >= 0)
 		close(e->sigfd);
 	if (e->sigmask_set)
@@ -1162,6 +1206,27 @@ static int emul_ocs_set(struct backend *b, const int32_t *out_of)
 	return r;
 }
 
+/* The live view's status where hyde top and hyde compare read it: the
+ * fabric's state directory, written whole (a temporary renamed). */
+static void emul_live(struct backend *b, const struct live_status *s)
+{
+	struct emul *e = EM(b);
+	char path[sizeof(e->fab->state_dir) + 16], tmp[sizeof(path) + 8], line[512];
+	FILE *fp;
+
+	if (!e || !e->fab)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", e->fab->state_dir, LIVE_FILE);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	live_serialize(s, line, sizeof(line));
+	fp = fopen(tmp, "w");
+	if (!fp)
+		return;
+	fputs(line, fp);
+	if (fclose(fp) || rename(tmp, path))
+		unlink(tmp);
+}
+
 static void emul_progress(struct backend *b, char *buf, size_t len)
 {
 	struct emul *e = EM(b);
@@ -1185,6 +1250,7 @@ const struct backend_ops backend_emul = {
 	.task_end = emul_task_end,
 	.flow_start = emul_flow_start,
 	.ocs_set = emul_ocs_set,
+	.live = emul_live,
 	.flow_remaining = emul_flow_remaining,
 	.link_bytes = emul_link_bytes,
 	.progress = emul_progress,

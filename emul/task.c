@@ -440,7 +440,7 @@ static void write_start(struct reducer *r, char *line)
 	unsigned n = 0, k = 0;
 	struct dnx *d;
 
-	if (sscanf(line, "write %" SCNu64 " %" SCNu64 " %" SCNu64 " %611s %111s", &flow, &uid, &len,
+	if (sscanf(line, "write %" SCNu64 " %" SCNu64 " %" SCNu64 " %191s %111s", &flow, &uid, &len,
 		   ips, hops) != 5 || flow > UINT32_MAX || r->kind != HYDE_REDUCE)
 		goto bad;
 	for (tok = strtok_r(ips, ",", &save); tok; tok = strtok_r(NULL, ",", &save))

@@ -12,21 +12,28 @@
 #include "cli.h"
 #include "core/rundir.h"
 #include "core/units.h"
+#include "inspect/runlog.h"
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: hyde analyze [--no-plots] [--quiet] [--list-unknown N] RUN_DIR\n\n"
+		"usage: hyde analyze [--no-plots] [--quiet] [--list-unknown N] [--window FROM-TO]\n"
+		"                    RUN_DIR\n\n"
 		"Read every capture of RUN_DIR/pcap/ and the run's manifest and app records;\n"
 		"write %s, %s, %s, %s and PNG plots (fct_cdf.png, cct_cdf.png,\n"
-		"path_bytes.png; gnuplot) into RUN_DIR, all or none.\n\n"
+		"path_bytes.png, timeline.png; gnuplot) into RUN_DIR, all or none.\n\n"
+		"timeline.png: per ToR, the EPS uplink's and the OCS port's throughput over\n"
+		"time from the captures (into the rack up, out of it down), its circuits\n"
+		"with the delta stall before each shaded, and every job's phases as bars.\n\n"
 		"FCT: first SYN to the client's first ACK of the last data byte, on the client's\n"
 		"ToR host port. CCT: first flow start to last flow end of a coflow. JCT: job\n"
 		"arrival to end (app/jobs.csv). summary.json holds the accuracy figure: median\n"
 		"and p99 of |pcap - app| for FCT and CCT.\n\n"
 		"  --no-plots        do not run gnuplot (earlier plots are removed)\n"
 		"  --quiet, -q       print nothing on success\n"
-		"  --list-unknown N  unknown connections listed in summary.json (default 100)\n\n"
+		"  --list-unknown N  unknown connections listed in summary.json (default 100)\n"
+		"  --window FROM-TO  timeline.png shows this window of the run, from its start\n"
+		"                    (10s-25s, 2min-, -30s; default the whole run)\n\n"
 		"exit status: 0 done, 1 writing the outputs failed, 2 bad usage or a run\n"
 		"directory that cannot be analysed (nothing is written then)\n",
 		RUNDIR_FLOWS, RUNDIR_COFLOWS, RUNDIR_JOBS, RUNDIR_SUMMARY);
@@ -99,6 +106,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "no-plots", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-unknown", required_argument, NULL, 'l' },
+		{ "window", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -122,6 +130,12 @@ int cmd_analyze(int argc, char **argv)
 			if (parse_uint(optarg, 1, 1000000, &v))
 				return cli_usage_error("analyze", "--list-unknown: expected a number from 1 to 1000000, got '%s'", optarg);
 			o.list_unknown = (unsigned)v;
+			break;
+		case 'W':
+			if (runlog_parse_window(optarg, &o.window_from, &o.window_to))
+				return cli_usage_error("analyze", "--window: expected FROM-TO, times with units from the run's start (10s-25s, 1min-, -2s), got '%s'",
+						       optarg);
+			o.window = true;
 			break;
 		case 'h':
 			usage(stdout);

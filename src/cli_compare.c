@@ -44,7 +44,9 @@
 #include "core/units.h"
 #include "core/workload.h"
 #include "core/util.h"
+#include "ctl/live.h"
 #include "ctl/sched_host.h"
+#include "emul/fabric.h"
 
 #define CMP_DEFAULT_TOPO "topologies/rack8.topo"
 #define CMP_DEFAULT_WL "workloads/fb-small.wl"
@@ -320,6 +322,60 @@ static void last_line(const char *path, char *buf, size_t len)
 			snprintf(buf, len, "%s", line);
 	free(line);
 	fclose(fp);
+}
+
+/* Wait for a run's child. In emulation on a terminal, the compare's line
+ * shows the run's live view meanwhile (its fabric's state file, written
+ * every second, src/ctl/live.h), and gets its own text back at the end. A
+ * kill of the compare alone is passed on; the child tears down. */
+static int wait_run(const struct cmp_opts *o, const struct cmp_run *run, bool emul,
+		    const char *head, pid_t pid, int *status)
+{
+	bool live = emul && head && isatty(STDOUT_FILENO);
+	char *path = xasprintf("%s/%s/%s", FABRIC_STATE_ROOT,
+			       o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, LIVE_FILE);
+	int64_t last = 0;
+	bool shown = false;
+
+	for (;;) {
+		struct timespec ts = { 0, 100 * NSEC_PER_MSEC };
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));
+			free(path);
+			return -errno;
+		}
+		if (cmp_interrupted == 1) {
+			kill(pid, SIGINT);
+			cmp_interrupted = 2;
+		}
+		if (live && now_ns() - last >= NSEC_PER_SEC) {
+			char line[512], text[400];
+			struct live_status s;
+			FILE *fp = fopen(path, "r");
+
+			last = now_ns();
+			if (fp) {
+				if (fgets(line, sizeof(line), fp) && !live_parse(line, &s)) {
+					live_format(&s, text, sizeof(text));
+					printf("\r%s%s\033[K", head, text);
+					fflush(stdout);
+					shown = true;
+				}
+				fclose(fp);
+			}
+		}
+		nanosleep(&ts, NULL);
+	}
+	if (shown) {
+		printf("\r%srunning (log %s) ...\033[K", head, run->log);
+		fflush(stdout);
+	}
+	free(path);
+	return 0;
 }
 
 /* Start one run as a child, its output in run->log; 0 or -errno. */
@@ -1256,8 +1312,10 @@ static int run_all(const struct cmp_opts *o, struct cmp_spec *specs, size_t n, b
 	unsigned total = (unsigned)n * o->runs, next = 0, done = 0, running = 0;
 	bool inline_ = o->jobs == 1;
 	int r = 0, status;
+	char head[128] = "";
 
 	while (done < total) {
+		struct cmp_run *last = NULL;
 		pid_t pid;
 		size_t i;
 		unsigned k;
@@ -1267,20 +1325,32 @@ static int run_all(const struct cmp_opts *o, struct cmp_spec *specs, size_t n, b
 			struct cmp_run *run = &sp->runs[next / n];
 
 			if (inline_ && !o->quiet) {
-				printf("  [%u/%u] %-14s", next + 1, total, sp->label);
-				if (o->runs > 1)
-					printf(" seed %-4" PRIu64, run->seed);
-				printf(" running (log %s) ...", run->log);
+				int len = snprintf(head, sizeof(head), "  [%u/%u] %-14s ", next + 1, total,
+						   sp->label);
+
+				if (o->runs > 1 && len > 0 && (size_t)len < sizeof(head))
+					snprintf(head + len, sizeof(head) - (size_t)len,
+						 "seed %-4" PRIu64 " ", run->seed);
+				printf("%srunning (log %s) ...", head, run->log);
 				fflush(stdout);
 			}
 			if ((r = start_run(o, sp, run, emul)))
 				break;
+			last = run;
 			next++;
 			running++;
 		}
 		if (!running)
 			break;
-		pid = waitpid(-1, &status, 0);
+		if (inline_ && last) {
+			/* one at a time: in emulation on a terminal, the line
+			 * shows the run's live view while it runs */
+			pid = last->pid;
+			if ((r = wait_run(o, last, emul, o->quiet ? NULL : head, pid, &status)))
+				return r;
+		} else {
+			pid = waitpid(-1, &status, 0);
+		}
 		if (pid < 0) {
 			if (errno != EINTR) {
 				fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));

@@ -19,6 +19,7 @@
 #include "analyze/analyze.h"
 #include "ctl/ctl.h"
 #include "ctl/sched_host.h"
+#include "emul/capture.h"
 #include "emul/emul.h"
 #include "net/netsched.h"
 
@@ -80,9 +81,17 @@ static void run_usage(FILE *fp, const char *cmd)
 		"                        approximate; keep it well below the circuits'\n"
 		"                        reservations (1ms-10ms): a flow waits up to TIME\n"
 		"                        for its rate\n"
-		"      --progress        a progress line on stderr\n"
+		"      --progress[=TIME] the live view on stderr: wall and run time, jobs done\n"
+		"                        with an ETA, flows moving on EPS and OCS, circuits\n"
+		"                        up, the busiest link; refreshed every second on a\n"
+		"                        terminal, else a line every TIME (default 10s). On\n"
+		"                        by default in hyde run (not with -q)\n"
+		"      --no-progress     no live view\n"
 		"      --prefix P        (run) namespace prefix of the fabric (default hyde)\n"
 		"      --no-analyze      (run) do not analyse the captures at the end\n"
+		"      --snaplen BYTES   (run) bytes the captures keep of each frame (default\n"
+		"                        128: headers); 0: whole frames, payload included\n"
+		"                        (to read the services' requests in Wireshark)\n"
 		"  -q, --quiet           no summary\n\n");
 	sched_print_options((FILE *)fp);
 	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
@@ -170,7 +179,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "seed", required_argument, NULL, 1 },
 		{ "copies", required_argument, NULL, 2 },
 		{ "heartbeat", required_argument, NULL, 3 },
-		{ "progress", no_argument, NULL, 4 },
+		{ "progress", optional_argument, NULL, 4 },
+		{ "no-progress", no_argument, NULL, 15 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-analyze", no_argument, NULL, 6 },
 		{ "coflow-only", no_argument, NULL, 7 },
@@ -180,6 +190,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "ocs-fetch", required_argument, NULL, 13 },
 		{ "net", required_argument, NULL, 11 },
 		{ "coflow", required_argument, NULL, 12 },
+		{ "snaplen", required_argument, NULL, 14 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -193,6 +204,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	int64_t wall;
 	int opt, r;
 	bool emul = backend == &backend_emul, no_analyze = false, copies = false;
+	int progress = -1; /* -1: the default (emulation: unless -q) */
 	char outbuf[256];
 
 	ctl_opts_default(&o);
@@ -246,7 +258,15 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				o.heartbeat = 0;
 			break;
 		case 4:
-			o.progress = true;
+			if (optarg && (unit_parse_time(optarg, &o.progress_every) || o.progress_every <= 0)) {
+				r = cli_usage_error(cmd, "--progress=TIME: expected %s, got '%s'",
+						    unit_time_expect, optarg);
+				goto out;
+			}
+			progress = 1;
+			break;
+		case 15:
+			progress = 0;
 			break;
 		case 5:
 			o.prefix = optarg;
@@ -270,6 +290,15 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 						    optarg);
 				goto out;
 			}
+			break;
+		case 14:
+			/* 0: whole frames */
+			if (parse_uint(optarg, 0, CAPTURE_SNAPLEN_FULL, &v) || (v && v < 64)) {
+				r = cli_usage_error(cmd, "--snaplen: expected 0 (whole frames) or 64 to %d bytes, got '%s'",
+						    CAPTURE_SNAPLEN_FULL, optarg);
+				goto out;
+			}
+			o.capture_snaplen = v ? (int)v : CAPTURE_SNAPLEN_FULL;
 			break;
 		case 8:
 			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&
@@ -339,6 +368,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 				    o.coflow, o.rates);
 		goto out;
 	}
+	/* the live view: on in emulation (a run of minutes on a real fabric)
+	 * unless -q; in the simulator when asked */
+	o.progress = progress < 0 ? emul && !o.quiet : progress;
 	if (o.coflow_only && !copies)
 		o.parallel_copies = UINT_MAX; /* Sunflow's model: no fetch limit */
 	if (emul && !o.outdir) {

@@ -155,26 +155,33 @@ int cmd_capture(int argc, char **argv)
 {
 	const char *dir = NULL, *node = NULL;
 	char errbuf[HYDE_ERRBUF_SIZE];
+	uint64_t snaplen = CAPTURE_SNAPLEN;
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: hyde capture --dir DIR --node NODE IFACE...\n\n"
-			       "Capture IFACE... (headers only) into DIR/NODE-IFACE.pcap until\n"
-			       "SIGTERM; writes 'ready' on stdout once every interface is open.\n"
-			       "A run starts one per ToR, inside its namespace.\n");
+			printf("usage: hyde capture --dir DIR --node NODE [--snaplen BYTES] IFACE...\n\n"
+			       "Capture IFACE... (headers only: %d bytes a frame unless --snaplen says,\n"
+			       "0 for whole frames) into DIR/NODE-IFACE.pcap until SIGTERM; writes\n"
+			       "'ready' on stdout once every interface is open. A run starts one per\n"
+			       "ToR, inside its namespace.\n", CAPTURE_SNAPLEN);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--dir") && i + 1 < argc)
 			dir = argv[++i];
 		else if (!strcmp(argv[i], "--node") && i + 1 < argc)
 			node = argv[++i];
-		else
+		else if (!strcmp(argv[i], "--snaplen") && i + 1 < argc) {
+			if (parse_uint(argv[++i], 0, CAPTURE_SNAPLEN_FULL, &snaplen) ||
+			    (snaplen && snaplen < 64))
+				return cli_usage_error("capture", "--snaplen: expected 0 (whole frames) or 64 to %d, got '%s'",
+						       CAPTURE_SNAPLEN_FULL, argv[i]);
+		} else
 			break;
 	}
 	if (!dir || !node || i == argc)
 		return cli_usage_error("capture", "expected --dir DIR --node NODE IFACE...");
-	if (capture_run(dir, node, argv + i, argc - i, 1, errbuf)) {
+	if (capture_run(dir, node, argv + i, argc - i, 1, (int)snaplen, errbuf)) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		return EXIT_RUN_FAILED;
 	}

@@ -32,6 +32,7 @@
 #include "analyze/analyze_int.h"
 #include "analyze/pcap_read.h"
 #include "analyze/plot.h"
+#include "analyze/timeline.h"
 #include "analyze/tcpconn.h"
 #include "core/log.h"
 #include "core/rundir.h"
@@ -46,7 +47,7 @@
 #define DEFAULT_LIST_UNKNOWN 100
 
 static const char *const an_plot_names[] = {
-	"fct_cdf.png", "cct_cdf.png", "path_bytes.png",
+	"fct_cdf.png", "cct_cdf.png", "path_bytes.png", "timeline.png",
 };
 
 void an_warn(struct an_state *st, const char *fmt, ...)
@@ -825,7 +826,45 @@ static void compute(struct an_state *st)
 
 /* ---- plots ---- */
 
-static void make_plots(struct an_state *st, struct an_outset *out)
+/* timeline.png (timeline.h): the links, circuits and jobs over time.
+ * Built before anything is written: a --window that holds none of the
+ * run is bad input (-EINVAL); without one, a timeline that cannot be
+ * built is only a missing plot. */
+static int build_timeline(struct an_state *st, struct timeline **tl, char *errbuf)
+{
+	const struct analyze_opts *o = &st->opts;
+	char err[HYDE_ERRBUF_SIZE];
+
+	*tl = NULL;
+	if (o->no_plots || !plot_available())
+		return 0;
+	if (!timeline_build(st->run->dir, st->run->topo, o->window ? o->window_from : INT64_MIN,
+			    o->window ? o->window_to : INT64_MAX, tl, err))
+		return 0;
+	if (o->window) {
+		errbuf_set(errbuf, "%s", err);
+		return -EINVAL;
+	}
+	an_warn(st, "plot timeline.png: %s", err);
+	return 0;
+}
+
+static void make_timeline(struct an_state *st, struct an_outset *out,
+			  const struct timeline *tl)
+{
+	char err[HYDE_ERRBUF_SIZE];
+	const char *tmp;
+
+	if (!tl)
+		return;
+	if (an_outset_add(out, "timeline.png", &tmp, err) || timeline_plot(tl, tmp, err))
+		an_warn(st, "plot timeline.png: %s", err);
+	else
+		st->res->plots++;
+}
+
+static void make_plots(struct an_state *st, struct an_outset *out,
+		       const struct timeline *tl)
 {
 	const struct an_run *r = st->run;
 	struct analyze_result *res = st->res;
@@ -894,6 +933,7 @@ static void make_plots(struct an_state *st, struct an_outset *out)
 			res->plots++;
 	}
 	free(x);
+	make_timeline(st, out, tl);
 }
 
 /* ---- entry point ---- */
@@ -929,6 +969,7 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 {
 	struct analyze_result local;
 	struct an_state st = { 0 };
+	struct timeline *tl = NULL;
 	struct an_outset out;
 	size_t i;
 	int ret;
@@ -961,6 +1002,8 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 	if ((ret = check_match(&st, errbuf)))
 		goto err;
 	compute(&st);
+	if ((ret = build_timeline(&st, &tl, errbuf)))
+		goto err;
 
 	/* Writing: from here a failure is not the input's fault. */
 	if ((ret = an_outset_write(&out, RUNDIR_FLOWS, an_write_flows, &st, errbuf)) ||
@@ -968,7 +1011,7 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 	    (ret = an_outset_write(&out, RUNDIR_JOBS, an_write_jobs, &st, errbuf)))
 		goto err_write;
 	if (!st.opts.no_plots)
-		make_plots(&st, &out);
+		make_plots(&st, &out, tl);
 	if ((ret = an_outset_write(&out, RUNDIR_SUMMARY, an_write_summary, &st, errbuf)) ||
 	    (ret = an_outset_commit(&out, errbuf)))
 		goto err_write;
@@ -981,6 +1024,7 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 			free(p);
 		}
 	an_outset_free(&out);
+	timeline_free(tl);
 	state_free(&st);
 	return 0;
 err_write:
@@ -988,6 +1032,7 @@ err_write:
 		ret = -EIO; /* -EINVAL means bad input to the caller */
 err:
 	an_outset_abort(&out);
+	timeline_free(tl);
 	state_free(&st);
 	return ret;
 }

@@ -19,6 +19,10 @@ struct analyze_opts {
 	bool no_plots;	       /* skip the PNGs (and gnuplot) */
 	unsigned list_unknown; /* unknown connections listed one by one in
 				* summary.json; 0: the default, 100 */
+	/* timeline.png over [window_from, window_to) from the run's start
+	 * (when window is set; else the whole run) */
+	bool window;
+	int64_t window_from, window_to;
 };
 
 /* A distribution of durations, or of |pcap - app| differences, in ns.

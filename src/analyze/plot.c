@@ -146,6 +146,17 @@ out_free:
 	return r;
 }
 
+int plot_script(const char *png, void (*body)(FILE *fp, const void *arg),
+		const void *arg, char *errbuf)
+{
+	return gp_run(png, body, arg, errbuf);
+}
+
+void plot_quote(FILE *fp, const char *s)
+{
+	gp_str(fp, s);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

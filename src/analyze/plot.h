@@ -48,6 +48,14 @@ struct plot_bars {
 /* Grouped bar chart; same returns as plot_cdf. */
 int plot_bars(const char *png, const struct plot_bars *b, char *errbuf);
 
+/* Run gnuplot on the script body writes (a chart of another module's
+ * making: the timeline); same returns as plot_cdf. gp_str-quoted strings:
+ * plot_quote. */
+int plot_script(const char *png, void (*body)(FILE *fp, const void *arg),
+		const void *arg, char *errbuf);
+/* s as a gnuplot string literal. */
+void plot_quote(FILE *fp, const char *s);
+
 /* The gnuplot scripts the two run (for tests, and to keep next to a
  * figure when it is to be restyled by hand). */
 void plot_cdf_script(FILE *fp, const char *png, const char *title,

@@ -42,6 +42,12 @@
 #define RUNDIR_INPUT_WL "inputs/workload.wl"
 #define RUNDIR_EVENTS "events.log"
 #define RUNDIR_PCAP_DIR "pcap"
+/* Emulation, with an OCS: the crossbar's circuit events as its watchers get
+ * them ("up|down I J T", T its CLOCK_MONOTONIC ns), and the controller's
+ * conversation with it ("<realtime ns> ctl|watch >|< line": '>' a request,
+ * '<' a reply line; its "time" exchange puts T on the captures' clock). */
+#define RUNDIR_OCS_EVENTS "ocs-events.log"
+#define RUNDIR_OCS_CONTROL "ocs-control.log"
 
 /* conn: connection id; flow, coflow, job: ids (job is the workload's id
  * string, coflow the job's index, flow a number unique in the run); maps:

@@ -21,6 +21,7 @@
 struct ctl;
 struct backend;
 struct flow;
+struct live_status;
 
 struct backend_ops {
 	const char *name;
@@ -44,6 +45,10 @@ struct backend_ops {
 	void (*link_bytes)(struct backend *b, uint64_t *bytes);
 	/* Figures to report (may be NULL). */
 	void (*progress)(struct backend *b, char *buf, size_t len);
+	/* The live view's status, about every second of wall time while the
+	 * run goes and once at its end (may be NULL; emulation: the state
+	 * file hyde top reads). */
+	void (*live)(struct backend *b, const struct live_status *s);
 };
 
 struct backend {

@@ -15,6 +15,7 @@
 #include "core/rundir.h"
 #include "core/units.h"
 #include "ctl/ctl_int.h"
+#include "ctl/live.h"
 
 #define CTL_OF_TIMER(t, field) \
 	((struct ctl *)((char *)(t) - offsetof(struct ctl, field)))
@@ -1650,41 +1651,48 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 		evloop_at(l, tm, ctl_now(c) + (c->nodes.period ? c->nodes.period : NSEC_PER_SEC));
 }
 
-/* The progress line: simulated (or run) time, jobs done, and, when some
- * are done, a guess of the wall time left from the share done so far. */
+/* The live view (live.h): the backend's status about every second, and
+ * on stderr when asked, refreshed in place on a terminal, else a plain
+ * line every progress_every. */
 static void progress_line(struct ctl *c, bool final)
 {
-	char a[32], b[32], e[32], extra[128] = "";
+	char line[320], extra[128] = "";
 	int64_t wall = now_ns() - c->wall_start;
-	size_t done = c->jobs_done + c->jobs_failed;
+	int64_t every = c->opts.progress_every > 0 ? c->opts.progress_every : 10 * NSEC_PER_SEC;
+	struct live_status s;
+	bool tty;
 
+	if (!c->opts.progress && !c->be.ops->live)
+		return;
+	c->live_at = wall;
+	ctl_live(c, final, &s);
+	if (c->be.ops->live)
+		c->be.ops->live(&c->be, &s);
 	if (!c->opts.progress)
 		return;
+	tty = isatty(STDERR_FILENO);
+	if (!tty && !final && c->progress_at && wall - c->progress_at < every)
+		return;
 	c->progress_at = wall;
+	live_format(&s, line, sizeof(line));
 	if (c->be.ops->progress)
 		c->be.ops->progress(&c->be, extra, sizeof(extra));
-	if (done && !final)
-		snprintf(e, sizeof(e), "%.0fs",
-			 (double)wall / 1e9 * (double)(c->wl->n_jobs - done) / (double)done);
+	if (tty)
+		fprintf(stderr, "\r%s%s%s\033[K%s", line, extra[0] ? "  " : "", extra,
+			final ? "\n" : "");
 	else
-		snprintf(e, sizeof(e), "%s", final ? "0s" : "?");
-	snprintf(a, sizeof(a), "%.1fs", (double)(ctl_now(c) - c->t0) / 1e9);
-	fprintf(stderr, "\r%s t=%s  jobs %zu/%zu  ETA %s  moved %s%s%s", c->be.ops->name, a,
-		c->jobs_done, c->wl->n_jobs, e,
-		unit_human_size((double)c->bytes_done, b, sizeof(b)),
-		extra[0] ? "  " : "", extra);
-	fprintf(stderr, final ? "\n" : "\033[K");
+		fprintf(stderr, "%s%s%s\n", line, extra[0] ? "  " : "", extra);
 	fflush(stderr);
 }
 
 /* In virtual time the timer comes often (every 100ms simulated) and the
- * line is only written a few times a wall-clock second. */
+ * status is only taken a few times a wall-clock second. */
 static void progress_tick(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = CTL_OF_TIMER(tm, progress_timer);
 	bool virt = l->clock == EVLOOP_VIRTUAL;
 
-	if (!virt || now_ns() - c->wall_start - c->progress_at >= NSEC_PER_SEC / 4)
+	if (!virt || now_ns() - c->wall_start - c->live_at >= NSEC_PER_SEC / 4)
 		progress_line(c, false);
 	if (c->jobs_done + c->jobs_failed < c->wl->n_jobs)
 		evloop_at(l, tm, ctl_now(c) + (virt ? NSEC_PER_SEC / 10 : NSEC_PER_SEC));
@@ -1706,7 +1714,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 	nodes_start(c);
 	netview_start(c);
 	c->stall_since = c->t0;
-	if (c->opts.progress)
+	if (c->opts.progress || c->be.ops->live)
 		evloop_at(&c->loop, &c->progress_timer, c->t0 + NSEC_PER_SEC / 10);
 	if (c->be.ops == &backend_sim && report_flows_begin(c, errbuf))
 		return -1;

@@ -117,6 +117,12 @@ struct ctl_opts {
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
+	/* Emulation: bytes the captures keep of each frame (0: the default,
+	 * headers only; CAPTURE_SNAPLEN_FULL: whole frames). */
+	int capture_snaplen;
+	/* The live view (live.h) on stderr when progress is set: refreshed
+	 * every second on a terminal, else a line every this (0: 10 s). */
+	int64_t progress_every;
 };
 
 void ctl_opts_default(struct ctl_opts *o);
@@ -170,6 +176,9 @@ void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One line in events.log (if the run has a directory). */
 void ctl_event(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct live_status;
+/* What the run is doing now (live.c; final: the run is over). */
+void ctl_live(struct ctl *c, bool final, struct live_status *s);
 const char *ctl_outdir(const struct ctl *c);
 const struct ctl_opts *ctl_options(const struct ctl *c);
 

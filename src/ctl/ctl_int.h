@@ -193,6 +193,7 @@ struct ctl {
 	char *outdir;
 	int64_t wall_start;
 	int64_t progress_at; /* wall ns since wall_start of the last line */
+	int64_t live_at;     /* wall ns since wall_start of the last live status */
 };
 
 /* nodes.c */
