@@ -12,7 +12,7 @@ contains "$err" "RUNS"
 expect_status 0 env QUICK=1 JOBS=2 HYDE="$HYDE" sh "$RS" "$O" || { cat "$tmpdir/stderr" >&2; finish; }
 R="$O/report.md"
 [ -f "$R" ] || fail "no report.md"
-for h in "Figure 3(a)" "Figure 3(b)" "Figure 4" "Figure 5" "Figure 6" "Figure 7" "The workload question"; do
+for h in "Figure 3(a)" "Figure 3(b)" "Figure 4" "Figure 5" "Figure 6" "Figure 7" "What hyde's Hadoop model" "The workload question"; do
 	grep -q "^## $h" "$R" || fail "report.md has no section $h"
 done
 if command -v gnuplot >/dev/null 2>&1; then
@@ -34,7 +34,7 @@ for s in fair:2.2% corral:33.0% coscheduler:92.2%; do
 	[ -z "$want" ] || contains "$line" "$want"
 done
 # every point ran its runs: the main one, Figure 6's and the sweep's
-for p in main os-3 os-5 os-15 os-20 sweep-0.003 sweep-0.01; do
+for p in main os-3 os-5 os-15 os-20 model-noheartbeat model-copies sweep-0.003 sweep-0.01; do
 	n=$(awk -F, '$1 == "fair" && $3 == "avg_jct_s" { print $4 }' "$O/$p/summary.csv" 2>/dev/null)
 	want=3
 	case $p in sweep-*) want=2 ;; esac
@@ -46,7 +46,7 @@ grep -q '^oversub  *20$' "$O/topologies/paper60-os20.topo" || fail "no 20:1 topo
 # resumed: nothing runs again, the report is the same
 cp "$R" "$tmpdir/first.md"
 expect_status 0 env QUICK=1 JOBS=2 HYDE="$HYDE" sh "$RS" "$O"
-[ "$(printf '%s\n' "$out" | grep -c 'kept from an earlier')" = 7 ] || fail "a resumed reproduction ran again: $out"
+[ "$(printf '%s\n' "$out" | grep -c 'kept from an earlier')" = 9 ] || fail "a resumed reproduction ran again: $out"
 grep -v '^Generated\|^[0-9]\{4\}-' "$tmpdir/first.md" >"$tmpdir/a"
 grep -v '^Generated\|^[0-9]\{4\}-' "$R" >"$tmpdir/b"
 cmp -s "$tmpdir/a" "$tmpdir/b" || fail "the resumed report differs: $(diff "$tmpdir/a" "$tmpdir/b" | head -5)"

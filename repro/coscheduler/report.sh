@@ -331,6 +331,27 @@ echo
 echo "![Figure 7](fig7.png)"
 
 echo
+echo "## What hyde's Hadoop model adds to the paper's simulator"
+echo
+echo "hyde places tasks at YARN's node heartbeats (one container per node per second) and"
+echo "runs Hadoop's reduce-side fetches; the paper's flow-level simulator says neither. The"
+echo "same comparison with tasks placed at every change (\`--heartbeat 0\`), and with a"
+echo "circuit's fetches held to the reduces' 5 copies as before hyde let them fill the"
+echo "circuit (\`--ocs-fetch copies\`): Co-scheduler's change against Fair."
+echo
+echo "| model | makespan | average JCT | average CCT | OCS share, Fair | Co-scheduler |"
+echo "|---|---|---|---|---|---|"
+for pt in main:"hyde (heartbeats, circuit fetches)" model-noheartbeat:"no heartbeats" model-copies:"fetches held to 5 copies"; do
+	d=${pt%%:*}
+	printf '| %s |' "${pt#*:}"
+	for m in $MET; do
+		printf ' %s |' "$(chg "$(S $d coscheduler $m 9)" "$(S $d coscheduler $m 10)")"
+	done
+	printf ' %s | %s |\n' "$(share "$(S $d fair ocs_share 5)" "$(S $d fair ocs_share 7)")" \
+		"$(share "$(S $d coscheduler ocs_share 5)" "$(S $d coscheduler ocs_share 7)")"
+done
+
+echo
 echo "## The workload question: how the paper's observables move with the scale"
 echo
 echo "The paper replays SWIM FB jobs whose sizes were scaled for a single-node replay and does"

@@ -9,6 +9,9 @@
 #            the preset: Figures 3(a), 3(b), 4, 5 and 7
 #   os-R     fair, corral, coscheduler with the EPS oversubscribed R:1,
 #            R in 3 5 15 20 (10 is the preset): Figure 6
+#   model-*  fair, corral, coscheduler without YARN's heartbeats, and with
+#            a circuit's fetches held to the reduces' copies: what hyde's
+#            Hadoop model costs that the paper's simulator did not have
 #   sweep-S  fair, corral, coscheduler at scale S, SWEEP_RUNS runs each:
 #            how the paper's observables move with the unknown scale
 #
@@ -42,21 +45,23 @@ case $JOBS in '' | *[!0-9]* | 0) echo "reproduce.sh: JOBS: expected a count, got
 mkdir -p "$OUT/topologies" || exit 2
 failed=
 
-# point NAME TOPOLOGY WORKLOAD SCHEDULERS RUNS
+# point NAME TOPOLOGY WORKLOAD SCHEDULERS RUNS [hyde compare OPTIONS...]
 point() {
-	dir=$OUT/$1
+	name=$1 topo=$2 wl=$3 scheds=$4 runs=$5
+	shift 5
+	dir=$OUT/$name
 	if [ -f "$dir/summary.csv" ]; then
-		echo "  $1: kept from an earlier reproduction"
+		echo "  $name: kept from an earlier reproduction"
 		return 0
 	fi
 	rm -rf "$dir"
-	echo "  $1: $5 runs of $4 ($(date +%H:%M:%S))"
-	"$HYDE" compare --backend sim -t "$2" -w "$3" -s "$4" --runs "$5" --seed 1 -j "$JOBS" \
-		-o "$dir" -q >"$dir.txt" 2>"$dir.err"
+	echo "  $name: $runs runs of $scheds${1:+ ($*)} ($(date +%H:%M:%S))"
+	"$HYDE" compare --backend sim -t "$topo" -w "$wl" -s "$scheds" --runs "$runs" --seed 1 \
+		-j "$JOBS" -o "$dir" -q "$@" >"$dir.txt" 2>"$dir.err"
 	rc=$?
 	if [ $rc != 0 ]; then
-		echo "  $1: hyde compare exited $rc: $(tail -1 "$dir.err")"
-		failed="$failed $1"
+		echo "  $name: hyde compare exited $rc: $(tail -1 "$dir.err")"
+		failed="$failed $name"
 		[ -f "$dir/summary.csv" ] || return 0
 	fi
 	return 0
@@ -88,6 +93,12 @@ for r in 3 5 15 20; do
 	grep -q "^oversub  *$r\$" "$t" || { echo "reproduce.sh: $TOPO has no uplink_rate line" >&2; exit 2; }
 	point "os-$r" "$t" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS"
 done
+# hyde's cluster against the paper's simulator: tasks placed at every
+# change rather than at YARN's heartbeats (one container per node per
+# second), and a circuit's fetches held to the reduces' 5 copies (before
+# hyde let a circuit's fetches fill it)
+point model-noheartbeat "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS" --heartbeat 0
+point model-copies "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS" --ocs-fetch copies
 for s in $SWEEP_SCALES; do
 	point "sweep-$s" "$TOPO" "$SWEEP_BASE,scale=$s" fair,corral,coscheduler "$SWEEP_RUNS"
 done
