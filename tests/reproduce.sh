@@ -34,7 +34,8 @@ for s in fair:2.2% corral:33.0% coscheduler:92.2%; do
 	[ -z "$want" ] || contains "$line" "$want"
 done
 # every point ran its runs: the main one, Figure 6's and the sweep's
-for p in main os-3 os-5 os-15 os-20 model-noheartbeat model-copies sweep-0.003 sweep-0.01; do
+for p in main os-3 os-5 os-15 os-20 model-noheartbeat model-copies sweep-0.003-80Mbit \
+	sweep-0.01-80Mbit sweep-0.003-800Mbit sweep-0.01-800Mbit; do
 	n=$(awk -F, '$1 == "fair" && $3 == "avg_jct_s" { print $4 }' "$O/$p/summary.csv" 2>/dev/null)
 	want=3
 	case $p in sweep-*) want=2 ;; esac
@@ -46,7 +47,7 @@ grep -q '^oversub  *20$' "$O/topologies/paper60-os20.topo" || fail "no 20:1 topo
 # resumed: nothing runs again, the report is the same
 cp "$R" "$tmpdir/first.md"
 expect_status 0 env QUICK=1 JOBS=2 HYDE="$HYDE" sh "$RS" "$O"
-[ "$(printf '%s\n' "$out" | grep -c 'kept from an earlier')" = 9 ] || fail "a resumed reproduction ran again: $out"
+[ "$(printf '%s\n' "$out" | grep -c 'kept from an earlier')" = 11 ] || fail "a resumed reproduction ran again: $out"
 grep -v '^Generated\|^[0-9]\{4\}-' "$tmpdir/first.md" >"$tmpdir/a"
 grep -v '^Generated\|^[0-9]\{4\}-' "$R" >"$tmpdir/b"
 cmp -s "$tmpdir/a" "$tmpdir/b" || fail "the resumed report differs: $(diff "$tmpdir/a" "$tmpdir/b" | head -5)"

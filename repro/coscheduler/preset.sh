@@ -6,11 +6,18 @@
 # T_e 1.125 GB: topologies/paper60.topo, as the paper gives it.
 PRESET_TOPOLOGY=topologies/paper60.topo
 # 1000 FB-like jobs (SWIM FB-2010, sampled by the NAS paper's class mix),
-# 20 users, arrivals uniform in [0, 90 min]. The paper replays jobs scaled
-# for a single node and does not say how; `scale` is that unknown, chosen
-# by the sweep's observables (README.md), never by the result.
+# 20 users, arrivals uniform in [0, 90 min]. The paper replays SWIM jobs
+# scaled for a single node and records their task times there; it says
+# neither how the sizes were scaled nor how fast the tasks ran. `scale`
+# (sizes) and `rate` (the bytes a task processes per second, maps and
+# reduces alike) are those unknowns, chosen by the sweep's observables
+# (README.md), never by the result.
 PRESET_SCALE=0.1
-PRESET_WORKLOAD="gen:fb,jobs=1000,users=20,span=90min,scale=$PRESET_SCALE"
-# The sweep: the scales tried, and the runs per point.
+PRESET_RATE=80Mbit
+SWEEP_BASE="gen:fb,jobs=1000,users=20,span=90min"
+WINDOW_S=5400 # the arrival window, in seconds
+PRESET_WORKLOAD="$SWEEP_BASE,scale=$PRESET_SCALE,map_rate=$PRESET_RATE,reduce_rate=$PRESET_RATE"
+# The sweep: the scales and rates tried, and the runs per point.
 SWEEP_SCALES="0.01 0.03 0.1 0.3 1"
+SWEEP_RATES="80Mbit 800Mbit"
 SWEEP_RUNS=5

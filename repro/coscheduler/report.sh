@@ -3,8 +3,8 @@
 # reproduction (reproduce.sh), from the summary.csv and breakdown.csv that
 # hyde compare wrote in OUT/<point>/, with the paper's values
 # (paper.csv) side by side. Writes OUT/report.md and OUT/fig*.png.
-# Environment (from reproduce.sh): PRESET_SCALE, PRESET_WORKLOAD, RUNS,
-# SWEEP_SCALES, SWEEP_RUNS, FAILED.
+# Environment (from reproduce.sh): PRESET_WORKLOAD, RUNS, SWEEP_SCALES,
+# SWEEP_RATES, SWEEP_RUNS, FAILED.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=$1
@@ -354,27 +354,31 @@ done
 echo
 echo "## The workload question: how the paper's observables move with the scale"
 echo
-echo "The paper replays SWIM FB jobs whose sizes were scaled for a single-node replay and does"
-echo "not say how. For each scale, $SWEEP_RUNS runs of each scheduler: the OCS shares the paper"
-echo "reports (Fair 2.2%, Corral 33.0%, Co-scheduler 92.2%), Co-scheduler's changes against"
-echo "Fair, Fair's makespan over the 90-minute arrival window (the paper's −51.2% makespan is"
-echo "only possible if Fair's makespan is at least 2.05 windows), and the share of a"
-echo "shuffle-heavy job's time spent waiting for and moving its shuffle under Fair (the paper:"
-echo "those jobs are dominated by the shuffle)."
+echo "The paper replays SWIM FB jobs whose sizes were scaled for a single-node replay, with the"
+echo "task times recorded there, and says neither how the sizes were scaled nor how fast the"
+echo "tasks ran. For each scale (sizes) and task rate (bytes a map or reduce processes per"
+echo "second), $SWEEP_RUNS runs of each scheduler: the OCS shares the paper reports (Fair 2.2%,"
+echo "Corral 33.0%, Co-scheduler 92.2%), Co-scheduler's changes against Fair, Fair's makespan"
+echo "over the arrival window (the paper's −51.2% makespan is only possible if Fair's"
+echo "makespan is at least 2.05 windows), and the share of a shuffle-heavy job's time spent"
+echo "waiting for and moving its shuffle under Fair (the paper: those jobs are dominated by the"
+echo "shuffle)."
 echo
-echo "| scale | OCS Fair | OCS Corral | OCS Co-sched. | makespan | JCT | CCT | Fair makespan / window | heavy jobs' shuffle share (Fair) |"
-echo "|---|---|---|---|---|---|---|---|---|"
-for sc in $SWEEP_SCALES; do
-	pt=sweep-$sc
-	printf '| %s |' $sc
-	for s in fair corral coscheduler; do
-		printf ' %s |' "$(share "$(S $pt $s ocs_share 5)" "$(S $pt $s ocs_share 7)")"
+echo "| rate | scale | OCS Fair | OCS Corral | OCS Co-sched. | makespan | JCT | CCT | Fair makespan / window | heavy jobs' shuffle share (Fair) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for rate in $SWEEP_RATES; do
+	for sc in $SWEEP_SCALES; do
+		pt=sweep-$sc-$rate
+		printf '| %s | %s |' $rate $sc
+		for s in fair corral coscheduler; do
+			printf ' %s |' "$(share "$(S $pt $s ocs_share 5)" "$(S $pt $s ocs_share 7)")"
+		done
+		for m in $MET; do
+			printf ' %s |' "$(chg "$(S $pt coscheduler $m 9)" "$(S $pt coscheduler $m 10)")"
+		done
+		printf ' %s |' "$(awk -v v="$(S $pt fair makespan_s 5)" 'BEGIN { if (v == "") print "-"; else printf "%.2f", v / w }' w="${WINDOW_S:-5400}")"
+		printf ' %s |\n' "$(awk -v w="$(B $pt fair heavy 8)" -v s="$(B $pt fair heavy 9)" -v j="$(B $pt fair heavy 11)" 'BEGIN { if (j == "" || j == 0) print "-"; else printf "%.1f%%", 100 * (w + s) / j }')"
 	done
-	for m in $MET; do
-		printf ' %s |' "$(chg "$(S $pt coscheduler $m 9)" "$(S $pt coscheduler $m 10)")"
-	done
-	printf ' %s |' "$(awk -v v="$(S $pt fair makespan_s 5)" 'BEGIN { if (v == "") print "-"; else printf "%.2f", v / 5400 }')"
-	printf ' %s |\n' "$(awk -v w="$(B $pt fair heavy 8)" -v s="$(B $pt fair heavy 9)" -v j="$(B $pt fair heavy 11)" 'BEGIN { if (j == "" || j == 0) print "-"; else printf "%.1f%%", 100 * (w + s) / j }')"
 done
 echo
 echo "![the sweep](sweep.png)"
@@ -460,45 +464,49 @@ panels "$OUT/fig7.png" "error in T_rem (%)" "Co-scheduler / baseline" vs-Fair vs
 	paper-vs-Fair paper-vs-Corral -- \
 	"$P/fig7-makespan_s.dat" makespan "$P/fig7-avg_jct_s.dat" "average JCT" "$P/fig7-avg_cct_s.dat" "average CCT"
 
-for sc in $SWEEP_SCALES; do
-	pt=sweep-$sc
-	printf '%s' $sc
-	for s in fair corral coscheduler; do
-		printf ' %s %s' "$(num "$(S $pt $s ocs_share 5)")" "$(num "$(S $pt $s ocs_share 7)")"
-	done
-	echo
-done >"$P/sweep-ocs.dat"
-for m in $MET; do
+nr=0
+for rate in $SWEEP_RATES; do
+	nr=$((nr + 1))
 	for sc in $SWEEP_SCALES; do
-		echo "$sc $(one "$(S sweep-$sc coscheduler $m 9)") $(num "$(S sweep-$sc coscheduler $m 10)")"
-	done >"$P/sweep-$m.dat"
+		pt=sweep-$sc-$rate
+		printf '%s' $sc
+		for s in fair corral coscheduler; do
+			printf ' %s %s' "$(num "$(S $pt $s ocs_share 5)")" "$(num "$(S $pt $s ocs_share 7)")"
+		done
+		for m in $MET; do
+			printf ' %s %s' "$(one "$(S $pt coscheduler $m 9)")" "$(num "$(S $pt coscheduler $m 10)")"
+		done
+		echo
+	done >"$P/sweep-$rate.dat"
 done
-paste -d' ' "$P/sweep-makespan_s.dat" "$P/sweep-avg_jct_s.dat" "$P/sweep-avg_cct_s.dat" |
-	awk '{ print $1, $2, $3, $5, $6, $8, $9 }' >"$P/sweep-rel.dat"
-if [ -n "$GPTERM" ]; then
+if [ -n "$GPTERM" ] && [ $nr -gt 0 ]; then
 	{
-		term 1000 420
+		term 1000 $((380 * nr))
 		echo "set output '$OUT/sweep.png'"
-		echo "set multiplot layout 1,2"
+		echo "set multiplot layout $nr,2"
 		echo "set logscale x"
 		echo "set xlabel 'scale'"
 		echo "set datafile missing 'NaN'"
 		echo "set grid"
-		echo "set key outside bottom center horizontal"
-		echo "set title 'OCS share (dashed: the paper)'"
-		echo "set yrange [0:1]"
-		echo "set arrow from graph 0, first 0.022 to graph 1, first 0.022 nohead dt 2 lc 1"
-		echo "set arrow from graph 0, first 0.33 to graph 1, first 0.33 nohead dt 2 lc 2"
-		echo "set arrow from graph 0, first 0.922 to graph 1, first 0.922 nohead dt 2 lc 3"
-		echo "plot '$P/sweep-ocs.dat' using 1:2:3 with yerrorlines lc 1 title 'fair', '' using 1:4:5 with yerrorlines lc 2 title 'corral', '' using 1:6:7 with yerrorlines lc 3 title 'coscheduler'"
-		echo "unset arrow"
-		echo "set yrange [*:*]"
-		echo "set title 'Co-scheduler / Fair (dotted: the paper)'"
-		echo "set arrow from graph 0, first 0.488 to graph 1, first 0.488 nohead dt 3 lc 1"
-		echo "set arrow from graph 0, first 0.454 to graph 1, first 0.454 nohead dt 3 lc 2"
-		echo "set arrow from graph 0, first 0.264 to graph 1, first 0.264 nohead dt 3 lc 3"
-		echo "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc 0"
-		echo "plot '$P/sweep-rel.dat' using 1:2:3 with yerrorlines lc 1 title 'makespan', '' using 1:4:5 with yerrorlines lc 2 title 'avg JCT', '' using 1:6:7 with yerrorlines lc 3 title 'avg CCT'"
+		echo "set key bottom right"
+		for rate in $SWEEP_RATES; do
+			d=$P/sweep-$rate.dat
+			echo "set title 'OCS share, tasks at $rate (dashed: the paper)'"
+			echo "set yrange [0:1]"
+			echo "set arrow 1 from graph 0, first 0.022 to graph 1, first 0.022 nohead dt 2 lc 1"
+			echo "set arrow 2 from graph 0, first 0.33 to graph 1, first 0.33 nohead dt 2 lc 2"
+			echo "set arrow 3 from graph 0, first 0.922 to graph 1, first 0.922 nohead dt 2 lc 3"
+			echo "plot '$d' using 1:2:3 with yerrorlines lc 1 title 'fair', '' using 1:4:5 with yerrorlines lc 2 title 'corral', '' using 1:6:7 with yerrorlines lc 3 title 'coscheduler'"
+			echo "unset arrow"
+			echo "set yrange [*:*]"
+			echo "set title 'Co-scheduler / Fair, tasks at $rate (dotted: the paper)'"
+			echo "set arrow 1 from graph 0, first 0.488 to graph 1, first 0.488 nohead dt 3 lc 1"
+			echo "set arrow 2 from graph 0, first 0.454 to graph 1, first 0.454 nohead dt 3 lc 2"
+			echo "set arrow 3 from graph 0, first 0.264 to graph 1, first 0.264 nohead dt 3 lc 3"
+			echo "set arrow 4 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc 0"
+			echo "plot '$d' using 1:8:9 with yerrorlines lc 1 title 'makespan', '' using 1:10:11 with yerrorlines lc 2 title 'avg JCT', '' using 1:12:13 with yerrorlines lc 3 title 'avg CCT'"
+			echo "unset arrow"
+		done
 		echo "unset multiplot"
 	} >"$OUT/sweep.png.gp"
 	gnuplot "$OUT/sweep.png.gp" 2>"$OUT/sweep.png.err" ||

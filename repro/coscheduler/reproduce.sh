@@ -12,8 +12,9 @@
 #   model-*  fair, corral, coscheduler without YARN's heartbeats, and with
 #            a circuit's fetches held to the reduces' copies: what hyde's
 #            Hadoop model costs that the paper's simulator did not have
-#   sweep-S  fair, corral, coscheduler at scale S, SWEEP_RUNS runs each:
-#            how the paper's observables move with the unknown scale
+#   sweep-S-R  fair, corral, coscheduler at scale S and task rate R,
+#            SWEEP_RUNS runs each: how the paper's observables move with
+#            the two unknowns of its workload
 #
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-coscheduler)
 # Environment: HYDE (the hyde binary), RUNS (20), JOBS (simulations at a
@@ -29,13 +30,15 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 . "$here/preset.sh"
 if [ -n "${QUICK:-}" ]; then
 	PRESET_SCALE=0.01
-	PRESET_WORKLOAD="gen:fb,jobs=40,users=20,span=5min,scale=$PRESET_SCALE"
+	SWEEP_BASE="gen:fb,jobs=40,users=20,span=5min"
+	WINDOW_S=300
+	PRESET_WORKLOAD="$SWEEP_BASE,scale=$PRESET_SCALE,map_rate=$PRESET_RATE,reduce_rate=$PRESET_RATE"
 	SWEEP_SCALES="0.003 0.01"
+	SWEEP_RATES="80Mbit 800Mbit"
 	SWEEP_RUNS=2
 	RUNS=${RUNS:-3}
 fi
 RUNS=${RUNS:-20}
-SWEEP_BASE=${PRESET_WORKLOAD%,scale=*}
 TOPO=$src/$PRESET_TOPOLOGY
 
 [ -x "$HYDE" ] || { echo "reproduce.sh: no hyde at $HYDE (make first)" >&2; exit 2; }
@@ -99,11 +102,14 @@ done
 # hyde let a circuit's fetches fill it)
 point model-noheartbeat "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS" --heartbeat 0
 point model-copies "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS" --ocs-fetch copies
-for s in $SWEEP_SCALES; do
-	point "sweep-$s" "$TOPO" "$SWEEP_BASE,scale=$s" fair,corral,coscheduler "$SWEEP_RUNS"
+for rate in $SWEEP_RATES; do
+	for s in $SWEEP_SCALES; do
+		point "sweep-$s-$rate" "$TOPO" "$SWEEP_BASE,scale=$s,map_rate=$rate,reduce_rate=$rate" \
+			fair,corral,coscheduler "$SWEEP_RUNS"
+	done
 done
 
-HYDE=$HYDE PRESET_SCALE=$PRESET_SCALE PRESET_WORKLOAD=$PRESET_WORKLOAD SWEEP_SCALES=$SWEEP_SCALES \
+HYDE=$HYDE WINDOW_S=$WINDOW_S PRESET_WORKLOAD=$PRESET_WORKLOAD SWEEP_SCALES=$SWEEP_SCALES SWEEP_RATES=$SWEEP_RATES \
 	RUNS=$RUNS SWEEP_RUNS=$SWEEP_RUNS FAILED=$failed \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-coscheduler: report in $OUT/report.md"
