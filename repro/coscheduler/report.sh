@@ -376,7 +376,7 @@ for rate in $SWEEP_RATES; do
 		for m in $MET; do
 			printf ' %s |' "$(chg "$(S $pt coscheduler $m 9)" "$(S $pt coscheduler $m 10)")"
 		done
-		printf ' %s |' "$(awk -v v="$(S $pt fair makespan_s 5)" 'BEGIN { if (v == "") print "-"; else printf "%.2f", v / w }' w="${WINDOW_S:-5400}")"
+		printf ' %s |' "$(awk -v v="$(S $pt fair makespan_s 5)" -v w="${WINDOW_S:-5400}" 'BEGIN { if (v == "") print "-"; else printf "%.2f", v / w }')"
 		printf ' %s |\n' "$(awk -v w="$(B $pt fair heavy 8)" -v s="$(B $pt fair heavy 9)" -v j="$(B $pt fair heavy 11)" 'BEGIN { if (j == "" || j == 0) print "-"; else printf "%.1f%%", 100 * (w + s) / j }')"
 	done
 done
