@@ -327,6 +327,8 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		c->opts.heartbeat = 0;
 	nodes_init(c);
 	netview_init(c);
+	if ((r = cont_init(c, errbuf)))
+		goto err;
 	if ((r = sched_bind(c->sched, c, c->c, c->t, o->seed, c->opts.heartbeat, errbuf)))
 		goto err;
 	if ((r = setup_outdir(c, errbuf)))
@@ -402,6 +404,7 @@ void ctl_free(struct ctl *c)
 	free(c->js);
 	cexec_destroy(c);
 	sched_free(c->sched);
+	cont_free(c);
 	nodes_free(c);
 	netview_free(c);
 	if (c->c)
@@ -441,7 +444,10 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 
 void ctl_start_compute(struct ctl *c, struct hyde_task *t, int64_t duration)
 {
-	int r = c->be.ops->task_compute(&c->be, t, duration);
+	int r;
+
+	cont_compute(c, t, true);
+	r = c->be.ops->task_compute(&c->be, t, duration);
 
 	if (r)
 		ctl_fail(c, "job %s %s %u: cannot start its work: %s",
@@ -1220,6 +1226,12 @@ static int start_task(struct ctl *c, const struct hyde_task *ct, unsigned h)
 	return 0;
 }
 
+void ctl_task_launched(struct ctl *c, struct hyde_task *t, unsigned host)
+{
+	c->tasks_started++;
+	task_started(c, t, host);
+}
+
 /* Host mode (NEAT): the scheduler names a task, then a host for it among
  * those whose heartbeats offered containers, until it has no task or
  * wants to wait. */
@@ -1258,6 +1270,10 @@ void ctl_node_heartbeat(struct ctl *c, unsigned h)
 
 	if (s->ops->heartbeat)
 		s->ops->heartbeat(s, h);
+	if (cont_mode(c)) {
+		cont_heartbeat(c, h);
+		return;
+	}
 	if (sched_host_mode(s)) {
 		s->host->offered[h] = c->c->free_slots[h];
 		place_round(c);
@@ -1303,6 +1319,7 @@ static void job_finished(struct ctl *c, struct hyde_job *jb)
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
 		j->cf_end = ctl_now(c);
+	cont_job_done(c, jb);
 	if (c->sched->ops->job_finished)
 		c->sched->ops->job_finished(c->sched, jb);
 	/* children may have become ready (cluster.c counted this parent) */
@@ -1322,6 +1339,7 @@ void ctl_compute_done(struct ctl *c, struct hyde_task *t)
 {
 	if (t->state != HYDE_TASK_RUNNING)
 		return;
+	cont_compute(c, t, false);
 	/* a reduce writes its output (HDFS) before it is done */
 	if (t->kind == HYDE_REDUCE && taskio_reduce_computed(c, t))
 		return;
@@ -1373,6 +1391,9 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 		c->sched->ops->stage_finished(c->sched, jb, HYDE_REDUCE);
 	if (jb->state == HYDE_JOB_DONE)
 		job_finished(c, jb);
+	/* its container has room again: offered last, once the scheduler
+	 * knows what this task's end released (a stage, a job) */
+	cont_task_done(c, t);
 }
 
 /* A flow ends, whatever its kind: the totals. */
@@ -1504,6 +1525,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 		if (!jb->input_from_parents)
 			cluster_place_blocks_random(c->c, jb, &c->rng);
 		job_arrive(c->c, jb, ctl_now(c));
+		cont_job_arrived(c, jb);
 		c->arrived[c->n_arrived++] = idx;
 		ctl_event(c, "job_arrive %s", jb->wl->id);
 		if (c->sched->ops->job_arrived) {
@@ -1562,6 +1584,7 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 		return;
 	}
 	netview_tick(c);
+	cont_tick(c);
 	if (c->sched->ops->tick)
 		c->sched->ops->tick(c->sched);
 	for (i = 0; i < c->n_arrived && !c->failed; i++)
@@ -1651,6 +1674,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 	r = evloop_run(&c->loop);
 	if (r && !c->failed)
 		ctl_fail(c, "event loop: %s", strerror(-r));
+	cont_run_end(c);
 	if (!c->failed && c->jobs_done < c->wl->n_jobs)
 		ctl_fail(c, "nothing left to do but %zu of %zu jobs are not done (a scheduler that never places them?)",
 			 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
@@ -1659,7 +1683,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 	if (c->events)
 		fflush(c->events);
 	if (c->outdir) {
-		if (report_write_app(c, errbuf) ||
+		if (report_write_app(c, errbuf) || cont_report(c, errbuf) ||
 		    (c->be.ops == &backend_sim && report_write_analysis(c, errbuf)))
 			return -1;
 	}

@@ -11,6 +11,11 @@ extern const struct hyde_sched_ops sched_fair;
 extern const struct hyde_sched_ops sched_delay;
 extern const struct hyde_sched_ops sched_corral;
 extern const struct hyde_sched_ops sched_coscheduler;
+extern const struct hyde_sched_ops sched_cobra;
+extern const struct hyde_sched_ops sched_default;
+extern const struct hyde_sched_ops sched_srs;
+extern const struct hyde_sched_ops sched_drs;
+extern const struct hyde_sched_ops sched_tetris;
 
 extern const struct hyde_sched_ops *const sched_table[];
 
@@ -19,5 +24,10 @@ const struct hyde_sched_ops *const sched_table[] = {
 	&sched_delay,
 	&sched_corral,
 	&sched_coscheduler,
+	&sched_cobra,
+	&sched_default,
+	&sched_srs,
+	&sched_drs,
+	&sched_tetris,
 	NULL,
 };
