@@ -38,6 +38,7 @@ int main(void)
 	srunner_add_suite(sr, datanode_suite());
 	srunner_add_suite(sr, linkstats_suite());
 	srunner_add_suite(sr, shuffle_suite());
+	srunner_add_suite(sr, cobra_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -20,6 +20,7 @@ Suite *model_suite(void);
 Suite *datanode_suite(void);
 Suite *linkstats_suite(void);
 Suite *shuffle_suite(void);
+Suite *cobra_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);

@@ -107,6 +107,10 @@ static int cobra_init(struct hyde_sched *s, char *errbuf)
 	struct cobra_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 
+	int r = tl_check_fit(s, errbuf);
+
+	if (r)
+		return r;
 	p->max_desire = (double)ci->n_hosts * ci->containers;
 	return tl_init(&p->tl, s, errbuf);
 }

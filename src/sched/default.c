@@ -9,7 +9,6 @@
  * default container (the run is refused otherwise). */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,22 +23,9 @@ struct default_priv {
 static int default_init(struct hyde_sched *s, char *errbuf)
 {
 	struct default_priv *p = s->priv;
-	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	size_t i;
+	int r = tl_check_fit(s, errbuf);
 
-	for (i = 0; i < ci->n_jobs; i++) {
-		const struct hyde_job *j = hyde_job(s, (uint32_t)i);
-
-		if ((j->n_maps && !hyde_res_fits(&j->map_demand, &ci->container_size)) ||
-		    (j->n_reduces && !hyde_res_fits(&j->reduce_demand, &ci->container_size))) {
-			snprintf(errbuf, HYDE_SCHED_ERRBUF,
-				 "job %s has tasks larger than a default container (%g cores, %.0f bytes): one task per container cannot run them",
-				 j->id, ci->container_size.v[HYDE_RES_CPU],
-				 ci->container_size.v[HYDE_RES_MEM]);
-			return -EINVAL;
-		}
-	}
-	return tl_init(&p->tl, s, errbuf);
+	return r ? r : tl_init(&p->tl, s, errbuf);
 }
 
 static void default_destroy(struct hyde_sched *s)

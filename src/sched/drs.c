@@ -56,7 +56,9 @@ static void drs_defaults(void *priv)
 
 static int drs_init(struct hyde_sched *s, char *errbuf)
 {
-	return tl_init(&((struct drs_priv *)s->priv)->tl, s, errbuf);
+	int r = tl_check_fit(s, errbuf);
+
+	return r ? r : tl_init(&((struct drs_priv *)s->priv)->tl, s, errbuf);
 }
 
 static void drs_destroy(struct hyde_sched *s)

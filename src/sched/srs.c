@@ -46,7 +46,9 @@ static void srs_defaults(void *priv)
 
 static int srs_init(struct hyde_sched *s, char *errbuf)
 {
-	return tl_init(&((struct srs_priv *)s->priv)->tl, s, errbuf);
+	int r = tl_check_fit(s, errbuf);
+
+	return r ? r : tl_init(&((struct srs_priv *)s->priv)->tl, s, errbuf);
 }
 
 static void srs_destroy(struct hyde_sched *s)

@@ -89,6 +89,26 @@ double tl_theorem6(double lb, double delta_u, double rho, double tau, double the
 
 /* ---- the framework ---- */
 
+int tl_check_fit(struct hyde_sched *s, char *errbuf)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	size_t i;
+
+	for (i = 0; i < ci->n_jobs; i++) {
+		const struct hyde_job *j = hyde_job(s, (uint32_t)i);
+
+		if ((j->n_maps && !hyde_res_fits(&j->map_demand, &ci->container_size)) ||
+		    (j->n_reduces && !hyde_res_fits(&j->reduce_demand, &ci->container_size))) {
+			snprintf(errbuf, HYDE_SCHED_ERRBUF,
+				 "job %s has tasks larger than a default container (%g cores, %.0f bytes): they would never run",
+				 j->id, ci->container_size.v[HYDE_RES_CPU],
+				 ci->container_size.v[HYDE_RES_MEM]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int tl_init(struct twolevel *tl, struct hyde_sched *s, char *errbuf)
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);

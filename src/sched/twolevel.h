@@ -86,6 +86,9 @@ struct twolevel {
 };
 
 int tl_init(struct twolevel *tl, struct hyde_sched *s, char *errbuf);
+/* Every task fits a default container (the schedulers that only ask for
+ * those): 0, or -EINVAL with a message. */
+int tl_check_fit(struct hyde_sched *s, char *errbuf);
 void tl_destroy(struct twolevel *tl);
 /* hooks every two-level scheduler forwards */
 void tl_job_arrived(struct twolevel *tl, const struct hyde_job *j);
