@@ -402,6 +402,9 @@ int cg_clean(const char *prefix)
 			snprintf(dir, sizeof(dir), "%s/%s", bases[i], CG_ROOT);
 			n += clean_dir(dir);
 		}
+		/* ours, once no prefix uses it (another run's stays) */
+		snprintf(dir, sizeof(dir), "%s/%s", bases[i], CG_ROOT);
+		rmdir(dir);
 	}
 	return n;
 }

@@ -103,28 +103,15 @@ static void burn(int64_t ns, double cores)
 	}
 }
 
-/* In a container: take and touch the memory the task holds, less what
- * the process holds already (its code's own pages; the cgroup counts
- * what is touched once the process is in it, which it is by its first
- * command). */
+/* In a container: take and touch the memory the task holds. The cgroup
+ * counts the pages touched once the process is in it, which it is by its
+ * first command (its code's own pages were counted where it started). */
 static char *hold_memory(uint64_t bytes)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	unsigned long size = 0, resident = 0;
-	FILE *fp = fopen("/proc/self/statm", "r");
-	uint64_t have = 0, k;
-	char *m;
+	uint64_t k;
+	char *m = malloc(bytes);
 
-	if (fp) {
-		if (fscanf(fp, "%lu %lu", &size, &resident) == 2)
-			have = (uint64_t)resident * (uint64_t)page;
-		fclose(fp);
-	}
-	(void)size;
-	if (bytes <= have)
-		return NULL;
-	bytes -= have;
-	m = malloc(bytes);
 	if (!m)
 		return NULL;
 	for (k = 0; k < bytes; k += (uint64_t)page)

@@ -137,9 +137,16 @@ static int set_container_delay(struct topo_parser *p, const char *val)
 	const char *v = val;
 	int64_t ns;
 
-	if (!strcmp(val, "table1")) {
+	if (!strncmp(val, "table1", 6)) {
+		double scale = 1;
+
+		/* table1:0.25: Table I's distribution x 0.25 (a run whose
+		 * every time is scaled) */
+		if (val[6] && (val[6] != ':' || parse_double(val + 7, 1e-3, 1e3, &scale)))
+			return perr(p, "container_delay: expected table1 or table1:SCALE (a factor from 0.001 to 1000), got '%s'",
+				    val);
 		d->kind = TOPO_DELAY_TABLE1;
-		d->mean = 996 * NSEC_PER_MSEC;
+		d->mean = (int64_t)(996 * NSEC_PER_MSEC * scale);
 		return 0;
 	}
 	d->kind = TOPO_DELAY_FIXED;
@@ -148,7 +155,7 @@ static int set_container_delay(struct topo_parser *p, const char *val)
 		v += 4;
 	}
 	if (unit_parse_time(v, &ns) || ns > 600 * NSEC_PER_SEC)
-		return perr(p, "container_delay: expected a time up to 10min (fixed), exp:TIME (exponential with that mean) or table1 (COBRA's Table I), got '%s'",
+		return perr(p, "container_delay: expected a time up to 10min (fixed), exp:TIME (exponential with that mean) or table1[:SCALE] (COBRA's Table I), got '%s'",
 			    val);
 	d->mean = ns;
 	return 0;

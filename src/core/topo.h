@@ -23,7 +23,7 @@ struct topo_net {
 /* How long a container takes from its request to its start (YARN's
  * response time, COBRA Table I): fixed, exponential with that mean, or
  * TOPO_DELAY_TABLE1 (a distribution with Table I's mean, median and 95th
- * percentile). */
+ * percentile, scaled by mean / 996ms). */
 enum topo_delay_kind { TOPO_DELAY_FIXED, TOPO_DELAY_EXP, TOPO_DELAY_TABLE1 };
 struct topo_delay {
 	enum topo_delay_kind kind;

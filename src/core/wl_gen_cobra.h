@@ -30,7 +30,7 @@ struct gen_spark_opts {
 	uint32_t iterations;	      /* of ML and PageRank */
 	uint64_t block;		      /* input split (HDFS block) */
 	double time_scale;	      /* arrivals and task times x this */
-	double size_scale;	      /* Table III's inputs x this */
+	double size_scale;	      /* bytes x this, not tasks or times */
 	char only[16];		      /* one workload only: wordcount, tpch, ml, pagerank */
 };
 

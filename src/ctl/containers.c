@@ -29,8 +29,8 @@ struct cont {
 	double cpu_now, mem_now;
 	double cpu_acc;
 	int64_t acc_at;
-	/* the monitor's last sample */
-	double cpu_at_sample;
+	/* the monitor's last sample (and the model's, beside a backend's) */
+	double cpu_at_sample, model_at_sample;
 	int64_t sample_at;
 	struct hyde_res util;
 	bool has_util;
@@ -109,9 +109,11 @@ int64_t cont_delay_draw(const struct topo_delay *d, double u)
 				double u0 = table1_knots[k - 1][0], u1 = table1_knots[k][0];
 				double q0 = table1_knots[k - 1][1], q1 = table1_knots[k][1];
 
-				return (int64_t)((q0 + (q1 - q0) * (u - u0) / (u1 - u0)) * 1e6);
+				return (int64_t)((q0 + (q1 - q0) * (u - u0) / (u1 - u0)) * 1e6 *
+						 ((double)d->mean / 996e6));
 			}
-		return (int64_t)(table1_knots[ARRAY_SIZE(table1_knots) - 1][1] * 1e6);
+		return (int64_t)(table1_knots[ARRAY_SIZE(table1_knots) - 1][1] * 1e6 *
+				 ((double)d->mean / 996e6));
 	}
 	return 0;
 }
@@ -191,6 +193,15 @@ int cont_init(struct ctl *c, char *errbuf)
 		}
 	}
 	c->c->unlimited_slots = true; /* containers, not slots, bound the tasks */
+	/* COBRA's Pdelay lets a task wait up to 2 tau x its own time (tau up
+	 * to 2 in its sweeps): a run is stalled only past 4 x the longest */
+	for (i = 0; i < wl->n_jobs; i++) {
+		int64_t t = wl->jobs[i].map_time > wl->jobs[i].reduce_time ? wl->jobs[i].map_time
+									     : wl->jobs[i].reduce_time;
+
+		if (4 * t > c->stall_limit)
+			c->stall_limit = 4 * t;
+	}
 	ct->app_live = xcalloc(ct->n_apps + 1, sizeof(*ct->app_live));
 	ct->host_live = xcalloc(H, sizeof(*ct->host_live));
 	ct->host_free = xcalloc(H, sizeof(*ct->host_free));
@@ -640,13 +651,15 @@ void cont_tick(struct ctl *c)
 	for (a = 0; a < ct->n_apps; a++)
 		for (i = 0; i < ct->app_live[a].n; i++) {
 			struct cont *k = ct->v[ct->app_live[a].v[i]];
-			double cpu, mem;
+			double cpu, mem, model_cpu;
 
 			if (k->pub.state != HYDE_CONTAINER_RUNNING || now <= k->sample_at)
 				continue;
 			integrate(k, now);
 			cpu = k->cpu_acc;
 			mem = k->mem_now;
+			model_cpu = (k->cpu_acc - k->model_at_sample) / (double)(now - k->sample_at);
+			k->model_at_sample = k->cpu_acc;
 			/* in emulation the cgroup's own counters */
 			if (c->be.ops->container_usage &&
 			    c->be.ops->container_usage(&c->be, &k->pub, k->bpriv, &cpu, &mem))
@@ -659,6 +672,14 @@ void cont_tick(struct ctl *c)
 			k->util.v[HYDE_RES_MEM] =
 				k->pub.size.v[HYDE_RES_MEM] > 0 ? mem / k->pub.size.v[HYDE_RES_MEM] : 0;
 			k->has_util = true;
+			/* measured (emulation): in the log beside what its tasks
+			 * declare, for the tests and the curious (the model's
+			 * own samples would only repeat the demands) */
+			if (c->be.ops->container_usage)
+				ctl_event(c, "container_usage %u %.4f %.4f declared %.4f %.4f", k->pub.id,
+					  k->util.v[HYDE_RES_CPU], k->util.v[HYDE_RES_MEM],
+					  model_cpu / k->pub.size.v[HYDE_RES_CPU],
+					  k->mem_now / k->pub.size.v[HYDE_RES_MEM]);
 			k->cpu_at_sample = cpu;
 			k->sample_at = now;
 		}

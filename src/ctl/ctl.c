@@ -1565,10 +1565,11 @@ static void check_stall(struct ctl *c)
 		c->stall_since = ctl_now(c);
 		return;
 	}
-	if (ctl_now(c) - c->stall_since >= CTL_STALL)
+	if (ctl_now(c) - c->stall_since >= (c->stall_limit > CTL_STALL ? c->stall_limit : CTL_STALL))
 		ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done, nothing in flight and no task placed for %.0fs (a scheduler that never places them?)",
 			 (double)(ctl_now(c) - c->t0) / 1e9, c->wl->n_jobs - c->jobs_done,
-			 c->wl->n_jobs, (double)CTL_STALL / 1e9);
+			 c->wl->n_jobs,
+			 (double)(c->stall_limit > CTL_STALL ? c->stall_limit : CTL_STALL) / 1e9);
 }
 
 /* The cluster-wide period: the scheduler's tick, shuffles waiting for

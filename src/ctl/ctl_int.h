@@ -193,6 +193,7 @@ struct ctl {
 	int64_t wall_start;
 	int64_t progress_at; /* wall ns since wall_start of the last line */
 	struct conts *conts; /* apps and their containers (containers.c) */
+	int64_t stall_limit; /* beyond the default, for schedulers that wait longer */
 };
 
 /* nodes.c */
