@@ -23,6 +23,7 @@ EMUL_SCALE=${EMUL_SCALE:-0.25}
 T100=$SRC/topologies/cobra100.topo
 T28=$SRC/topologies/cobra28.topo
 GAPS="4s 2s 1s"
+SPARK_GAPS="60s 15s 5s" # 60s: the paper's
 MAIN_GAP=2s
 NICE="nice -n 10"
 mkdir -p "$OUT"
@@ -159,13 +160,16 @@ fig7() {
 	: >"$d/results.txt" # param value seed response makespan
 	for seed in $SEEDS; do
 		w=$OUT/fig5/gtrace-$MAIN_GAP-$seed.wl
-		for rho in 1.2 1.5 2 3; do
-			sim "$d/rho-$rho-$seed" "$T100" "$w" "cobra:rho=$rho" --no-io --seed "$seed"
-			echo "rho $rho $seed $(metrics "$d/rho-$rho-$seed")" >>"$d/results.txt"
-		done
-		for du in 0.5 0.6 0.7 0.8 0.9; do
-			sim "$d/delta-$du-$seed" "$T100" "$w" "cobra:delta_u=$du" --no-io --seed "$seed"
-			echo "delta $du $seed $(metrics "$d/delta-$du-$seed")" >>"$d/results.txt"
+		# at the default tau, and at tau = 0 (no locality waits: Af alone)
+		for tau in 0.5 0; do
+			for rho in 1.2 1.5 2 3; do
+				sim "$d/rho-$rho-tau$tau-$seed" "$T100" "$w" "cobra:rho=$rho:tau=$tau" --no-io --seed "$seed"
+				echo "rho$tau $rho $seed $(metrics "$d/rho-$rho-tau$tau-$seed")" >>"$d/results.txt"
+			done
+			for du in 0.5 0.6 0.7 0.8 0.9; do
+				sim "$d/delta-$du-tau$tau-$seed" "$T100" "$w" "cobra:delta_u=$du:tau=$tau" --no-io --seed "$seed"
+				echo "delta$tau $du $seed $(metrics "$d/delta-$du-tau$tau-$seed")" >>"$d/results.txt"
+			done
 		done
 	done
 }
@@ -175,12 +179,14 @@ fig8_sim() {
 	d=$OUT/fig8-sim
 	mkdir -p "$d"
 	: >"$d/results.txt"
-	for seed in $SEEDS; do
-		w=$d/spark-$seed.wl
-		[ -f "$w" ] || "$HYDE" gen spark seed="$seed" -o "$w"
-		for spec in srs drs cobra; do
-			sim "$d/$spec-$seed" "$T28" "$w" "$spec" --seed "$seed"
-			echo "sim $spec $seed $(metrics "$d/$spec-$seed")" >>"$d/results.txt"
+	for gap in $SPARK_GAPS; do
+		for seed in $SEEDS; do
+			w=$d/spark-$gap-$seed.wl
+			[ -f "$w" ] || "$HYDE" gen spark seed="$seed" mean_gap="$gap" -o "$w"
+			for spec in srs drs cobra cobra:tau=0; do
+				sim "$d/$gap-$spec-$seed" "$T28" "$w" "$spec" --seed "$seed"
+				echo "$gap $spec $seed $(metrics "$d/$gap-$spec-$seed")" >>"$d/results.txt"
+			done
 		done
 	done
 }
@@ -266,23 +272,23 @@ figures() {
 	plot "$term; set output '$OUT/fig5-cdf.png'; set title 'Fig. 5: response times, mean gap $MAIN_GAP (seeds $SEEDS pooled)'; set logscale x; set xlabel 'response time (s)'; set ylabel 'CDF'; set key bottom right; plot '$OUT/fig5/cdf-default.txt' w l lw 2 t 'default', '$OUT/fig5/cdf-tetris.txt' w l lw 2 t 'tetris', '$OUT/fig5/cdf-cobra.txt' w l lw 2 t 'cobra'"
 	plot "$term; set output '$OUT/fig6-running.png'; set title 'Fig. 6: running tasks, 3 apps of 2000-2500 tasks at time 0'; set xlabel 'time (s)'; set ylabel 'running tasks'; plot '$OUT/fig6/default.running' w l lw 2 t 'default', '$OUT/fig6/tetris.running' w l lw 2 t 'tetris', '$OUT/fig6/cobra.running' w l lw 2 t 'cobra'"
 	# Fig. 7: reduction of the mean response against default, same seeds
-	for p in rho delta; do
+	for p in rho0.5 delta0.5 rho0 delta0; do
 		awk -v p="$p" -v g="$MAIN_GAP" 'FILENAME ~ /fig5/ && $1 == g && $2 == "default" { base[$3] = $4 }
 			FILENAME ~ /fig7/ && $1 == p { red[$2] += 100 * (base[$3] - $4) / base[$3]; n[$2]++ }
 			END { for (v in red) printf "%s %.2f\n", v, red[v] / n[v] }' \
 			"$OUT/fig5/results.txt" "$OUT/fig7/results.txt" | sort -g >"$OUT/fig7/$p.txt"
 	done
-	plot "$term; set output '$OUT/fig7-rho.png'; set title 'Fig. 7(a): delta_u = 0.7'; set xlabel 'rho'; set ylabel 'mean response reduction vs default (%)'; plot '$OUT/fig7/rho.txt' w lp lw 2 pt 7 t 'cobra'"
-	plot "$term; set output '$OUT/fig7-delta.png'; set title 'Fig. 7(b): rho = 1.5'; set xlabel 'delta_u'; set ylabel 'mean response reduction vs default (%)'; plot '$OUT/fig7/delta.txt' w lp lw 2 pt 7 t 'cobra'"
+	plot "$term; set output '$OUT/fig7-rho.png'; set title 'Fig. 7(a): delta_u = 0.7'; set xlabel 'rho'; set ylabel 'mean response reduction vs default (%)'; set key bottom right; plot '$OUT/fig7/rho0.5.txt' w lp lw 2 pt 7 t 'cobra, tau 0.5', '$OUT/fig7/rho0.txt' w lp lw 2 pt 5 t 'cobra, tau 0', 0 notitle lc rgb 'black'"
+	plot "$term; set output '$OUT/fig7-delta.png'; set title 'Fig. 7(b): rho = 1.5'; set xlabel 'delta_u'; set ylabel 'mean response reduction vs default (%)'; set key bottom right; plot '$OUT/fig7/delta0.5.txt' w lp lw 2 pt 7 t 'cobra, tau 0.5', '$OUT/fig7/delta0.txt' w lp lw 2 pt 5 t 'cobra, tau 0', 0 notitle lc rgb 'black'"
 	for spec in srs drs cobra; do
 		# shellcheck disable=SC2046
-		cdf_data "$OUT/fig8-sim/cdf-$spec.txt" $(for s in $SEEDS; do echo "$OUT/fig8-sim/$spec-$s"; done)
+		cdf_data "$OUT/fig8-sim/cdf-$spec.txt" $(for s in $SEEDS; do echo "$OUT/fig8-sim/60s-$spec-$s"; done)
 		if [ -s "$OUT/fig8-emul/results.txt" ]; then
 			# shellcheck disable=SC2046
 			cdf_data "$OUT/fig8-emul/cdf-$spec.txt" $(ls -d "$OUT/fig8-emul/$spec"-[0-9]* 2>/dev/null)
 		fi
 	done
-	plot "$term; set output '$OUT/fig8-sim-cdf.png'; set title 'Fig. 8(a) in simulation: response times, 28 hosts'; set xlabel 'response time (s)'; set ylabel 'CDF'; set key bottom right; plot '$OUT/fig8-sim/cdf-srs.txt' w l lw 2 t 'SRS', '$OUT/fig8-sim/cdf-drs.txt' w l lw 2 t 'DRS', '$OUT/fig8-sim/cdf-cobra.txt' w l lw 2 t 'COBRA'"
+	plot "$term; set output '$OUT/fig8-sim-cdf.png'; set title 'Fig. 8(a) in simulation: response times, 28 hosts, mean gap 60s'; set xlabel 'response time (s)'; set ylabel 'CDF'; set key bottom right; plot '$OUT/fig8-sim/cdf-srs.txt' w l lw 2 t 'SRS', '$OUT/fig8-sim/cdf-drs.txt' w l lw 2 t 'DRS', '$OUT/fig8-sim/cdf-cobra.txt' w l lw 2 t 'COBRA'"
 	if [ -s "$OUT/fig8-emul/results.txt" ]; then
 		plot "$term; set output '$OUT/fig8-emul-cdf.png'; set title 'Fig. 8(a) in emulation (time x $EMUL_SCALE): response times'; set xlabel 'response time (s)'; set ylabel 'CDF'; set key bottom right; plot '$OUT/fig8-emul/cdf-srs.txt' w l lw 2 t 'SRS', '$OUT/fig8-emul/cdf-drs.txt' w l lw 2 t 'DRS', '$OUT/fig8-emul/cdf-cobra.txt' w l lw 2 t 'COBRA'"
 	fi
@@ -359,13 +365,13 @@ report() {
 		echo
 		echo "## Fig. 7: sensitivity (mean gap $MAIN_GAP), mean response reduction against default"
 		echo
-		echo "| rho (delta_u 0.7) | reduction |"
-		echo "|---|---|"
-		awk '{ printf "| %s | %.1f%% |\n", $1, $2 }' "$OUT/fig7/rho.txt"
+		echo "| rho (delta_u 0.7) | reduction, tau 0.5 | reduction, tau 0 |"
+		echo "|---|---|---|"
+		join "$OUT/fig7/rho0.5.txt" "$OUT/fig7/rho0.txt" | awk '{ printf "| %s | %.1f%% | %.1f%% |\n", $1, $2, $3 }'
 		echo
-		echo "| delta_u (rho 1.5) | reduction |"
-		echo "|---|---|"
-		awk '{ printf "| %s | %.1f%% |\n", $1, $2 }' "$OUT/fig7/delta.txt"
+		echo "| delta_u (rho 1.5) | reduction, tau 0.5 | reduction, tau 0 |"
+		echo "|---|---|---|"
+		join "$OUT/fig7/delta0.5.txt" "$OUT/fig7/delta0.txt" | awk '{ printf "| %s | %.1f%% | %.1f%% |\n", $1, $2, $3 }'
 		echo
 		echo "Paper: rho = 1.5 is a good choice, rho = 3 delays other jobs; a smaller delta wastes"
 		echo "resources, a larger one delays the job itself (both curves peak inside the range)."
@@ -374,20 +380,21 @@ report() {
 		echo
 		echo "## Fig. 8: Table III's workloads, 28 hosts of 2 cores and 4GB (cobra28.topo)"
 		echo
-		echo "Simulation at the paper's time scale (hyde gen spark, 30 apps, mean gap 60s, HDFS and shuffle traffic on):"
+		echo "Simulation at the paper's time scale (hyde gen spark, 30 apps; mean gap 60s as the paper, then"
+		echo "15s and 5s for more load; HDFS and shuffle traffic on):"
 		echo
-		echo "| scheduler | mean response (s) | makespan (s) |"
-		echo "|---|---|---|"
-		for spec in srs drs cobra; do
-			set -- $(row "$OUT/fig8-sim/results.txt" "\$2 == \"$spec\"")
-			echo "| $spec | $1 [$2-$3] | $4 [$5-$6] |"
+		echo "| mean gap | scheduler | mean response (s) | makespan (s) | vs SRS: response | makespan |"
+		echo "|---|---|---|---|---|---|"
+		for gap in $SPARK_GAPS; do
+			s_r=$(awk -v g="$gap" '$1 == g && $2 == "srs"' "$OUT/fig8-sim/results.txt" | stats 4 | cut -d' ' -f1)
+			s_m=$(awk -v g="$gap" '$1 == g && $2 == "srs"' "$OUT/fig8-sim/results.txt" | stats 5 | cut -d' ' -f1)
+			for spec in srs drs cobra cobra:tau=0; do
+				set -- $(row "$OUT/fig8-sim/results.txt" "\$1 == \"$gap\" && \$2 == \"$spec\"")
+				echo "| $gap | $spec | $1 [$2-$3] | $4 [$5-$6] | $(pct "$1" "$s_r") | $(pct "$4" "$s_m") |"
+			done
 		done
-		s_r=$(awk '$2 == "srs"' "$OUT/fig8-sim/results.txt" | stats 4 | cut -d' ' -f1)
-		c_r=$(awk '$2 == "cobra"' "$OUT/fig8-sim/results.txt" | stats 4 | cut -d' ' -f1)
-		s_m=$(awk '$2 == "srs"' "$OUT/fig8-sim/results.txt" | stats 5 | cut -d' ' -f1)
-		c_m=$(awk '$2 == "cobra"' "$OUT/fig8-sim/results.txt" | stats 5 | cut -d' ' -f1)
 		echo
-		echo "COBRA vs SRS: mean response $(pct "$c_r" "$s_r") (paper -37%), makespan $(pct "$c_m" "$s_m") (paper -38%)."
+		echo "Paper (deployment, mean gap 60s): COBRA vs SRS, mean response -37%, makespan -38%."
 		echo
 		echo "![Fig. 8 simulation](fig8-sim-cdf.png)"
 		echo
