@@ -347,6 +347,31 @@ report() {
 			echo "| $tau | $1 [$2-$3] | $4 [$5-$6] | $(pct "$1" "$dr") | $(pct "$4" "$dm") |"
 		done
 		echo
+		echo "Breakdown, mean gap $MAIN_GAP (all seeds): mean response by the app's tasks (and how many"
+		echo "apps), and the mean wait of a task (its start minus its job's readiness):"
+		echo
+		echo "| run | apps of 1-5 tasks | 6-100 | over 100 | task wait (s) |"
+		echo "|---|---|---|---|---|"
+		for r in "$MAIN_GAP-default:default" "$MAIN_GAP-tetris:tetris" "$MAIN_GAP-cobra:cobra" "tau-0:cobra, tau 0"; do
+			pre=${r%%:*}
+			for s in $SEEDS; do
+				awk -F, 'NR > 1 { c = $4 <= 5 ? 1 : $4 <= 100 ? 2 : 3; print c, $8 / 1e9 }' "$OUT/fig5/$pre-$s/app/apps.csv"
+			done | awk '{ r[$1] += $2; n[$1]++ } END { printf "%.1f (%d) | %.1f (%d) | %.1f (%d)", r[1] / n[1], n[1], r[2] / n[2], n[2], r[3] / n[3], n[3] }' >"$OUT/.b1"
+			for s in $SEEDS; do
+				awk '$2 == "job_ready" { rd[$3] = $1 } $2 == "task_start" { print ($1 - rd[$3]) / 1e9 }' "$OUT/fig5/$pre-$s/events.log"
+			done | awk '{ w += $1; n++ } END { printf "%.1f", w / n }' >"$OUT/.b2"
+			echo "| ${r#*:} | $(cat "$OUT/.b1") | $(cat "$OUT/.b2") |"
+		done
+		echo
+		echo "Af's periods by case (cobra, all seeds): the share of periods found inefficient, deprived, satisfied:"
+		echo
+		echo "| mean gap | inefficient | deprived | satisfied |"
+		echo "|---|---|---|---|"
+		for gap in $GAPS; do
+			for s in $SEEDS; do grep -o -- "-> [a-z]*" "$OUT/fig5/$gap-cobra-$s/events.log"; done |
+				awk -v g="$gap" '{ c[$2]++; n++ } END { printf "| %s | %.0f%% | %.0f%% | %.0f%% |\n", g, 100 * c["inefficient"] / n, 100 * c["deprived"] / n, 100 * c["satisfied"] / n }'
+		done
+		echo
 		echo "![Fig. 5 normalised](fig5-normalised.png) ![Fig. 5 CDF](fig5-cdf.png)"
 		echo
 		echo "## Fig. 6: running tasks, three apps of 2000-2500 tasks submitted at 0"
@@ -415,6 +440,13 @@ report() {
 			c_m=$(awk '$1 == "emul" && $2 == "cobra"' "$OUT/fig8-emul/results.txt" | stats 5 | cut -d' ' -f1)
 			echo
 			echo "COBRA vs SRS in emulation: mean response $(pct "$c_r" "$s_r") (paper -37%), makespan $(pct "$c_m" "$s_m") (paper -38%)."
+			echo
+			echo "The containers' CPU and memory as their cgroups counted them, against what their tasks"
+			echo "declared (cobra, all runs; fractions of the container's size, samples with a task at work):"
+			echo
+			for r in "$OUT/fig8-emul"/cobra-[0-9]*; do cat "$r/events.log"; done |
+				awk '$2 == "container_usage" && $7 > 0 { m += $4; d += $7; mm += $5; dm += $8; n++ }
+					END { if (n) printf "%d samples: CPU measured %.3f, declared %.3f; memory measured %.3f, declared %.3f.\n", n, m / n, d / n, mm / n, dm / n }'
 			echo
 			echo "![Fig. 8 emulation](fig8-emul-cdf.png)"
 		else
