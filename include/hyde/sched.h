@@ -17,6 +17,10 @@
  * the container idle until the host's next heartbeat. In host mode
  * (next_task + pick_host, NEAT's way) the scheduler chooses hosts for
  * tasks among those whose heartbeat reported free containers.
+ * In container-holding mode (pick_task_in, API version 2) the scheduler
+ * asks for containers of any size for applications and packs their tasks
+ * in them by their demands (COBRA's reusable multi-task containers, Spark's
+ * executors) and hyde counts no slots: the containers bound the tasks.
  *
  * A plugin is a shared object that defines
  *     const struct hyde_sched_ops hyde_sched_plugin = { .api_version = HYDE_SCHED_API_VERSION, ... };
