@@ -38,6 +38,8 @@
 #include "core/util.h"
 #include "ctl/ctl.h"
 #include "ctl/live.h"
+#include "ctl/containers.h"
+#include "emul/cgroup.h"
 #include "emul/emul.h"
 #include "emul/fabric.h"
 #include "emul/datanode.h"
@@ -103,6 +105,14 @@ struct emul {
 	uint64_t seed;
 	sigset_t oldmask;
 	bool sigmask_set;
+	/* containers (container-holding schedulers): their cgroups */
+	struct cg_layout cgl;
+	bool cgl_found;
+	char cg_prefix[64];
+	struct cg **cgs; /* by container id, while it runs */
+	size_t cap_cgs;
+	struct cg **doomed; /* released, their processes not all gone yet */
+	size_t n_doomed, cap_doomed;
 };
 
 static inline struct emul *EM(struct backend *b)
@@ -349,6 +359,7 @@ static void task_hello(struct emul *e, struct rconn *rc, char *line)
 	char kind[16];
 	uint64_t v[3];
 	struct tslot *sl;
+	void *cgp = NULL;
 	int k;
 
 	if (sscanf(line, "hello %15s %" SCNu64 " %" SCNu64 " %" SCNu64, kind, &v[0], &v[1], &v[2]) != 4 ||
@@ -361,6 +372,22 @@ static void task_hello(struct emul *e, struct rconn *rc, char *line)
 	rc->task = k == HYDE_MAP ? &cl->jobs[v[0]].maps[v[1]] : &cl->jobs[v[0]].reduces[v[1]];
 	sl = slot_of(e, rc->task);
 	sl->rc = rc;
+	/* in a container: into its cgroup now, started (its exec is not the
+	 * task's work) and before its first command (what it burns and
+	 * touches from then on counts there) */
+	if (ctl_task_container(e->ctl, rc->task, &cgp) >= 0) {
+		size_t i;
+
+		for (i = e->n_procs; i-- > 0;)
+			if (e->procs[i]->task == rc->task && !e->procs[i]->exited) {
+				int r = cg_attach(cgp, e->procs[i]->pid);
+
+				if (r)
+					ctl_fail(e->ctl, "%s %u of job %s: cannot join its container's cgroup: %s",
+						 kind, rc->task->idx, cl->jobs[v[0]].wl->id, strerror(-r));
+				break;
+			}
+	}
 	if (sl->outbox) {
 		if (send_line(rc->w.fd, sl->outbox))
 			ctl_fail(e->ctl, "%s %u of job %s: cannot talk to it", kind, rc->task->idx,
@@ -984,6 +1011,17 @@ static void emul_destroy(struct backend *b)
 	for (i = 0; i < e->n_procs; i++)
 		free(e->procs[i]);
 	free(e->procs);
+	/* the containers' cgroups, their processes gone */
+	if (e->cgl_found)
+		cg_clean(e->cg_prefix);
+	for (i = 0; i < e->cap_cgs; i++)
+		if (e->cgs[i] && cg_destroy(e->cgs[i]))
+			free(e->cgs[i]);
+	for (i = 0; i < e->n_doomed; i++)
+		if (cg_destroy(e->doomed[i]))
+			free(e->doomed[i]);
+	free(e->cgs);
+	free(e->doomed);
 	if (e->fab) {
 		if (fabric_down(e->fab, errbuf))
 			log_warnx("%s", errbuf);
@@ -1046,8 +1084,9 @@ static int emul_task_start(struct backend *b, struct hyde_task *t)
 	struct emul *e = EM(b);
 	const struct wl_job *w = ctl_cluster(e->ctl)->jobs[t->job].wl;
 	char node[32], job[16], idx[16], seed[32], reg[300], name[96];
-	char *argv[16];
+	char *argv[20], cpu[32], mem[32];
 	int n = 0;
+	int32_t cid;
 
 	host_name(e->t, (unsigned)t->host, node, sizeof(node));
 	snprintf(job, sizeof(job), "%u", t->job);
@@ -1069,11 +1108,92 @@ static int emul_task_start(struct backend *b, struct hyde_task *t)
 		argv[n++] = "--reg";
 		argv[n++] = reg;
 	}
+	/* in a container: what it burns and holds, in real units */
+	cid = ctl_task_container(e->ctl, t, NULL);
+	if (cid >= 0) {
+		const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[t->job];
+		const struct hyde_res *d = hyde_task_demand(jb, t);
+
+		snprintf(cpu, sizeof(cpu), "%.9f", d->v[HYDE_RES_CPU] * e->t->cpu_scale);
+		snprintf(mem, sizeof(mem), "%.0f", d->v[HYDE_RES_MEM] * e->t->mem_scale);
+		argv[n++] = "--cpu";
+		argv[n++] = cpu;
+		argv[n++] = "--mem";
+		argv[n++] = mem;
+	}
 	argv[n] = NULL;
 	snprintf(name, sizeof(name), "%s %u of job %s on %s", task_kind_name(t->kind), t->idx,
 		 w->id, node);
 	return proc_spawn(e, node, argv, -1, t->kind == HYDE_MAP ? P_MAP : P_REDUCE, t, name,
 			  NULL);
+}
+
+static int emul_container_start(struct backend *b, const struct hyde_container *c, void **priv)
+{
+	struct emul *e = EM(b);
+	char errbuf[HYDE_ERRBUF_SIZE], name[32], desc[CG_PATH_MAX * 4];
+	struct cg *g;
+	int r;
+
+	if (!e->cgl_found) {
+		if ((r = cg_detect(&e->cgl, errbuf))) {
+			log_warnx("containers: %s", errbuf);
+			return r;
+		}
+		e->cgl_found = true;
+		snprintf(e->cg_prefix, sizeof(e->cg_prefix), "%s", e->fab->prefix);
+		cg_describe(&e->cgl, desc, sizeof(desc));
+		ctl_event(e->ctl, "containers %s", desc);
+	}
+	snprintf(name, sizeof(name), "c%u", c->id);
+	/* the memory limit has room for the processes' own pages (code,
+	 * stacks, socket buffers) beside the demand the tasks touch */
+	r = cg_create(&e->cgl, e->cg_prefix, name, c->size.v[HYDE_RES_CPU] * e->t->cpu_scale,
+		      (uint64_t)(c->size.v[HYDE_RES_MEM] * e->t->mem_scale) + CG_MEM_HEADROOM, &g,
+		      errbuf);
+	if (r) {
+		log_warnx("container %u: %s", c->id, errbuf);
+		return r;
+	}
+	xgrow((void **)&e->cgs, &e->cap_cgs, (size_t)c->id + 1, sizeof(*e->cgs));
+	e->cgs[c->id] = g;
+	*priv = g;
+	return 0;
+}
+
+/* A container released: its cgroup goes once its processes have (a map's
+ * leaves by itself just after its end); those still there are removed at
+ * the next release, or at the end. */
+static void emul_container_stop(struct backend *b, const struct hyde_container *c, void *priv)
+{
+	struct emul *e = EM(b);
+	size_t i, k = 0;
+
+	(void)priv;
+	if (c->id < e->cap_cgs && e->cgs[c->id]) {
+		xgrow((void **)&e->doomed, &e->cap_doomed, e->n_doomed + 1, sizeof(*e->doomed));
+		e->doomed[e->n_doomed++] = e->cgs[c->id];
+		e->cgs[c->id] = NULL;
+	}
+	for (i = 0; i < e->n_doomed; i++)
+		if (cg_destroy(e->doomed[i]))
+			e->doomed[k++] = e->doomed[i];
+	e->n_doomed = k;
+}
+
+static int emul_container_usage(struct backend *b, const struct hyde_container *c, void *priv,
+				double *cpu_ns, double *mem)
+{
+	struct emul *e = EM(b);
+	uint64_t cpu, m;
+	int r;
+
+	(void)c;
+	if ((r = cg_usage(priv, &cpu, &m)))
+		return r;
+	*cpu_ns = (double)cpu / e->t->cpu_scale;
+	*mem = (double)m / e->t->mem_scale;
+	return 0;
 }
 
 static int emul_task_compute(struct backend *b, struct hyde_task *t, int64_t duration)
@@ -1254,4 +1374,7 @@ const struct backend_ops backend_emul = {
 	.flow_remaining = emul_flow_remaining,
 	.link_bytes = emul_link_bytes,
 	.progress = emul_progress,
+	.container_start = emul_container_start,
+	.container_stop = emul_container_stop,
+	.container_usage = emul_container_usage,
 };

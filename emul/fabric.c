@@ -47,6 +47,7 @@
 #include "core/log.h"
 #include "core/rundir.h"
 #include "core/util.h"
+#include "cgroup.h"
 #include "fabric.h"
 #include "netns.h"
 #include "nlbatch.h"
@@ -671,9 +672,13 @@ static int clean_prefix(const char *prefix, struct hyde_clean_report *rep,
 	char match[FABRIC_PREFIX_MAX + 2], dir[PATH_MAX], *dirs[1] = { dir };
 	struct stat st;
 
+	int r;
+
 	snprintf(match, sizeof(match), "%s-", prefix);
 	snprintf(dir, sizeof(dir), "%s/%s", FABRIC_STATE_ROOT, prefix);
-	return clean_set(match, dirs, stat(dir, &st) == 0 ? 1 : 0, rep, errbuf);
+	r = clean_set(match, dirs, stat(dir, &st) == 0 ? 1 : 0, rep, errbuf);
+	cg_clean(prefix); /* the containers' cgroups, their processes gone */
+	return r;
 }
 
 int hyde_clean_report(const char *prefix, bool all,
@@ -711,6 +716,7 @@ int hyde_clean_report(const char *prefix, bool all,
 		closedir(d);
 	}
 	r = clean_set("hyde", dirs, n, rep, errbuf);
+	cg_clean(NULL);
 	for (i = 0; i < n; i++)
 		free(dirs[i]);
 	free(dirs);

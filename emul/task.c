@@ -54,6 +54,71 @@ static void do_work(int64_t ns, int cpu)
 	}
 }
 
+/* In a container: burn `cores` of CPU for ns, measured on the process's
+ * own CPU clock, in slices of at most 1ms; a task the cgroup or the box
+ * held back keeps burning after ns until it has had its share (a task's
+ * work is CPU, not time). */
+static void burn(int64_t ns, double cores)
+{
+	int64_t start = now_ns(), want_total = (int64_t)((double)ns * cores), t0;
+	struct timespec ts;
+	volatile uint64_t x = 0;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	t0 = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	for (;;) {
+		int64_t el = now_ns() - start, used, want;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		used = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec - t0;
+		if (el >= ns && used >= want_total)
+			return;
+		want = el >= ns ? want_total : (int64_t)((double)el * cores);
+		if (used < want) {
+			int64_t stop = used + (want - used < 1000000 ? want - used : 1000000);
+
+			while (used < stop) {
+				for (int k = 0; k < 2000; k++)
+					x += (uint64_t)k;
+				clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+				used = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec - t0;
+			}
+			continue;
+		}
+		/* ahead: sleep until the share catches up (at most 10ms) */
+		{
+			int64_t until = cores > 0 ? (int64_t)((double)used / cores) : ns;
+			int64_t nap = until - el;
+
+			if (nap > 10000000)
+				nap = 10000000;
+			if (el < ns && nap > ns - el)
+				nap = ns - el;
+			if (nap < 100000)
+				nap = 100000;
+			ts.tv_sec = nap / NSEC_PER_SEC;
+			ts.tv_nsec = nap % NSEC_PER_SEC;
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* In a container: take and touch the memory the task holds. The cgroup
+ * counts the pages touched once the process is in it, which it is by its
+ * first command (its code's own pages were counted where it started). */
+static char *hold_memory(uint64_t bytes)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t k;
+	char *m = malloc(bytes);
+
+	if (!m)
+		return NULL;
+	for (k = 0; k < bytes; k += (uint64_t)page)
+		m[k] = (char)k;
+	return m;
+}
+
 /* A map's output joins its host's shuffle service, which serves it from
  * then on. */
 static int register_output(const struct task_opts *o, char *errbuf)
@@ -554,7 +619,10 @@ static int command(struct reducer *r, const struct task_opts *o, char *line, cha
 	} else if (!strncmp(line, "write ", 6)) {
 		write_start(r, line);
 	} else if (sscanf(line, "compute %" SCNd64 " %15s", &ns, work) == 2) {
-		do_work(ns, !strcmp(work, "cpu"));
+		if (o->cpu > 0)
+			burn(ns, o->cpu);
+		else
+			do_work(ns, !strcmp(work, "cpu"));
 		if (r->kind == HYDE_MAP) {
 			int e = register_output(o, errbuf);
 
@@ -581,6 +649,8 @@ int task_process(const struct task_opts *o, char *errbuf)
 	struct epoll_event ev, evs[64];
 	int64_t next_prog = now_ns() + PROGRESS_EVERY;
 	int n, i, ret = 0;
+	char *heap = NULL; /* what it holds in its container */
+	bool held = false;
 
 	signal(SIGPIPE, SIG_IGN);
 	r.ctl = emul_unix_connect(o->ctl_path);
@@ -629,6 +699,10 @@ int task_process(const struct task_opts *o, char *errbuf)
 
 				if (!line)
 					break;
+				if (o->mem && !held) {
+					held = true;
+					heap = hold_memory(o->mem);
+				}
 				ret = command(&r, o, line, errbuf);
 				emul_lb_drop(&r.in, used);
 				if (ret)
@@ -641,6 +715,7 @@ int task_process(const struct task_opts *o, char *errbuf)
 		}
 	}
 out:
+	free(heap);
 	reducer_free(&r);
 	return ret > 0 ? 0 : ret;
 }

@@ -21,7 +21,8 @@
  *                    <established_ns> <first_ns> <last_ns> <bytes>
  *                (a pipeline hop a data service made, once the write is done)
  *   task -> ctl  fail <flow> <why...>
- *   ctl -> task  compute <ns> <sleep|cpu>
+ *   ctl -> task  compute <ns> <sleep|cpu>   (with --cpu: burns that many cores
+ *                for ns, and longer if it could not get them)
  *   task -> ctl  computed   (a map: its output registered; then it exits 0)
  *   ctl -> task  exit       (a reduce, its output written: it exits 0)
  * Times are CLOCK_REALTIME ns, the clock of the captures; first and last
@@ -37,6 +38,12 @@ struct task_opts {
 	int kind;	      /* enum hyde_task_kind */
 	uint32_t job, idx;
 	uint64_t seed;
+	/* In a container (its cgroup): the cores its work burns and the
+	 * bytes it holds from its first command to its end (real ones: the
+	 * emulated demand times the topology's cpu_scale, mem_scale); 0: its
+	 * work sleeps or spins as `compute` says, and it holds nothing. */
+	double cpu;
+	uint64_t mem;
 };
 
 /* The body of `hyde task`: 0 when told to end (or, a map, once its output

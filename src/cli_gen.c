@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "core/wl_gen.h"
+#include "core/wl_gen_cobra.h"
 #include "core/wl_import.h"
 #include "core/util.h"
 #include "core/workload.h"
@@ -46,11 +47,15 @@ static void gen_usage(FILE *fp)
 {
 	struct gen_fb_opts fb;
 	struct gen_dag_opts dag;
+	struct gen_spark_opts sp;
+	struct gen_gtrace_opts gt;
 
 	gen_fb_opts_default(&fb);
 	gen_dag_opts_default(&dag);
+	gen_spark_opts_default(&sp);
+	gen_gtrace_opts_default(&gt);
 	fprintf(fp,
-		"usage: hyde gen fb|dag|flows [KEY=VALUE...] [-o FILE]\n\n"
+		"usage: hyde gen fb|dag|flows|spark|gtrace [KEY=VALUE...] [-o FILE]\n\n"
 		"Generate a workload; the same options give a byte-identical file.\n\n"
 		"fb: FB-like mix sampled from the SWIM FB-2010 trace by class. Options:\n");
 	gen_fb_opts_print(&fb, fp);
@@ -66,6 +71,12 @@ static void gen_usage(FILE *fp)
 	}
 	fprintf(fp, "\nfb and dag also take the task derivation options of 'hyde import swim'\n"
 		"(block, per_reduce, map_rate, reduce_rate, map_base, reduce_base, ...).\n");
+	fprintf(fp, "\nspark: COBRA's deployment apps (Table III: Wordcount, TPC-H, iterative ML,\n"
+		"PageRank; small/medium/large 46/40/14%%), each app jobs sharing app=. Options:\n");
+	gen_spark_opts_print(&sp, fp);
+	fprintf(fp, "\ngtrace: a synthetic stand-in for the Google trace of COBRA's simulations\n"
+		"(heavy-tailed tasks and durations, small demands, 1-3 stages). Options:\n");
+	gen_gtrace_opts_print(&gt, fp);
 }
 
 /* Parses -o FILE and collects KEY=VALUE arguments after argv[first]. */
@@ -138,8 +149,29 @@ int cmd_gen(int argc, char **argv)
 				goto done;
 			}
 		r = wl_gen_flows(&o, &wl, errbuf);
+	} else if (!strcmp(argv[1], "spark")) {
+		struct gen_spark_opts o;
+
+		gen_spark_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (gen_spark_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("gen", "%s", errbuf);
+				goto done;
+			}
+		r = wl_gen_spark(&o, &wl, errbuf);
+	} else if (!strcmp(argv[1], "gtrace")) {
+		struct gen_gtrace_opts o;
+
+		gen_gtrace_opts_default(&o);
+		for (i = 0; i < nkv; i++)
+			if (gen_gtrace_opts_set(&o, kvs[i], errbuf)) {
+				r = cli_usage_error("gen", "%s", errbuf);
+				goto done;
+			}
+		r = wl_gen_gtrace(&o, &wl, errbuf);
 	} else {
-		r = cli_usage_error("gen", "unknown generator '%s' (expected fb, dag or flows)", argv[1]);
+		r = cli_usage_error("gen", "unknown generator '%s' (expected fb, dag, flows, spark or gtrace)",
+				    argv[1]);
 		goto done;
 	}
 	if (r) {

@@ -37,7 +37,8 @@ int cmd_task(int argc, char **argv)
 
 	if (!strcmp(kind, "--help") || !strcmp(kind, "-h")) {
 		printf("usage: hyde task map --ctl SOCK --job J --idx M --seed N --reg SOCK\n"
-		       "       hyde task reduce --ctl SOCK --job J --idx R --seed N\n\n"
+		       "       hyde task reduce --ctl SOCK --job J --idx R --seed N\n"
+		       "       (in a container: --cpu CORES --mem BYTES, what it burns and holds)\n\n"
 		       "A task process of a run, started by the controller inside a host's\n"
 		       "namespace (see emul/task.h). Not meant to be run by hand.\n");
 		return 0;
@@ -64,6 +65,12 @@ int cmd_task(int argc, char **argv)
 		} else if (!strcmp(opt, "--seed")) {
 			if (parse_uint(v, 0, UINT64_MAX, &o.seed))
 				return cli_usage_error("task", "--seed: expected a number");
+		} else if (!strcmp(opt, "--cpu")) {
+			if (parse_double(v, 0, 1024, &o.cpu))
+				return cli_usage_error("task", "--cpu: expected cores, got '%s'", v);
+		} else if (!strcmp(opt, "--mem")) {
+			if (parse_uint(v, 0, UINT64_MAX, &o.mem))
+				return cli_usage_error("task", "--mem: expected bytes, got '%s'", v);
 		} else {
 			return cli_usage_error("task", "unknown option '%s'", opt);
 		}

@@ -25,6 +25,13 @@ static void print_topo(const struct topo *t, const char *path)
 	       topo_n_hosts(t), a);
 	printf("  containers   %u per host, %u in all\n", t->containers,
 	       t->containers * topo_n_hosts(t));
+	printf("  resources    %g cores, %s per host; a default container %g cores, %s;\n"
+	       "               container response %s%s\n",
+	       t->cores, unit_fmt_size(t->memory, a, sizeof(a)), t->cores / t->containers,
+	       unit_fmt_size(t->memory / t->containers, b, sizeof(b)),
+	       t->container_delay.kind == TOPO_DELAY_TABLE1 ? "COBRA Table I's, mean "
+	       : t->container_delay.kind == TOPO_DELAY_EXP ? "exponential, mean " : "",
+	       unit_fmt_time(t->container_delay.mean, c, sizeof(c)));
 	printf("  replicas     %u per input block\n", t->replicas);
 	printf("  host link    %s\n", unit_fmt_rate(t->host_rate, a, sizeof(a)));
 	if (t->has_eps)
@@ -91,6 +98,8 @@ static void print_workload(const struct workload *wl, const char *spec,
 	if (pinned)
 		printf("  pinned       %u job(s) with fixed map/reduce racks\n", pinned);
 	printf("  users        %zu\n", wl->n_users);
+	if (wl->n_apps < wl->n_jobs)
+		printf("  apps         %zu (jobs sharing app=)\n", wl->n_apps);
 	printf("  tasks        %" PRIu64 " maps, %" PRIu64 " reduces\n", maps, reduces);
 	printf("  bytes        input %s, shuffle %s, output %s\n",
 	       unit_human_size((double)input, a, sizeof(a)),

@@ -23,6 +23,7 @@ Suite *shuffle_suite(void);
 Suite *stats_suite(void);
 Suite *neat_suite(void);
 Suite *inspect_suite(void);
+Suite *cobra_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);

@@ -39,6 +39,17 @@ plug() { # SRC OUT [cc options]
 }
 plug "$HYDE_SRCDIR/examples/fifo.c" "$tmpdir/fifo.so"
 plug "$HYDE_SRCDIR/tests/plugin_hostmode.c" "$tmpdir/hostmode.so"
+plug "$HYDE_SRCDIR/tests/plugin_containers.c" "$tmpdir/oneper.so"
+# a plugin built for version 1 (its ops table ends before pick_task_in)
+sed 's/\.api_version = HYDE_SCHED_API_VERSION,/.api_version = 1,/' \
+	"$HYDE_SRCDIR/examples/fifo.c" >"$tmpdir/v1.c"
+plug "$tmpdir/v1.c" "$tmpdir/v1.so"
+# two apps of jobs sharing app=, with demands (API version 2)
+cat >"$tmpdir/apps.wl" <<'EOF'
+job id=a1 app=A arrival=0s input=4MB shuffle=1MB output=1MB maps=3 reduces=1 map_time=1s reduce_time=1s map_cpu=0.3 map_mem=500MB reduce_cpu=0.5 reduce_mem=1GB
+job id=a2 app=A arrival=0s input=parents shuffle=0B output=0B maps=2 reduces=0 map_time=1s map_cpu=0.5 map_mem=500MB parents=a1
+job id=b1 app=B arrival=1s input=3MB shuffle=0B output=0B maps=3 reduces=0 map_time=2s map_cpu=0.25 map_mem=300MB
+EOF
 
 # ---- the executable exports the API ----
 # (functions, not the header's static inline helpers; glibc's copy
@@ -68,6 +79,18 @@ expect_status 0 "$HYDE" sim -t "$T" -w "$W" -s "$tmpdir/hostmode.so" -o "$tmpdir
 tasks=$(grep -c ' task_start ' "$tmpdir/hm/events.log")
 grep -q "sched hostmode: placed $tasks tasks, [1-9][0-9]* view checks" "$tmpdir/hm/events.log" ||
 	fail "host mode: $tasks tasks started, the plugin says: $(grep 'sched hostmode' "$tmpdir/hm/events.log")"
+
+# version 1's plugins still load and run
+expect_status 0 "$HYDE" sim -t "$T" -w "$W" -s "$tmpdir/v1.so" -o "$tmpdir/v1" &&
+	contains "$out" "jobs             2 of 2 done"
+
+# container-holding mode: one container per app, its tasks packed in it
+expect_status 0 "$HYDE" sim -t "$T" -w "$tmpdir/apps.wl" -s "$tmpdir/oneper.so" -o "$tmpdir/cp" &&
+	contains "$out" "jobs             3 of 3 done"
+grep -q "sched oneper: placed 9 tasks" "$tmpdir/cp/events.log" ||
+	fail "container plugin: $(grep 'sched oneper' "$tmpdir/cp/events.log")"
+[ "$(awk -F, 'NR > 1 && $8 >= 0' "$tmpdir/cp/app/containers.csv" | wc -l)" = 2 ] ||
+	fail "container plugin: not one released container per app: $(cat "$tmpdir/cp/app/containers.csv")"
 
 # hyde compare takes a plugin's path as a spec, options after it
 expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -q \
@@ -110,6 +133,10 @@ if [ "$(id -u)" = 0 ] && ip netns list >/dev/null 2>&1; then
 	expect_status 0 "$HYDE" run -t "$T" -w "$W" -s "$tmpdir/hostmode.so" -o "$tmpdir/emul-hm" --prefix $P -q
 	grep -q "sched hostmode: placed [1-9]" "$tmpdir/emul-hm/events.log" ||
 		fail "emulation, host mode: $(grep 'sched hostmode' "$tmpdir/emul-hm/events.log")"
+	expect_status 0 "$HYDE" run -t "$T" -w "$tmpdir/apps.wl" -s "$tmpdir/oneper.so" -o "$tmpdir/emul-cp" \
+		--prefix $P --no-analyze -q
+	grep -q "sched oneper: placed 9 tasks" "$tmpdir/emul-cp/events.log" ||
+		fail "emulation, container plugin: $(grep 'sched oneper' "$tmpdir/emul-cp/events.log")"
 	[ -z "$(ip netns list | grep "^$P-")" ] || fail "namespaces $P-* left"
 else
 	echo "(not root: the emulated part skipped)"

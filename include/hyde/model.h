@@ -50,6 +50,15 @@ struct hyde_task {
 	int64_t start, end; /* hyde_now() clock; -1 until then */
 };
 
+/* Resources a host has, a container holds and a task needs at its peak
+ * (API version 2): cores (fractions allowed) and bytes of memory. */
+enum hyde_res_kind { HYDE_RES_CPU, HYDE_RES_MEM };
+#define HYDE_RES_KINDS 2
+
+struct hyde_res {
+	double v[HYDE_RES_KINDS];
+};
+
 struct wl_job;
 struct map_index;
 
@@ -87,6 +96,52 @@ struct hyde_job {
 	const struct wl_job *wl;
 	unsigned blocks_version;
 	struct map_index *map_idx;
+
+	/* API version 2 (after the fields above, whose layout is version
+	 * 1's). Each task's peak demand, and the application the job
+	 * belongs to (hyde_app): an app's jobs share its containers, as a
+	 * Spark job's stages share its executors. */
+	struct hyde_res map_demand, reduce_demand;
+	uint32_t app;
+};
+
+/* An application (API version 2): jobs that share containers, the
+ * workload's app= (a job is its own app without it). COBRA calls it a
+ * job; its response time runs from its first job's arrival to its last
+ * job's end. */
+struct hyde_app {
+	uint32_t idx;
+	const char *id;
+	uint32_t user_idx;
+	const uint32_t *jobs; /* its jobs, in workload order */
+	uint32_t n_jobs;
+	uint32_t jobs_done;
+	int64_t submit;	    /* its first job's, from the run's start */
+	int64_t arrival, end; /* hyde_now() clock; -1 until then */
+};
+
+/* A container an application holds (API version 2; container-holding
+ * schedulers, <hyde/sched.h>): a share of one host's resources, asked for
+ * by the scheduler, running from when the cluster grants it (after the
+ * response time) until the scheduler releases it; it runs any number of
+ * its app's tasks at once while their demands fit its size. */
+enum hyde_container_state {
+	HYDE_CONTAINER_STARTING, /* asked for: resources reserved, not usable yet */
+	HYDE_CONTAINER_RUNNING,	 /* tasks may run in it */
+	HYDE_CONTAINER_RELEASED,
+};
+
+struct hyde_container {
+	uint32_t id;
+	uint32_t app;
+	uint32_t host;
+	enum hyde_container_state state;
+	struct hyde_res size;
+	struct hyde_res used;	/* the demands of the tasks running in it */
+	uint32_t tasks;		/* running in it now */
+	uint32_t tasks_run;	/* started in it so far */
+	int64_t requested, ready, released; /* hyde_now() clock; -1 until then */
+	int64_t idle_since;	/* when it last became empty; -1 while busy */
 };
 
 static inline bool hyde_job_has_pending(const struct hyde_job *j, enum hyde_task_kind kind)

@@ -17,6 +17,10 @@
  * the container idle until the host's next heartbeat. In host mode
  * (next_task + pick_host, NEAT's way) the scheduler chooses hosts for
  * tasks among those whose heartbeat reported free containers.
+ * In container-holding mode (pick_task_in, API version 2) the scheduler
+ * asks for containers of any size for applications and packs their tasks
+ * in them by their demands (COBRA's reusable multi-task containers, Spark's
+ * executors) and hyde counts no slots: the containers bound the tasks.
  *
  * A plugin is a shared object that defines
  *     const struct hyde_sched_ops hyde_sched_plugin = { .api_version = HYDE_SCHED_API_VERSION, ... };
@@ -39,8 +43,11 @@
 #include <hyde/model.h>
 
 /* Bumped on any change a built plugin could notice (a struct's layout, a
- * function's meaning). hyde loads only plugins built for its version. */
-#define HYDE_SCHED_API_VERSION 1
+ * function's meaning). hyde loads plugins built for its version, and for
+ * version 1, whose ops table is this one's up to pick_task_in (version 2
+ * added fields and ops at the ends of structs, and functions: a version 1
+ * plugin's source builds unchanged as version 2). */
+#define HYDE_SCHED_API_VERSION 2
 
 /* Room for the message init may write on failure. */
 #define HYDE_SCHED_ERRBUF 512
@@ -122,6 +129,24 @@ struct hyde_sched_ops {
 	 * a reduce of the job starts and each tick until it says yes; NULL:
 	 * at once (Hadoop). Once yes, it stays open. */
 	bool (*shuffle_may_start)(struct hyde_sched *s, const struct hyde_job *j);
+
+	/* ---- API version 2: container-holding mode ----
+	 * Instead of pick_task (one task per container, containers owned
+	 * by hyde), the scheduler asks for containers for applications
+	 * (hyde_container_request), with any size that fits a host, and
+	 * places tasks of the app in them, as many at once as their demands
+	 * fit, until it releases them (hyde_container_release): YARN's
+	 * resource manager and the applications' own task schedulers
+	 * (Spark's executors, COBRA). A container is asked for when the
+	 * scheduler likes (a heartbeat, a tick, a task's end) and becomes
+	 * usable after the cluster's response time (the topology's
+	 * container_delay). pick_task_in is asked for a task to run in a
+	 * container when it starts, after a task in it ends, and at its
+	 * host's heartbeat, again and again until it returns NULL: a
+	 * pending task of a READY job of the container's app whose demand
+	 * fits what the container has left. */
+	const struct hyde_task *(*pick_task_in)(struct hyde_sched *s,
+						const struct hyde_container *c);
 };
 
 struct hyde_sched_host; /* hyde's side: opaque */
@@ -170,6 +195,11 @@ struct hyde_cluster_info {
 	 * built before reads the fields above unchanged) */
 	enum hyde_net_policy net;
 	enum hyde_coflow_policy coflow;
+	/* API version 2 */
+	struct hyde_res host_capacity;	/* every host's */
+	struct hyde_res container_size; /* a default container: the host over `containers` */
+	size_t n_apps;
+	int64_t container_delay;	/* mean response time of a container request */
 };
 
 const struct hyde_cluster_info *hyde_cluster(const struct hyde_sched *s);
@@ -246,6 +276,54 @@ bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state 
 /* Active flows out of / into a host. */
 unsigned hyde_host_flows_out(const struct hyde_sched *s, unsigned host);
 unsigned hyde_host_flows_in(const struct hyde_sched *s, unsigned host);
+
+/* ---- applications and their containers (API version 2) ---- */
+
+/* Every application of the workload, 0 .. n_apps - 1. */
+const struct hyde_app *hyde_app(const struct hyde_sched *s, uint32_t idx);
+/* The task's peak demand (its job's map_demand or reduce_demand). */
+static inline const struct hyde_res *hyde_task_demand(const struct hyde_job *j,
+						      const struct hyde_task *t)
+{
+	return t->kind == HYDE_MAP ? &j->map_demand : &j->reduce_demand;
+}
+/* Does a fit in b, resource by resource (with a rounding margin)? */
+static inline bool hyde_res_fits(const struct hyde_res *a, const struct hyde_res *b)
+{
+	int k;
+
+	for (k = 0; k < HYDE_RES_KINDS; k++)
+		if (a->v[k] > b->v[k] * (1 + 1e-9) + 1e-9)
+			return false;
+	return true;
+}
+/* What the host has not given to containers (container-holding mode). */
+void hyde_host_unreserved(const struct hyde_sched *s, unsigned host, struct hyde_res *out);
+/* Ask for a container of `size` on host for the app: its resources are
+ * taken now, it runs after the response time. Returns its id (>= 0), or
+ * -ENOSPC (the host has not that much left), -EINVAL (no such app or
+ * host, a size of nothing, not container-holding mode). */
+int hyde_container_request(struct hyde_sched *s, uint32_t app, unsigned host,
+			   const struct hyde_res *size);
+/* Give it back: 0, -EBUSY while tasks run in it, -EINVAL. A container
+ * still starting is cancelled. */
+int hyde_container_release(struct hyde_sched *s, uint32_t id);
+/* A container by id (released ones too), or NULL. */
+const struct hyde_container *hyde_container(const struct hyde_sched *s, uint32_t id);
+/* The app's containers not released, oldest first: *n of them (valid
+ * until the next request or release). */
+const uint32_t *hyde_app_containers(const struct hyde_sched *s, uint32_t app, size_t *n);
+/* The containers on a host not released: *n of them (as above). */
+const uint32_t *hyde_host_containers(const struct hyde_sched *s, unsigned host, size_t *n);
+/* How much of its size a running container used, as the node managers'
+ * monitors sample it every heartbeat period (1s): the CPU over the last
+ * interval, memory at its end, each a fraction of the container's size
+ * (the CPU may exceed 1 when a cgroup lets it): measured from the
+ * container's cgroup in emulation, from its tasks' demands in simulation
+ * (a task uses its cores while it computes, not while it reads or
+ * fetches, and its memory from start to end). 0, or -EAGAIN before its
+ * first full interval, -EINVAL. */
+int hyde_container_usage(const struct hyde_sched *s, uint32_t id, struct hyde_res *util);
 
 /* ---- helpers every scheduler may use ---- */
 

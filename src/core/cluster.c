@@ -135,6 +135,8 @@ void cluster_free(struct cluster *c)
 
 int cluster_slot_take(struct cluster *c, unsigned host)
 {
+	if (host < c->n_hosts && c->unlimited_slots)
+		return 0;
 	if (host >= c->n_hosts || c->free_slots[host] == 0)
 		return -EBUSY;
 	c->free_slots[host]--;
@@ -145,6 +147,8 @@ int cluster_slot_take(struct cluster *c, unsigned host)
 
 void cluster_slot_release(struct cluster *c, unsigned host)
 {
+	if (c->unlimited_slots)
+		return;
 	c->free_slots[host]++;
 	c->rack_free[topo_host_rack(c->topo, host)]++;
 	c->total_free++;

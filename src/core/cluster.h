@@ -38,6 +38,9 @@ struct cluster {
 	struct cluster_seg **segs;
 	uint32_t **seg_off;
 	unsigned output_replication;
+	/* Tasks run in containers that schedulers hold (containers.c), not
+	 * in slots: taking and releasing a slot does nothing. */
+	bool unlimited_slots;
 };
 
 /* The caller keeps topo and wl alive while the cluster lives. */

@@ -67,6 +67,22 @@
 #define RUNDIR_APP_JOBS_HEADER \
 	"job,user,arrival_ns,ready_ns,start_ns,maps_done_ns,end_ns,maps,reduces,shuffle_bytes"
 
+/* Each application (a job is its own without app=): its jobs and tasks,
+ * its first job's submission (from the run's start), its arrival and end
+ * (-1: never) and its response time (end - arrival), the containers it
+ * held and their seconds from start to release (container-holding
+ * schedulers; 0 otherwise). */
+#define RUNDIR_APP_APPS "app/apps.csv"
+#define RUNDIR_APP_APPS_HEADER \
+	"app,user,jobs,tasks,submit_ns,arrival_ns,end_ns,response_ns,containers,container_s"
+
+/* Each container a scheduler asked for: its app, host and size (cores,
+ * bytes), when it was asked for, started and released (-1: never) and
+ * the tasks that ran in it. */
+#define RUNDIR_APP_CONTAINERS "app/containers.csv"
+#define RUNDIR_APP_CONTAINERS_HEADER \
+	"container,app,host,cpu,mem_bytes,requested_ns,ready_ns,released_ns,tasks"
+
 /* Each coflow: its flows and bytes, the bytes planned over the OCS, the
  * lower bound T(C) of its OCS-eligible part (Co-scheduler eq. 2) and the
  * application's start (first connect) and end (last byte received). */

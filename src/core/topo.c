@@ -111,6 +111,89 @@ static int set_output_replication(struct topo_parser *p, const char *val)
 	return set_count(p, "output_replication", val, 1, 10, &p->t->output_replication);
 }
 
+static int set_cores(struct topo_parser *p, const char *val)
+{
+	if (parse_double(val, 0.01, 4096, &p->t->cores))
+		return perr(p, "cores: expected a number of cores from 0.01 to 4096, got '%s'", val);
+	return 0;
+}
+
+static int set_memory(struct topo_parser *p, const char *val)
+{
+	uint64_t v;
+
+	if (unit_parse_size(val, &v))
+		return perr(p, "memory: expected %s, got '%s'", unit_size_expect, val);
+	if (v < 1000000ULL || v > 1000000000000000ULL)
+		return perr(p, "memory: %s is out of range (1MB to 1PB)", val);
+	p->t->memory = v;
+	return 0;
+}
+
+/* TIME, exp:TIME or table1 */
+static int set_container_delay(struct topo_parser *p, const char *val)
+{
+	struct topo_delay *d = &p->t->container_delay;
+	const char *v = val;
+	int64_t ns;
+
+	if (!strncmp(val, "table1", 6)) {
+		double scale = 1;
+
+		/* table1:0.25: Table I's distribution x 0.25 (a run whose
+		 * every time is scaled) */
+		if (val[6] && (val[6] != ':' || parse_double(val + 7, 1e-3, 1e3, &scale)))
+			return perr(p, "container_delay: expected table1 or table1:SCALE (a factor from 0.001 to 1000), got '%s'",
+				    val);
+		d->kind = TOPO_DELAY_TABLE1;
+		d->mean = (int64_t)(996 * NSEC_PER_MSEC * scale);
+		return 0;
+	}
+	d->kind = TOPO_DELAY_FIXED;
+	if (!strncmp(val, "exp:", 4)) {
+		d->kind = TOPO_DELAY_EXP;
+		v += 4;
+	}
+	if (unit_parse_time(v, &ns) || ns > 600 * NSEC_PER_SEC)
+		return perr(p, "container_delay: expected a time up to 10min (fixed), exp:TIME (exponential with that mean) or table1[:SCALE] (COBRA's Table I), got '%s'",
+			    val);
+	d->mean = ns;
+	return 0;
+}
+
+/* a ratio in (0, 1]: 0.01 or 1/64 */
+static int set_scale(struct topo_parser *p, const char *key, const char *val, double *out)
+{
+	char buf[64], *slash;
+	double a, b = 1;
+
+	if (strlen(val) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, val);
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		if (parse_double(slash + 1, 1, 1e9, &b))
+			goto bad;
+	}
+	if (parse_double(buf, 1e-9, 1e9, &a) || a / b > 1 || a / b < 1e-6)
+		goto bad;
+	*out = a / b;
+	return 0;
+bad:
+	return perr(p, "%s: expected a ratio from 1e-6 to 1 such as 0.01 or 1/64, got '%s'", key, val);
+}
+
+static int set_cpu_scale(struct topo_parser *p, const char *val)
+{
+	return set_scale(p, "cpu_scale", val, &p->t->cpu_scale);
+}
+
+static int set_mem_scale(struct topo_parser *p, const char *val)
+{
+	return set_scale(p, "mem_scale", val, &p->t->mem_scale);
+}
+
 static int set_host_rate(struct topo_parser *p, const char *val)
 {
 	return set_rate(p, "host_rate", val, &p->t->host_rate);
@@ -244,6 +327,7 @@ enum {
 	K_NAME, K_RACKS, K_HOSTS, K_CONTAINERS, K_REPLICAS, K_HOST_RATE,
 	K_UPLINK_RATE, K_OVERSUB, K_OCS, K_OCS_RATE, K_DELTA, K_T_E,
 	K_EPS_NET, K_OCS_NET, K_LINK_NET, K_EPS, K_OUTPUT_REPLICATION,
+	K_CORES, K_MEMORY, K_CONTAINER_DELAY, K_CPU_SCALE, K_MEM_SCALE,
 };
 
 static const struct topo_key topo_keys[] = {
@@ -264,6 +348,11 @@ static const struct topo_key topo_keys[] = {
 	[K_LINK_NET] = { "link_net", "link_net A.B.C.D/N", set_link_net },
 	[K_EPS] = { "eps", "eps yes|no", set_eps },
 	[K_OUTPUT_REPLICATION] = { "output_replication", "output_replication N", set_output_replication },
+	[K_CORES] = { "cores", "cores N (per host)", set_cores },
+	[K_MEMORY] = { "memory", "memory SIZE (per host)", set_memory },
+	[K_CONTAINER_DELAY] = { "container_delay", "container_delay TIME|exp:TIME|table1", set_container_delay },
+	[K_CPU_SCALE] = { "cpu_scale", "cpu_scale RATIO", set_cpu_scale },
+	[K_MEM_SCALE] = { "mem_scale", "mem_scale RATIO", set_mem_scale },
 };
 
 #define SEEN(p, k) (((p)->seen >> (k)) & 1U)
@@ -368,6 +457,12 @@ static int topo_finish(struct topo_parser *p)
 			    t->output_replication, t->output_replication, t->racks * t->hosts);
 	}
 
+	/* a default container: a core and 2GB unless the host says */
+	if (!SEEN(p, K_CORES))
+		t->cores = t->containers;
+	if (!SEEN(p, K_MEMORY))
+		t->memory = (uint64_t)t->containers * 2000000000ULL;
+
 	/* Address plan: every rack subnet must fit in each network. */
 	t->host_bits = bits_for(t->hosts + 2);
 	if (t->host_bits < 8)
@@ -408,6 +503,9 @@ static void topo_defaults(struct topo *t, const char *path)
 	t->eps_net = (struct topo_net){ 0x0a000000, 12 };  /* 10.0.0.0/12 */
 	t->ocs_net = (struct topo_net){ 0x0a100000, 12 };  /* 10.16.0.0/12 */
 	t->link_net = (struct topo_net){ 0x0a200000, 12 }; /* 10.32.0.0/12 */
+	t->container_delay = (struct topo_delay){ TOPO_DELAY_TABLE1, 996 * NSEC_PER_MSEC };
+	t->cpu_scale = 0.02;
+	t->mem_scale = 1.0 / 128;
 }
 
 int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
@@ -433,7 +531,7 @@ int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
 			if (!strcmp(f[0], topo_keys[k].name))
 				break;
 		if (k == ARRAY_SIZE(topo_keys)) {
-			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net)",
+			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net, cores, memory, container_delay, cpu_scale, mem_scale)",
 				 f[0]);
 			goto err;
 		}

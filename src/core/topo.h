@@ -20,6 +20,16 @@ struct topo_net {
 	unsigned plen;
 };
 
+/* How long a container takes from its request to its start (YARN's
+ * response time, COBRA Table I): fixed, exponential with that mean, or
+ * TOPO_DELAY_TABLE1 (a distribution with Table I's mean, median and 95th
+ * percentile, scaled by mean / 996ms). */
+enum topo_delay_kind { TOPO_DELAY_FIXED, TOPO_DELAY_EXP, TOPO_DELAY_TABLE1 };
+struct topo_delay {
+	enum topo_delay_kind kind;
+	int64_t mean; /* ns; the value itself for FIXED */
+};
+
 struct topo {
 	char name[TOPO_NAME_MAX];
 	unsigned racks;
@@ -38,6 +48,14 @@ struct topo {
 	uint64_t t_e;	   /* elephant flow threshold, bytes */
 	struct topo_net eps_net, ocs_net, link_net;
 	unsigned host_bits; /* address bits per rack subnet */
+	/* Multi-resource hosts (schedulers that hold containers, COBRA):
+	 * each host's capacity, split into `containers` default containers */
+	double cores;	 /* per host; default: one per container */
+	uint64_t memory; /* bytes per host; default: 2GB per container */
+	struct topo_delay container_delay; /* a container's response time */
+	/* Emulation: the real CPU (cores) and memory (bytes) one emulated
+	 * core and byte cost (a box of 2 cores emulates 56) */
+	double cpu_scale, mem_scale;
 };
 
 enum topo_node_kind {

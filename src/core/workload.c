@@ -32,6 +32,7 @@ static void wl_job_clear(struct wl_job *j)
 	free(j->reduce_bytes);
 	free(j->input_hosts);
 	free(j->block_bytes);
+	free(j->app);
 }
 
 void wl_free(struct workload *wl)
@@ -47,6 +48,10 @@ void wl_free(struct workload *wl)
 	free(wl->jobs);
 	free(wl->users);
 	free(wl->user_of);
+	for (i = 0; i < wl->n_apps; i++)
+		free(wl->apps[i]);
+	free(wl->apps);
+	free(wl->app_of);
 	free(wl);
 }
 
@@ -239,18 +244,18 @@ enum job_field {
 	F_ID, F_USER, F_ARRIVAL, F_INPUT, F_SHUFFLE, F_SIR, F_OUTPUT, F_MAPS,
 	F_REDUCES, F_MAP_TIME, F_REDUCE_TIME, F_WORK, F_PARENTS, F_MAP_RACKS,
 	F_REDUCE_RACKS, F_REDUCE_BYTES, F_INPUT_RACKS, F_INPUT_HOSTS, F_BLOCK_BYTES,
-	F_REMOTE, F_COUNT
+	F_REMOTE, F_APP, F_MAP_CPU, F_MAP_MEM, F_REDUCE_CPU, F_REDUCE_MEM, F_COUNT
 };
 
 static const char *const job_fields[F_COUNT] = {
 	"id", "user", "arrival", "input", "shuffle", "sir", "output", "maps",
 	"reduces", "map_time", "reduce_time", "work", "parents", "map_racks",
 	"reduce_racks", "reduce_bytes", "input_racks", "input_hosts", "block_bytes",
-	"remote",
+	"remote", "app", "map_cpu", "map_mem", "reduce_cpu", "reduce_mem",
 };
 
 static const char job_fields_list[] =
-	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks, input_hosts, block_bytes, remote";
+	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks, input_hosts, block_bytes, remote, app, map_cpu, map_mem, reduce_cpu, reduce_mem";
 
 static int parse_job_size(struct wl_parser *p, const char *key,
 			  const char *val, uint64_t *out)
@@ -479,6 +484,25 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 	}
 	if ((r = parse_flow_keys(p, j, val)))
 		return r;
+	if (val[F_APP]) {
+		if (!valid_name(val[F_APP]))
+			return perr(p, "app: expected 1 to %d letters, digits, '_', '.' or '-', got '%s'",
+				    WL_ID_MAX - 1, val[F_APP]);
+		j->app = xstrdup(val[F_APP]);
+	}
+	if (val[F_MAP_CPU] && parse_double(val[F_MAP_CPU], 1e-6, 4096, &j->map_cpu))
+		return perr(p, "map_cpu: expected a number of cores from 0.000001 to 4096, got '%s'",
+			    val[F_MAP_CPU]);
+	if (val[F_REDUCE_CPU] && parse_double(val[F_REDUCE_CPU], 1e-6, 4096, &j->reduce_cpu))
+		return perr(p, "reduce_cpu: expected a number of cores from 0.000001 to 4096, got '%s'",
+			    val[F_REDUCE_CPU]);
+	if ((val[F_MAP_MEM] && (r = parse_job_size(p, "map_mem", val[F_MAP_MEM], &j->map_mem))) ||
+	    (val[F_REDUCE_MEM] &&
+	     (r = parse_job_size(p, "reduce_mem", val[F_REDUCE_MEM], &j->reduce_mem))))
+		return r;
+	if ((val[F_MAP_MEM] && !j->map_mem) || (val[F_REDUCE_MEM] && !j->reduce_mem))
+		return perr(p, "%s: a task's memory must be more than 0 bytes",
+			    val[F_MAP_MEM] && !j->map_mem ? "map_mem" : "reduce_mem");
 	if (val[F_PARENTS])
 		p->parent_names[wl->n_jobs - 1] = xstrdup(val[F_PARENTS]);
 	return 0;
@@ -671,7 +695,10 @@ static int input_from_parents(struct workload *wl, struct wl_job *j, const char 
 	return 0;
 }
 
-static int resolve_users(struct workload *wl)
+/* Distinct names (users, apps) in order of first appearance, and each
+ * job's index among them. */
+static void resolve_names(struct workload *wl, const char *(*name_of)(const struct wl_job *),
+			  char ***names, size_t *n_names, uint32_t **of)
 {
 	size_t cap = 16, i, u;
 	uint32_t *slot;
@@ -679,33 +706,50 @@ static int resolve_users(struct workload *wl)
 	while (cap < wl->n_jobs * 2)
 		cap *= 2;
 	slot = xcalloc(cap, sizeof(uint32_t));
-	for (i = 0; i < wl->n_users; i++)
-		free(wl->users[i]);
-	free(wl->users);
-	free(wl->user_of);
-	wl->users = NULL;
-	wl->n_users = 0;
-	wl->user_of = xcalloc(wl->n_jobs + 1, sizeof(uint32_t));
+	for (i = 0; i < *n_names; i++)
+		free((*names)[i]);
+	free(*names);
+	free(*of);
+	*names = NULL;
+	*n_names = 0;
+	*of = xcalloc(wl->n_jobs + 1, sizeof(uint32_t));
 	for (i = 0; i < wl->n_jobs; i++) {
-		size_t h = hash_str(wl->jobs[i].user) & (cap - 1);
+		const char *nm = name_of(&wl->jobs[i]);
+		size_t h = hash_str(nm) & (cap - 1);
 
 		for (;;) {
 			if (!slot[h]) {
-				if ((wl->n_users & (wl->n_users - 1)) == 0)
-					wl->users = xrealloc(wl->users,
-						(wl->n_users ? wl->n_users * 2 : 1) * sizeof(char *));
-				wl->users[wl->n_users++] = xstrdup(wl->jobs[i].user);
-				slot[h] = (uint32_t)wl->n_users;
+				if ((*n_names & (*n_names - 1)) == 0)
+					*names = xrealloc(*names,
+						(*n_names ? *n_names * 2 : 1) * sizeof(char *));
+				(*names)[(*n_names)++] = xstrdup(nm);
+				slot[h] = (uint32_t)*n_names;
 				break;
 			}
 			u = slot[h] - 1;
-			if (!strcmp(wl->users[u], wl->jobs[i].user))
+			if (!strcmp((*names)[u], nm))
 				break;
 			h = (h + 1) & (cap - 1);
 		}
-		wl->user_of[i] = slot[h] - 1;
+		(*of)[i] = slot[h] - 1;
 	}
 	free(slot);
+}
+
+static const char *user_name(const struct wl_job *j)
+{
+	return j->user;
+}
+
+static const char *app_name(const struct wl_job *j)
+{
+	return j->app ? j->app : j->id;
+}
+
+static int resolve_users(struct workload *wl)
+{
+	resolve_names(wl, user_name, &wl->users, &wl->n_users, &wl->user_of);
+	resolve_names(wl, app_name, &wl->apps, &wl->n_apps, &wl->app_of);
 	return 0;
 }
 
@@ -1062,6 +1106,20 @@ static void write_list_u32(FILE *fp, const char *key, const uint32_t *v,
 		fprintf(fp, "%s%" PRIu32, i ? "," : "", v[i]);
 }
 
+/* The shortest decimal that reads back as v. */
+static const char *fmt_double(double v, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
 int wl_write(const struct workload *wl, FILE *fp)
 {
 	char a[64], b[64], c[64], d[64];
@@ -1081,6 +1139,16 @@ int wl_write(const struct workload *wl, FILE *fp)
 			unit_fmt_time(j->reduce_time, b, sizeof(b)));
 		if (j->work == WL_WORK_CPU)
 			fputs(" work=cpu", fp);
+		if (j->app)
+			fprintf(fp, " app=%s", j->app);
+		if (j->map_cpu > 0)
+			fprintf(fp, " map_cpu=%s", fmt_double(j->map_cpu, a, sizeof(a)));
+		if (j->map_mem)
+			fprintf(fp, " map_mem=%s", unit_fmt_size(j->map_mem, a, sizeof(a)));
+		if (j->reduce_cpu > 0)
+			fprintf(fp, " reduce_cpu=%s", fmt_double(j->reduce_cpu, a, sizeof(a)));
+		if (j->reduce_mem)
+			fprintf(fp, " reduce_mem=%s", unit_fmt_size(j->reduce_mem, a, sizeof(a)));
 		if (j->n_parents) {
 			fputs(" parents=", fp);
 			for (k = 0; k < j->n_parents; k++)

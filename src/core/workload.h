@@ -70,6 +70,14 @@ struct wl_job {
 	uint64_t *block_bytes;
 	bool remote;
 	unsigned line; /* where it was defined, for messages */
+	/* Its application (app=; default: its own id): the jobs of one app
+	 * share the containers the app holds (a Spark job's stages, COBRA's
+	 * "job"). And each task's peak demand: cores and bytes (0: one
+	 * default container's worth, the host's cores and memory over its
+	 * containers). */
+	char *app;
+	double map_cpu, reduce_cpu;
+	uint64_t map_mem, reduce_mem;
 };
 
 struct workload {
@@ -78,6 +86,9 @@ struct workload {
 	char **users; /* distinct users, in order of first appearance */
 	size_t n_users;
 	uint32_t *user_of; /* user index of each job */
+	char **apps;	   /* distinct applications, in order of first appearance */
+	size_t n_apps;
+	uint32_t *app_of;  /* app index of each job */
 	/* Defaults for task times given as processing rates (bytes/s). */
 	uint64_t map_rate, reduce_rate; /* bit/s of data processed; 0: unset */
 	int64_t map_base, reduce_base;	/* fixed part of a task's time, ns */

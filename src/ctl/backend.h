@@ -49,6 +49,15 @@ struct backend_ops {
 	 * run goes and once at its end (may be NULL; emulation: the state
 	 * file hyde top reads). */
 	void (*live)(struct backend *b, const struct live_status *s);
+	/* Containers that schedulers hold (containers.c; each may be NULL:
+	 * the simulator models their use itself). start: the container is
+	 * granted (the emulator makes its cgroup; *priv is its own); stop:
+	 * released, its tasks gone; usage: the CPU it used since it started
+	 * (core-ns) and the memory it holds now (bytes), in emulated units. */
+	int (*container_start)(struct backend *b, const struct hyde_container *c, void **priv);
+	void (*container_stop)(struct backend *b, const struct hyde_container *c, void *priv);
+	int (*container_usage)(struct backend *b, const struct hyde_container *c, void *priv,
+			       double *cpu_ns, double *mem);
 };
 
 struct backend {

@@ -329,6 +329,8 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		c->opts.heartbeat = 0;
 	nodes_init(c);
 	netview_init(c);
+	if ((r = cont_init(c, errbuf)))
+		goto err;
 	if ((r = sched_bind(c->sched, c, c->c, c->t, o->seed, c->opts.heartbeat, errbuf)))
 		goto err;
 	if ((r = setup_outdir(c, errbuf)))
@@ -405,6 +407,7 @@ void ctl_free(struct ctl *c)
 	free(c->js);
 	cexec_destroy(c);
 	sched_free(c->sched);
+	cont_free(c);
 	nodes_free(c);
 	netview_free(c);
 	if (c->c)
@@ -444,7 +447,10 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 
 void ctl_start_compute(struct ctl *c, struct hyde_task *t, int64_t duration)
 {
-	int r = c->be.ops->task_compute(&c->be, t, duration);
+	int r;
+
+	cont_compute(c, t, true);
+	r = c->be.ops->task_compute(&c->be, t, duration);
 
 	if (r)
 		ctl_fail(c, "job %s %s %u: cannot start its work: %s",
@@ -1267,6 +1273,12 @@ static int start_task(struct ctl *c, const struct hyde_task *ct, unsigned h)
 	return 0;
 }
 
+void ctl_task_launched(struct ctl *c, struct hyde_task *t, unsigned host)
+{
+	c->tasks_started++;
+	task_started(c, t, host);
+}
+
 /* Host mode (NEAT): the scheduler names a task, then a host for it among
  * those whose heartbeats offered containers, until it has no task or
  * wants to wait. */
@@ -1305,6 +1317,10 @@ void ctl_node_heartbeat(struct ctl *c, unsigned h)
 
 	if (s->ops->heartbeat)
 		s->ops->heartbeat(s, h);
+	if (cont_mode(c)) {
+		cont_heartbeat(c, h);
+		return;
+	}
 	if (sched_host_mode(s)) {
 		s->host->offered[h] = c->c->free_slots[h];
 		place_round(c);
@@ -1366,6 +1382,7 @@ static void job_finished(struct ctl *c, struct hyde_job *jb)
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
 		j->cf_end = ctl_now(c);
+	cont_job_done(c, jb);
 	if (c->sched->ops->job_finished)
 		c->sched->ops->job_finished(c->sched, jb);
 	/* children may have become ready (cluster.c counted this parent) */
@@ -1385,6 +1402,7 @@ void ctl_compute_done(struct ctl *c, struct hyde_task *t)
 {
 	if (t->state != HYDE_TASK_RUNNING)
 		return;
+	cont_compute(c, t, false);
 	/* a reduce writes its output (HDFS) before it is done */
 	if (t->kind == HYDE_REDUCE && taskio_reduce_computed(c, t))
 		return;
@@ -1436,6 +1454,9 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 		c->sched->ops->stage_finished(c->sched, jb, HYDE_REDUCE);
 	if (jb->state == HYDE_JOB_DONE)
 		job_finished(c, jb);
+	/* its container has room again: offered last, once the scheduler
+	 * knows what this task's end released (a stage, a job) */
+	cont_task_done(c, t);
 }
 
 /* A flow ends, whatever its kind: the totals. */
@@ -1570,6 +1591,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 		/* at its own arrival time, however late a real-time loop runs:
 		 * a job without parents is ready when it arrives */
 		job_arrive(c->c, jb, c->t0 + jb->wl->arrival);
+		cont_job_arrived(c, jb);
 		c->arrived[c->n_arrived++] = idx;
 		ctl_event(c, "job_arrive %s", jb->wl->id);
 		if (c->sched->ops->job_arrived) {
@@ -1618,10 +1640,11 @@ static void check_stall(struct ctl *c)
 		c->stall_since = ctl_now(c);
 		return;
 	}
-	if (ctl_now(c) - c->stall_since >= CTL_STALL)
+	if (ctl_now(c) - c->stall_since >= (c->stall_limit > CTL_STALL ? c->stall_limit : CTL_STALL))
 		ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done, nothing in flight and no task placed for %.0fs (a scheduler that never places them?)",
 			 (double)(ctl_now(c) - c->t0) / 1e9, c->wl->n_jobs - c->jobs_done,
-			 c->wl->n_jobs, (double)CTL_STALL / 1e9);
+			 c->wl->n_jobs,
+			 (double)(c->stall_limit > CTL_STALL ? c->stall_limit : CTL_STALL) / 1e9);
 }
 
 /* The cluster-wide period: the scheduler's tick, shuffles waiting for
@@ -1637,6 +1660,7 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 		return;
 	}
 	netview_tick(c);
+	cont_tick(c);
 	if (c->sched->ops->tick)
 		c->sched->ops->tick(c->sched);
 	for (i = 0; i < c->n_arrived && !c->failed; i++)
@@ -1735,6 +1759,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 	r = evloop_run(&c->loop);
 	if (r && !c->failed)
 		ctl_fail(c, "event loop: %s", strerror(-r));
+	cont_run_end(c);
 	if (!c->failed && c->jobs_done < c->wl->n_jobs)
 		ctl_fail(c, "nothing left to do but %zu of %zu jobs are not done (a scheduler that never places them?)",
 			 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
@@ -1743,7 +1768,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 	if (c->events)
 		fflush(c->events);
 	if (c->outdir) {
-		if (report_write_app(c, errbuf) ||
+		if (report_write_app(c, errbuf) || cont_report(c, errbuf) ||
 		    (c->be.ops == &backend_sim && report_write_analysis(c, errbuf)))
 			return -1;
 	}

@@ -2,6 +2,7 @@
 #ifndef HYDE_CTL_INT_H
 #define HYDE_CTL_INT_H
 
+#include "ctl/containers.h"
 #include "ctl/ctl.h"
 #include "ctl/sched_host.h"
 
@@ -194,6 +195,8 @@ struct ctl {
 	int64_t wall_start;
 	int64_t progress_at; /* wall ns since wall_start of the last line */
 	int64_t live_at;     /* wall ns since wall_start of the last live status */
+	struct conts *conts; /* apps and their containers (containers.c) */
+	int64_t stall_limit; /* beyond the default, for schedulers that wait longer */
 };
 
 /* nodes.c */
@@ -214,6 +217,9 @@ void ctl_node_heartbeat(struct ctl *c, unsigned host);
 void ctl_offer_all_hosts(struct ctl *c, const uint32_t *hosts, size_t n);
 /* The task is over (its work, and a reduce's output written). */
 void ctl_task_done(struct ctl *c, struct hyde_task *t);
+/* A task the cluster started on host (in a container, containers.c) goes
+ * its way: its process, its reads or fetches, its work. */
+void ctl_task_launched(struct ctl *c, struct hyde_task *t, unsigned host);
 /* for the scheduler API (sched_api.c) */
 const uint32_t *ctl_arrived_jobs(struct ctl *c, size_t *n);
 uint64_t ctl_map_output_bytes(const struct ctl *c, uint32_t job, uint32_t m);

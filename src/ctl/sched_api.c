@@ -104,15 +104,24 @@ static int load_plugin(const char *path, struct hyde_sched *s, char *errbuf)
 		dlclose(dl);
 		return -EINVAL;
 	}
-	if (ops->api_version != HYDE_SCHED_API_VERSION) {
+	if (ops->api_version != HYDE_SCHED_API_VERSION && ops->api_version != 1) {
 		errbuf_set(errbuf, "scheduler plugin %s: built for scheduler API version %u, this hyde has version %d (rebuild it against this hyde's <hyde/sched.h>)",
 			   path, ops->api_version, HYDE_SCHED_API_VERSION);
 		dlclose(dl);
 		return -EINVAL;
 	}
+	if (ops->api_version == 1) {
+		/* version 1's table ends before pick_task_in: read no further
+		 * than its end, and leave the version 2 ops NULL */
+		struct hyde_sched_ops *v1 = xcalloc(1, sizeof(*v1));
+
+		memcpy(v1, ops, offsetof(struct hyde_sched_ops, pick_task_in));
+		s->host->ops_copy = v1;
+		ops = v1;
+	}
 	if (!ops->name || !ops->name[0] ||
-	    !(ops->pick_task || (ops->next_task && ops->pick_host))) {
-		errbuf_set(errbuf, "scheduler plugin %s: its ops need a name and pick_task (or next_task and pick_host)",
+	    !(ops->pick_task || (ops->next_task && ops->pick_host) || ops->pick_task_in)) {
+		errbuf_set(errbuf, "scheduler plugin %s: its ops need a name and pick_task (or next_task and pick_host, or pick_task_in)",
 			   path);
 		dlclose(dl);
 		return -EINVAL;
@@ -149,8 +158,8 @@ static int sched_make(const char *name, const struct hyde_sched_ops *ops, char *
 	s->host->placing_job = -1;
 	if (ops) {
 		if (ops->api_version != HYDE_SCHED_API_VERSION || !ops->name ||
-		    !(ops->pick_task || (ops->next_task && ops->pick_host))) {
-			errbuf_set(errbuf, "scheduler %s: not an ops table of API version %d with pick_task (or next_task and pick_host)",
+		    !(ops->pick_task || (ops->next_task && ops->pick_host) || ops->pick_task_in)) {
+			errbuf_set(errbuf, "scheduler %s: not an ops table of API version %d with pick_task (or next_task and pick_host, or pick_task_in)",
 				   ops->name ? ops->name : "?", HYDE_SCHED_API_VERSION);
 			r = -EINVAL;
 			goto err;
@@ -255,6 +264,10 @@ int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const s
 		.n_jobs = c->n_jobs,
 		.n_users = (unsigned)c->wl->n_users,
 		.users = (const char *const *)c->wl->users,
+		.host_capacity = { { t->cores, (double)t->memory } },
+		.container_size = { { t->cores / t->containers, (double)t->memory / t->containers } },
+		.n_apps = c->wl->n_apps,
+		.container_delay = t->container_delay.mean,
 	};
 	if (ctl) { /* what the network does, for the schedulers that model it */
 		const struct ctl_opts *o = ctl_options(ctl);
@@ -286,6 +299,7 @@ void sched_free(struct hyde_sched *s)
 	free(s->host->active);
 	if (s->host->dl)
 		dlclose(s->host->dl);
+	free(s->host->ops_copy);
 	free(s->host->path);
 	free(s->host);
 	free(s);
@@ -491,6 +505,49 @@ unsigned hyde_host_flows_out(const struct hyde_sched *s, unsigned host)
 unsigned hyde_host_flows_in(const struct hyde_sched *s, unsigned host)
 {
 	return ctl_host_flows_in(s->host->ctl, host);
+}
+
+/* ---- applications and their containers ---- */
+
+const struct hyde_app *hyde_app(const struct hyde_sched *s, uint32_t idx)
+{
+	return cont_app(s->host->ctl, idx);
+}
+
+void hyde_host_unreserved(const struct hyde_sched *s, unsigned host, struct hyde_res *out)
+{
+	cont_host_unreserved(s->host->ctl, host, out);
+}
+
+int hyde_container_request(struct hyde_sched *s, uint32_t app, unsigned host,
+			   const struct hyde_res *size)
+{
+	return cont_request(s->host->ctl, app, host, size);
+}
+
+int hyde_container_release(struct hyde_sched *s, uint32_t id)
+{
+	return cont_release(s->host->ctl, id);
+}
+
+const struct hyde_container *hyde_container(const struct hyde_sched *s, uint32_t id)
+{
+	return cont_get(s->host->ctl, id);
+}
+
+const uint32_t *hyde_app_containers(const struct hyde_sched *s, uint32_t app, size_t *n)
+{
+	return cont_app_list(s->host->ctl, app, n);
+}
+
+const uint32_t *hyde_host_containers(const struct hyde_sched *s, unsigned host, size_t *n)
+{
+	return cont_host_list(s->host->ctl, host, n);
+}
+
+int hyde_container_usage(const struct hyde_sched *s, uint32_t id, struct hyde_res *util)
+{
+	return cont_usage(s->host->ctl, id, util);
 }
 
 /* ---- helpers: pending tasks ---- */

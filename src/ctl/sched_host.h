@@ -36,6 +36,7 @@ struct hyde_sched_host {
 	unsigned *offered;     /* host mode: containers offered per host */
 	uint32_t *active;      /* scratch for hyde_active_jobs */
 	size_t cap_active;
+	struct hyde_sched_ops *ops_copy; /* a version 1 plugin's table, grown */
 };
 
 /* Is spec a plugin's path rather than a shipped scheduler's name (it has

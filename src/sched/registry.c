@@ -15,6 +15,11 @@ extern const struct hyde_sched_ops sched_neat;
 extern const struct hyde_sched_ops sched_minfct;
 extern const struct hyde_sched_ops sched_minload;
 extern const struct hyde_sched_ops sched_mindist;
+extern const struct hyde_sched_ops sched_cobra;
+extern const struct hyde_sched_ops sched_default;
+extern const struct hyde_sched_ops sched_srs;
+extern const struct hyde_sched_ops sched_drs;
+extern const struct hyde_sched_ops sched_tetris;
 
 extern const struct hyde_sched_ops *const sched_table[];
 
@@ -27,5 +32,10 @@ const struct hyde_sched_ops *const sched_table[] = {
 	&sched_minfct,
 	&sched_minload,
 	&sched_mindist,
+	&sched_cobra,
+	&sched_default,
+	&sched_srs,
+	&sched_drs,
+	&sched_tetris,
 	NULL,
 };
