@@ -41,7 +41,9 @@ sample() {
 	cr=$(rss_kb "$run")
 	sn=0 sf=0 sr=0 tn=0
 	for c in $(pgrep -P "$run"); do
-		case $(tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null) in
+		cmd=$( { tr '\0' ' ' <"/proc/$c/cmdline"; } 2>/dev/null)
+		case $cmd in
+		"") ;; # ended meanwhile
 		*" task "*) tn=$((tn + 1)) ;;
 		*)
 			r=$(rss_kb "$c")
