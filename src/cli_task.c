@@ -88,7 +88,6 @@ int cmd_shuffled(int argc, char **argv)
 {
 	struct shuffle_serve_opts o = {
 		.request_timeout_ns = SHUFFLE_REQUEST_TIMEOUT,
-		.send_timeout_ns = SHUFFLE_SEND_TIMEOUT,
 	};
 	const char *reg = NULL;
 	char errbuf[HYDE_ERRBUF_SIZE];
@@ -103,8 +102,9 @@ int cmd_shuffled(int argc, char **argv)
 			       "          [--request-timeout TIME] [--send-timeout TIME] [--max-conns N]\n\n"
 			       "The shuffle service of a host (as Hadoop's ShuffleHandler): serves\n"
 			       "the map outputs registered on SOCK over TCP. Started by a run.\n"
-			       "A request must arrive whole within --request-timeout (default 10s),\n"
-			       "a reader must take data at least every --send-timeout (default 120s);\n"
+			       "A request must arrive whole within --request-timeout (default 30s);\n"
+			       "with --send-timeout, a reader must take data at least that often\n"
+			       "(none by default: an OCS fetch waits while its circuit is down);\n"
 			       "past --max-conns connections (default 4096) new ones are refused.\n");
 			return 0;
 		}
