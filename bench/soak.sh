@@ -19,10 +19,11 @@ P=hydesoak$$
 [ "$(id -u)" = 0 ] || { echo "bench/soak.sh: needs root" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/hydesoak.XXXXXX)
 run=
+keep=
 cleanup() {
 	[ -n "$run" ] && kill "$run" 2>/dev/null && wait "$run" 2>/dev/null
 	"$HYDE" clean --prefix $P >/dev/null 2>&1
-	rm -rf "$tmp"
+	[ -n "$keep" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
 
@@ -78,7 +79,11 @@ st=$?
 run=
 echo "run: exit status $st"
 grep -E 'jobs |makespan|wall time|peak memory' "$tmp/run.out" | sed 's/^ */  /'
-[ $st = 0 ] || tail -n 5 "$tmp/run.err"
+if [ $st != 0 ]; then
+	grep -v '^hyde ocs' "$tmp/run.err" | tail -n 5
+	keep=1
+	echo "run directory kept: $tmp/run"
+fi
 # growth from minute 2 (everything started) to the last minute
 awk 'NR == 2 { for (i = 2; i <= 8; i++) a[i] = $i }
      { for (i = 2; i <= 8; i++) { z[i] = $i; if ($i > mx[i] || NR == 2) mx[i] = $i } n = $1 }
