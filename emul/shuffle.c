@@ -683,7 +683,7 @@ static void sconn_io(struct sserver *s, struct sconn *c)
 
 /* Close the connections past their time: a request not complete within
  * request_timeout_ns of its connection (or of the previous registration),
- * a transfer that has not moved for send_timeout_ns. Called after the
+ * a transfer that has not moved for send_timeout_ns (if set). Called after the
  * events of a wait are handled, so that a server that was itself held up
  * reads what arrived meanwhile before it judges anyone slow. Returns the
  * time to the next expiry in ms for epoll_wait, -1 for none. */
@@ -698,7 +698,8 @@ static int sconn_expire(struct sserver *s)
 			     c->peer, (double)s->o->request_timeout_ns / 1e9, c->in.len);
 		sconn_close(s, c);
 	}
-	while (s->sending.head && now - s->sending.head->since >= s->o->send_timeout_ns) {
+	while (s->o->send_timeout_ns && s->sending.head &&
+	       now - s->sending.head->since >= s->o->send_timeout_ns) {
 		struct sconn *c = s->sending.head;
 
 		log_warnx_rl(&s->rl, "shuffle service: %s: took nothing for %.1fs (job %u, reduce %u): closed",
@@ -707,7 +708,8 @@ static int sconn_expire(struct sserver *s)
 	}
 	if (s->waiting.head)
 		next = s->waiting.head->since + s->o->request_timeout_ns;
-	if (s->sending.head && s->sending.head->since + s->o->send_timeout_ns < next)
+	if (s->o->send_timeout_ns && s->sending.head &&
+	    s->sending.head->since + s->o->send_timeout_ns < next)
 		next = s->sending.head->since + s->o->send_timeout_ns;
 	if (next == INT64_MAX)
 		return -1;

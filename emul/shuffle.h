@@ -64,26 +64,31 @@ int shuffle_reg_parse(const char *line, size_t len, uint32_t *job, uint32_t *map
 
 /* Bad peers: a request line longer than SHUFFLE_REQ_MAX, malformed, or for
  * a map output not on this host is refused (the connection closed); a
- * request not complete within request_timeout_ns of the connection, or a
- * reader that takes no byte for send_timeout_ns, is closed; past max_conns
- * connections (and below the descriptor limit) new ones are closed at
- * once. Each is logged (rate-limited) and the others are served on. */
+ * request not complete within request_timeout_ns of the connection is
+ * closed, and so, if send_timeout_ns is set, is a reader that takes no
+ * byte for that long; past max_conns connections (and below the
+ * descriptor limit) new ones are closed at once. Each is logged
+ * (rate-limited) and the others are served on. */
 struct shuffle_serve_opts {
 	const char *reg_path;	    /* registrations (UNIX socket, made 0600) */
 	uint16_t port;		    /* TCP, every address of the namespace */
 	uint64_t seed;		    /* the run's: the map output streams */
 	int64_t request_timeout_ns; /* SHUFFLE_REQUEST_TIMEOUT */
-	int64_t send_timeout_ns;    /* SHUFFLE_SEND_TIMEOUT */
+	int64_t send_timeout_ns;    /* 0: none (the default, see below) */
 	unsigned max_conns;	    /* 0: 4096 */
 	/* map outputs marked by the network's policy as they go
 	 * (emul/prio.h); net HYDE_NET_FAIR: unmarked */
 	struct prio_opts prio;
 };
-/* A fetch's request is one small write right after connect; 10 s allows
- * for a loaded box. A transfer can stall while its circuit is down or TCP
- * backs off after losses, for seconds, never for minutes. */
-#define SHUFFLE_REQUEST_TIMEOUT (10 * 1000000000LL)
-#define SHUFFLE_SEND_TIMEOUT (120 * 1000000000LL)
+/* A fetch's request is one small write right after connect, over the EPS
+ * (never held by a circuit); 30 s allows for a loaded box and TCP's
+ * backoff after a few losses. A transfer, though, has no time limit by
+ * default: an OCS fetch makes no progress while its circuit is down, and
+ * a 30-minute soak saw that last 115 s (the circuit was taken for another
+ * pair while the fetch, slower than the plan's bw_o, was under way; with
+ * a 120 s limit the fetch was cut and the run failed). Idle readers are
+ * bounded by max_conns instead. */
+#define SHUFFLE_REQUEST_TIMEOUT (30 * 1000000000LL)
 
 /* Serve until killed; returns only on a set-up or epoll error (-errno,
  * errbuf filled). */

@@ -90,7 +90,6 @@ int cmd_shuffled(int argc, char **argv)
 {
 	struct shuffle_serve_opts o = {
 		.request_timeout_ns = SHUFFLE_REQUEST_TIMEOUT,
-		.send_timeout_ns = SHUFFLE_SEND_TIMEOUT,
 	};
 	const char *reg = NULL;
 	char errbuf[HYDE_ERRBUF_SIZE];
@@ -108,8 +107,9 @@ int cmd_shuffled(int argc, char **argv)
 			       "          [--net POLICY] [--band-base SIZE] [--fcfs-table PATH]\n\n"
 			       "The shuffle service of a host (as Hadoop's ShuffleHandler): serves\n"
 			       "the map outputs registered on SOCK over TCP. Started by a run.\n"
-			       "A request must arrive whole within --request-timeout (default 10s),\n"
-			       "a reader must take data at least every --send-timeout (default 120s);\n"
+			       "A request must arrive whole within --request-timeout (default 30s);\n"
+			       "with --send-timeout, a reader must take data at least that often\n"
+			       "(none by default: an OCS fetch waits while its circuit is down);\n"
 			       "past --max-conns connections (default 4096) new ones are refused.\n"
 			       "--net marks map outputs for the fabric's priority bands as they\n"
 			       "go (as 'hyde datanode --net', emul/prio.h).\n");

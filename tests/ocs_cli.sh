@@ -21,6 +21,16 @@ expect_status 2 "$HYDE" ocs show --frob && contains "$err" "unknown option '--fr
 expect_status 2 "$HYDE" ocs set --socket "$tmpdir/s" && contains "$err" "set: expected circuits"
 expect_status 2 "$HYDE" ocs show extra --socket "$tmpdir/s" && contains "$err" "show: unexpected argument 'extra'"
 expect_status 2 "$HYDE" ocs set 0-1 --ports 4 && contains "$err" "are for 'serve'"
+expect_status 2 "$HYDE" ocs serve --ports 4 --rate 400Mbit --delta 10ms --request-timeout 0s &&
+	contains "$err" "--request-timeout: expected a time"
+expect_status 2 "$HYDE" ocs show --request-timeout 1s && contains "$err" "are for 'serve'"
+# the shuffle service's limits
+expect_status 2 "$HYDE" shuffled --reg "$tmpdir/r.sock" --request-timeout soon &&
+	contains "$err" "--request-timeout: expected a time"
+expect_status 2 "$HYDE" shuffled --reg "$tmpdir/r.sock" --send-timeout 0s &&
+	contains "$err" "--send-timeout: expected a time"
+expect_status 2 "$HYDE" shuffled --reg "$tmpdir/r.sock" --max-conns 0 &&
+	contains "$err" "--max-conns: expected 1 to 1000000"
 expect_status 2 "$HYDE" ocs show --count 3 && contains "$err" "--count is for 'watch'"
 expect_status 2 "$HYDE" ocs show --prefix a/b && contains "$err" "not a namespace prefix"
 # nothing listens there: the run failed, status 1, and it says where it looked

@@ -160,6 +160,21 @@ static void assign_user(struct wl_job *j, struct rng *r, unsigned users)
 	j->user = xstrdup(name);
 }
 
+/* A job's arrival in ns from the first line's, as an integer: a time
+ * that does not fit (a trace whose submit times span 300 years, found by
+ * fuzzing: llround of it is undefined, and then so was the subtraction
+ * below) is an error. Within the bound, any two differ by less than
+ * INT64_MAX. */
+static int arrival_ns(double ns, int64_t *out, char *errbuf, const char *path,
+		      unsigned line)
+{
+	if (!(ns > -4e18 && ns < 4e18))
+		return ierr(errbuf, path, line, "arrival %.3gs from the first job's: expected at most a year",
+			    ns / 1e9);
+	*out = (int64_t)llround(ns);
+	return 0;
+}
+
 /* Arrival times from the earliest job imported, not the first line: a
  * trace out of order (found by fuzzing: a job submitted before the first
  * line's) would otherwise arrive before the run starts, which a .wl file
@@ -228,7 +243,9 @@ int wl_import_swim(const char *path, const struct swim_opts *o,
 			t0 = submit;
 		j = wl_add_job(wl, f[0], NULL);
 		j->line = line;
-		j->arrival = (int64_t)llround((submit - t0) * o->time_scale * 1e9);
+		if ((r = arrival_ns((submit - t0) * o->time_scale * 1e9, &j->arrival, errbuf, path,
+				    line)))
+			goto err;
 		j->input = scale_bytes(v[1], o->scale);
 		j->shuffle = scale_bytes(v[2], o->scale);
 		j->output = scale_bytes(v[3], o->scale);
@@ -339,7 +356,9 @@ int wl_import_coflow(const char *path, const struct coflow_opts *o,
 		j->line = line;
 		if (t0 < 0)
 			t0 = (int64_t)at;
-		j->arrival = (int64_t)llround((double)((int64_t)at - t0) * 1e6 * o->time_scale);
+		if ((r = arrival_ns((double)((int64_t)at - t0) * 1e6 * o->time_scale, &j->arrival,
+				    errbuf, path, line)))
+			goto err;
 		j->maps = (uint32_t)nm;
 		j->map_racks = xcalloc(nm, sizeof(uint32_t));
 		for (k = 0; k < nm; k++) {
