@@ -45,25 +45,23 @@ static int time_opt(const char *opt, const char *v, int64_t *ns)
 	return 0;
 }
 
-int cmd_datanode(int argc, char **argv)
+static int datanode_main(struct dn_serve_opts *o, int argc, char **argv)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];
-	struct dn_serve_opts o;
 	bool seed = false;
 	uint64_t v;
 	int i, r;
 
-	dn_serve_opts_default(&o);
 	for (i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
 			return usage();
 		if (!strcmp(opt, "--ready")) {
-			o.ready_fd = STDOUT_FILENO;
+			o->ready_fd = STDOUT_FILENO;
 			continue;
 		}
-		if ((r = prio_parse_arg(&o.prio, argc, argv, &i)) < 0)
+		if ((r = prio_parse_arg(&o->prio, argc, argv, &i)) < 0)
 			return EXIT_USAGE;
 		if (r)
 			continue;
@@ -71,34 +69,46 @@ int cmd_datanode(int argc, char **argv)
 			return cli_usage_error("datanode", "'%s' needs a value", opt);
 		i++;
 		if (!strcmp(opt, "--seed")) {
-			if (parse_uint(val, 0, UINT64_MAX, &o.seed))
+			if (parse_uint(val, 0, UINT64_MAX, &o->seed))
 				return cli_usage_error("datanode", "--seed: expected a number");
 			seed = true;
 		} else if (!strcmp(opt, "--port")) {
 			if (parse_uint(val, 1, 65535, &v))
 				return cli_usage_error("datanode", "--port: expected 1 to 65535");
-			o.port = (uint16_t)v;
+			o->port = (uint16_t)v;
 		} else if (!strcmp(opt, "--idle-timeout")) {
-			if ((r = time_opt(opt, val, &o.idle_ns)))
+			if ((r = time_opt(opt, val, &o->idle_ns)))
 				return r;
 		} else if (!strcmp(opt, "--stall-timeout")) {
-			if ((r = time_opt(opt, val, &o.stall_ns)))
+			if ((r = time_opt(opt, val, &o->stall_ns)))
 				return r;
 		} else if (!strcmp(opt, "--max-conns")) {
 			if (parse_uint(val, 1, 1000000, &v))
 				return cli_usage_error("datanode", "--max-conns: expected 1 to 1000000");
-			o.max_conns = (unsigned)v;
+			o->max_conns = (unsigned)v;
 		} else {
 			return cli_usage_error("datanode", "unknown option '%s'", opt);
 		}
 	}
 	if (!seed)
 		return cli_usage_error("datanode", "expected --seed N (the run's seed)");
-	if (o.prio.net == HYDE_NET_FCFS && !o.prio.table)
+	if (o->prio.net == HYDE_NET_FCFS && !o->prio.table)
 		return cli_usage_error("datanode", "--net fcfs: expected --fcfs-table PATH (the run's flow ranks)");
-	if (dn_serve(&o, errbuf)) {
+	r = dn_serve(o, errbuf);
+	if (r) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		return EXIT_RUN_FAILED;
 	}
 	return 0;
+}
+
+int cmd_datanode(int argc, char **argv)
+{
+	struct dn_serve_opts o;
+	int r;
+
+	dn_serve_opts_default(&o);
+	r = datanode_main(&o, argc, argv);
+	prio_table_close(o.prio.table);
+	return r;
 }

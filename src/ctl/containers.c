@@ -448,7 +448,8 @@ void cont_heartbeat(struct ctl *c, unsigned host)
 	uint32_t *ids = xcalloc(l->n + 1, sizeof(uint32_t));
 	size_t n = l->n;
 
-	memcpy(ids, l->v, n * sizeof(uint32_t));
+	if (n)
+		memcpy(ids, l->v, n * sizeof(uint32_t));
 	for (i = 0; i < n && !c->failed; i++)
 		offer(c, ct->v[ids[i]]);
 	free(ids);
