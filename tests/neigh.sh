@@ -9,7 +9,9 @@
 # bound hosts stop answering ARP (emul/README.md, Neighbours).
 . "${HYDE_SRCDIR}/tests/lib.sh"
 require_root
-command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
+for p in tcpdump iperf3 ss jq; do
+	command -v $p >/dev/null 2>&1 || { echo "SKIP: needs $p" >&2; exit 77; }
+done
 
 P=$(test_prefix neigh)
 T="$HYDE_SRCDIR/topologies"
@@ -20,7 +22,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-our_ns() { ip netns list | awk '{print $1}' | grep "^$P-" || true; }
+our_ns() { ip netns list 2>/dev/null | awk '{print $1}' | grep "^$P-" || true; }
 
 left_behind() { # WHEN
 	[ -z "$(our_ns)" ] || fail "$1: namespaces left: $(our_ns | tr '\n' ' ')"
@@ -42,6 +44,15 @@ for ns in $nss; do
 		done
 done >"$tmpdir/owners"
 [ "$(wc -l <"$tmpdir/owners")" -ge 100 ] || fail "too few addresses found: $(wc -l <"$tmpdir/owners")"
+
+# hyde topo show --json gives every interface's MAC, as the kernel has it
+expect_status 0 "$HYDE" topo show --prefix $P --json
+printf '%s\n' "$out" | jq -r '.nodes[] | .name as $n | .interfaces[] | "\($n) \(.name) \(.mac)"' >"$tmpdir/macs"
+[ "$(wc -l <"$tmpdir/macs")" = 104 ] || fail "topo show: expected 104 interfaces, got $(wc -l <"$tmpdir/macs")"
+while read -r node ifname mac; do
+	have=$(ip -n "$P-$node" -o link show dev "$ifname" | sed -n 's/.*link\/ether \([0-9a-f:]*\) .*/\1/p')
+	[ "$have" = "$mac" ] || fail "topo show: $node:$ifname has MAC $mac, the kernel says '$have'"
+done <"$tmpdir/macs"
 
 total=0
 for ns in $nss; do
