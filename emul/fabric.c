@@ -160,6 +160,73 @@ void fabric_ocs_mac(unsigned rack, uint8_t mac[6])
 	mac[5] = (uint8_t)(rack & 255);
 }
 
+/* 02:68:<kind>:<index, 24 bits>: locally administered, unicast, one kind
+ * byte per kind of interface (none is 0x79, the ocs ports' byte) and an
+ * index unique within the kind (a host id is below 2^24: TOPO_MAX_RACKS
+ * x TOPO_MAX_HOSTS). */
+static void mac_of(uint8_t kind, uint32_t index, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0x68;
+	mac[2] = kind;
+	mac[3] = (uint8_t)(index >> 16);
+	mac[4] = (uint8_t)(index >> 8);
+	mac[5] = (uint8_t)index;
+}
+
+#define MAC_HOST 'e'	 /* host's eth0, by host id */
+#define MAC_TOR_HOST 'h' /* ToR's h<i>, by the id of the host on it */
+#define MAC_BRIDGE 'b'	 /* ToR's br0, by rack */
+#define MAC_UP 'u'	 /* ToR's up, by rack */
+#define MAC_CORE 'c'	 /* core's r<k>, by rack */
+#define MAC_OCS_PORT 'p' /* ocs's p<k>, by rack */
+
+static void host_mac(const struct topo *t, unsigned rack, unsigned i, uint8_t mac[6])
+{
+	mac_of(MAC_HOST, topo_host_id(t, rack, i), mac);
+}
+
+int fabric_iface_mac(const struct fabric *f, unsigned node, const char *ifname,
+		     uint8_t mac[6])
+{
+	const struct topo *t = f->topo;
+	const struct fabric_node *n = &f->nodes[node];
+	unsigned long k;
+	char *end;
+
+	switch (n->kind) {
+	case TOPO_NODE_HOST:
+		if (strcmp(ifname, "eth0"))
+			return -ENOENT;
+		host_mac(t, n->rack, n->host, mac);
+		return 0;
+	case TOPO_NODE_TOR:
+		if (!strcmp(ifname, "br0"))
+			mac_of(MAC_BRIDGE, n->rack, mac);
+		else if (!strcmp(ifname, "up"))
+			mac_of(MAC_UP, n->rack, mac);
+		else if (!strcmp(ifname, "ocs") && t->has_ocs)
+			fabric_ocs_mac(n->rack, mac);
+		else if (ifname[0] == 'h' && ifname[1] >= '0' && ifname[1] <= '9' &&
+			 (k = strtoul(ifname + 1, &end, 10)) < t->hosts && !*end)
+			mac_of(MAC_TOR_HOST, topo_host_id(t, n->rack, (unsigned)k), mac);
+		else
+			return -ENOENT;
+		return 0;
+	case TOPO_NODE_CORE:
+	case TOPO_NODE_OCS:
+		if (ifname[0] != (n->kind == TOPO_NODE_CORE ? 'r' : 'p') ||
+		    ifname[1] < '0' || ifname[1] > '9')
+			return -ENOENT;
+		k = strtoul(ifname + 1, &end, 10);
+		if (*end || k >= t->racks)
+			return -ENOENT;
+		mac_of(n->kind == TOPO_NODE_CORE ? MAC_CORE : MAC_OCS_PORT, (uint32_t)k, mac);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static unsigned node_tor(unsigned rack)
 {
 	return rack;
@@ -260,6 +327,14 @@ static struct fabric *fabric_alloc(const char *prefix, struct topo *t)
 	f->topo = t;
 	fabric_plan(f);
 	return f;
+}
+
+struct fabric *fabric_plan_new(const struct topo *t, const char *prefix)
+{
+	struct topo *copy = xmalloc(sizeof(*copy));
+
+	*copy = *t;
+	return fabric_alloc(prefix, copy);
 }
 
 void fabric_free(struct fabric *f)
@@ -843,11 +918,31 @@ static int node_init(void *arg, char *errbuf)
 	return 0;
 }
 
-static int send_veth(struct nlb *b, const struct fabric_link *l, int peer_fd,
-		     int master, const uint8_t *mac, const char *peer_node)
+static void link_set_mac(struct rtnl_link *link, const uint8_t mac[6])
 {
+	struct nl_addr *a = nl_addr_build(AF_LLC, mac, 6);
+
+	if (!a)
+		fatalx("out of memory");
+	rtnl_link_set_addr(link, a);
+	nl_addr_put(a);
+}
+
+/* The MAC `up` gives an interface it plans (fabric_iface_mac). */
+static void plan_mac(const struct fabric *f, unsigned node, const char *ifname,
+		     uint8_t mac[6])
+{
+	if (fabric_iface_mac(f, node, ifname, mac))
+		fatalx("fabric: no MAC planned for %s:%s", f->nodes[node].name, ifname);
+}
+
+static int send_veth(struct nlb *b, const struct fabric *f,
+		     const struct fabric_link *l, int master)
+{
+	const struct fabric_node *peer_node = &f->nodes[l->b];
 	struct rtnl_link *link = rtnl_link_veth_alloc(), *peer;
 	struct nl_msg *msg = NULL;
+	uint8_t mac[6];
 	int r;
 
 	if (!link)
@@ -858,27 +953,27 @@ static int send_veth(struct nlb *b, const struct fabric_link *l, int peer_fd,
 	rtnl_link_set_flags(link, IFF_UP);
 	if (master)
 		rtnl_link_set_master(link, master);
-	if (mac) {
-		struct nl_addr *a = nl_addr_build(AF_LLC, mac, 6);
-
-		rtnl_link_set_addr(link, a);
-		nl_addr_put(a);
-	}
+	/* Both ends get the MACs of the plan, which the permanent neighbour
+	 * entries name: nothing is left for ARP to find out. */
+	plan_mac(f, l->a, l->a_if, mac);
+	link_set_mac(link, mac);
+	plan_mac(f, l->b, l->b_if, mac);
+	link_set_mac(peer, mac);
 	/* The peer is made directly in its own namespace: nothing of the
 	 * fabric ever exists in the namespace the builder runs in. */
 	rtnl_link_set_name(peer, l->b_if);
 	rtnl_link_set_ifindex(peer, l->b_index);
 	/* Not IFF_UP here: the kernel would open the peer before the pair is
 	 * joined (veth_open: ENOTCONN). Its own namespace's batch sets it up. */
-	rtnl_link_set_ns_fd(peer, peer_fd);
+	rtnl_link_set_ns_fd(peer, peer_node->ns_fd);
 	r = rtnl_link_build_add_request(link, NLM_F_CREATE | NLM_F_EXCL, &msg);
 	rtnl_link_put(peer);
 	rtnl_link_veth_release(link);
-	return nlb_send(b, r, msg, "veth %s <-> %s:%s", l->a_if, peer_node,
+	return nlb_send(b, r, msg, "veth %s <-> %s:%s", l->a_if, peer_node->name,
 			l->b_if);
 }
 
-static int send_bridge(struct nlb *b)
+static int send_bridge(struct nlb *b, const uint8_t mac[6])
 {
 	struct rtnl_link *l = rtnl_link_alloc();
 	struct nl_msg *msg = NULL;
@@ -887,6 +982,10 @@ static int send_bridge(struct nlb *b)
 	rtnl_link_set_name(l, "br0");
 	rtnl_link_set_ifindex(l, FABRIC_IDX_BR0);
 	rtnl_link_set_flags(l, IFF_UP);
+	/* Set, not inherited from the lowest port as a bridge's MAC is by
+	 * default: that one changes as ports join, and a change of MAC
+	 * flushes the device's neighbour entries, permanent ones too. */
+	link_set_mac(l, mac);
 	r = rtnl_link_set_type(l, "bridge");
 	if (!r)
 		r = rtnl_link_build_add_request(l, NLM_F_CREATE | NLM_F_EXCL, &msg);
@@ -977,6 +1076,36 @@ static int send_neigh(struct nlb *b, int ifindex, const char *ifname,
 	r = rtnl_neigh_build_add_request(ne, NLM_F_CREATE | NLM_F_EXCL, &msg);
 	rtnl_neigh_put(ne);
 	return nlb_send(b, r, msg, "neighbour %s on %s", ip(dst, s), ifname);
+}
+
+/* A static entry of br0's forwarding database: frames to mac leave by
+ * port ifindex only. The bridge would learn it from the host's first
+ * frame, but with no ARP the first frame to a host may be a SYN, which
+ * an unlearnt bridge floods to every port of the rack (and into their
+ * captures); a learnt entry also ages out after 300 s idle. */
+static int send_fdb(struct nlb *b, int ifindex, const char *ifname,
+		    const uint8_t mac[6])
+{
+	struct rtnl_neigh *ne = rtnl_neigh_alloc();
+	struct nl_addr *ll = nl_addr_build(AF_LLC, mac, 6);
+	struct nl_msg *msg = NULL;
+	int r;
+
+	if (!ne || !ll)
+		fatalx("out of memory");
+	rtnl_neigh_set_family(ne, AF_BRIDGE);
+	rtnl_neigh_set_ifindex(ne, ifindex);
+	rtnl_neigh_set_lladdr(ne, ll);
+	/* NUD_NOARP is the bridge's "static" (NUD_PERMANENT would make the
+	 * MAC the bridge's own, delivered to br0); NTF_MASTER: the bridge's
+	 * table, not the port's. */
+	rtnl_neigh_set_state(ne, NUD_NOARP);
+	rtnl_neigh_set_flags(ne, NTF_MASTER);
+	nl_addr_put(ll);
+	r = rtnl_neigh_build_add_request(ne, NLM_F_CREATE | NLM_F_EXCL, &msg);
+	rtnl_neigh_put(ne);
+	return nlb_send(b, r, msg, "bridge fdb %02x:%02x:%02x:%02x:%02x:%02x on %s", mac[0],
+			mac[1], mac[2], mac[3], mac[4], mac[5], ifname);
 }
 
 static int send_rule(struct nlb *b)
@@ -1107,23 +1236,53 @@ static int build_tor_links(struct build *bd, unsigned k, char *errbuf)
 	uint8_t mac[6];
 	size_t i;
 
-	send_bridge(b);
+	plan_mac(f, node_tor(k), "br0", mac);
+	send_bridge(b, mac);
 	for (i = 0; i < f->n_links; i++) {
 		const struct fabric_link *l = &f->links[i];
-		const struct fabric_node *peer = &f->nodes[l->b];
 
 		if (l->a != node_tor(k))
 			continue;
-		if (peer->kind == TOPO_NODE_HOST) {
-			send_veth(b, l, peer->ns_fd, FABRIC_IDX_BR0, NULL, peer->name);
-		} else if (peer->kind == TOPO_NODE_OCS) {
-			fabric_ocs_mac(k, mac);
-			send_veth(b, l, peer->ns_fd, 0, mac, peer->name);
-		} else {
-			send_veth(b, l, peer->ns_fd, 0, NULL, peer->name);
-		}
+		send_veth(b, f, l,
+			  f->nodes[l->b].kind == TOPO_NODE_HOST ? FABRIC_IDX_BR0 : 0);
 	}
 	return nlb_flush(b, errbuf);
+}
+
+/* Every neighbour a host's routes lead to, permanent: its gateways (br0)
+ * and the other hosts of its rack, at both their addresses. Why: ARP can
+ * fail for reasons that have nothing to do with the emulated network. The
+ * kernel's IPv4 neighbour table is one for all namespaces of the machine,
+ * with one bound (gc_thresh3, 1024 by default, settable in the root
+ * namespace only); past it a host cannot make the entry an ARP reply
+ * needs, so it ignores requests, and its peers' connect() fail with
+ * EHOSTUNREACH after 3 s of probes (a 160-host run can need more than
+ * 1024 entries by itself; a smaller one fails when other fabrics on the
+ * box hold the rest). Permanent entries do not count against that bound,
+ * and a fabric that needs no other entry sends no ARP at all. */
+static void host_neighbours(struct build *bd, const struct fabric_node *n,
+			    struct nlb *b)
+{
+	const struct topo *t = bd->f->topo;
+	uint8_t mac[6];
+	unsigned j;
+
+	plan_mac(bd->f, node_tor(n->rack), "br0", mac);
+	send_neigh(b, FABRIC_IDX_ETH0, "eth0", topo_rack_gateway(t, &t->eps_net, n->rack), mac);
+	if (t->has_ocs)
+		send_neigh(b, FABRIC_IDX_ETH0, "eth0",
+			   topo_rack_gateway(t, &t->ocs_net, n->rack), mac);
+	for (j = 0; j < t->hosts; j++) {
+		unsigned id = topo_host_id(t, n->rack, j);
+
+		if (j == n->host)
+			continue;
+		host_mac(t, n->rack, j, mac);
+		send_neigh(b, FABRIC_IDX_ETH0, "eth0", topo_host_addr(t, &t->eps_net, id), mac);
+		if (t->has_ocs)
+			send_neigh(b, FABRIC_IDX_ETH0, "eth0",
+				   topo_host_addr(t, &t->ocs_net, id), mac);
+	}
 }
 
 static void build_host(struct build *bd, const struct fabric_node *n,
@@ -1147,6 +1306,7 @@ static void build_host(struct build *bd, const struct fabric_node *n,
 			   topo_rack_gateway(t, &t->ocs_net, n->rack),
 			   FABRIC_IDX_ETH0, "eth0", false, ocs);
 	}
+	host_neighbours(bd, n, b);
 }
 
 static void build_tor(struct build *bd, const struct fabric_node *n,
@@ -1155,6 +1315,7 @@ static void build_tor(struct build *bd, const struct fabric_node *n,
 	const struct topo *t = bd->f->topo;
 	unsigned k = n->rack, j, plen = topo_rack_plen(t);
 	uint32_t core = fabric_uplink_addr(t, k, true);
+	char ifname[16];
 	uint8_t mac[6];
 
 	send_addr(b, FABRIC_IDX_BR0, "br0", topo_rack_gateway(t, &t->eps_net, k), plen);
@@ -1162,6 +1323,24 @@ static void build_tor(struct build *bd, const struct fabric_node *n,
 		  fabric_uplink_plen());
 	send_route(b, RT_TABLE_MAIN, t->eps_net.addr, t->eps_net.plen, core,
 		   FABRIC_IDX_UP, "up", false, 0);
+	/* Permanent neighbours (see host_neighbours): the rack's hosts on
+	 * br0, each also a static entry of br0's forwarding table, and the
+	 * core on up. */
+	for (j = 0; j < t->hosts; j++) {
+		unsigned id = topo_host_id(t, k, j);
+		char port[16];
+
+		snprintf(port, sizeof(port), "h%u", j);
+		host_mac(t, k, j, mac);
+		send_fdb(b, FABRIC_IDX_PORT0 + (int)j, port, mac);
+		send_neigh(b, FABRIC_IDX_BR0, "br0", topo_host_addr(t, &t->eps_net, id), mac);
+		if (t->has_ocs)
+			send_neigh(b, FABRIC_IDX_BR0, "br0",
+				   topo_host_addr(t, &t->ocs_net, id), mac);
+	}
+	snprintf(ifname, sizeof(ifname), "r%u", k);
+	plan_mac(bd->f, node_core(t), ifname, mac);
+	send_neigh(b, FABRIC_IDX_UP, "up", core, mac);
 	if (!t->has_ocs)
 		return;
 	send_addr(b, FABRIC_IDX_BR0, "br0", topo_rack_gateway(t, &t->ocs_net, k), plen);
@@ -1195,6 +1374,7 @@ static void build_core(struct build *bd, struct nlb *b)
 	const struct topo *t = bd->f->topo;
 	unsigned k, plen = topo_rack_plen(t);
 	char ifname[16];
+	uint8_t mac[6];
 
 	for (k = 0; k < t->racks; k++) {
 		int idx = FABRIC_IDX_PORT0 + (int)k;
@@ -1203,6 +1383,9 @@ static void build_core(struct build *bd, struct nlb *b)
 		snprintf(ifname, sizeof(ifname), "r%u", k);
 		send_addr(b, idx, ifname, fabric_uplink_addr(t, k, true),
 			  fabric_uplink_plen());
+		/* ToR k's up, permanent (see host_neighbours) */
+		plan_mac(bd->f, node_tor(k), "up", mac);
+		send_neigh(b, idx, ifname, tor, mac);
 		send_route(b, RT_TABLE_MAIN, topo_rack_subnet(t, &t->eps_net, k),
 			   plen, tor, idx, ifname, false, 0);
 		if (t->has_ocs)

@@ -91,6 +91,11 @@ int fabric_open(const char *prefix, struct fabric **out, char *errbuf);
  * closed. */
 int fabric_down(struct fabric *f, char *errbuf);
 
+/* The plan of t under prefix (nodes, links, names, addresses, MACs),
+ * built nowhere: for what needs no root. The caller owns it (fabric_free);
+ * t is copied. */
+struct fabric *fabric_plan_new(const struct topo *t, const char *prefix);
+
 /* Free the memory and descriptors of f; the fabric itself stays up. */
 void fabric_free(struct fabric *f);
 
@@ -165,6 +170,11 @@ int fabric_write_topo(const char *path, const struct topo *t);
  * puts there. */
 unsigned fabric_iface_addrs(const struct fabric *f, unsigned node,
 			    const char *ifname, struct topo_net out[2]);
+/* MAC that `up` gives interface ifname of node (every interface it makes
+ * has one of its own, locally administered: emul/README.md, Neighbours),
+ * or -ENOENT if the node has no such interface. */
+int fabric_iface_mac(const struct fabric *f, unsigned node, const char *ifname,
+		     uint8_t mac[6]);
 
 /* What the kernel has at one end of a link. */
 struct fabric_port_state {

@@ -223,6 +223,7 @@ static void iface_json(void *arg, const char *ifname, long link, int end)
 	struct show_ctx *c = arg;
 	const struct fabric *f = c->f;
 	struct topo_net a[2];
+	uint8_t mac[6];
 	unsigned n, k;
 	char s[16];
 
@@ -233,6 +234,10 @@ static void iface_json(void *arg, const char *ifname, long link, int end)
 		appendf(c, "%s\"%s/%u\"", k ? "," : "",
 			topo_addr_str(a[k].addr, s, sizeof(s)), a[k].plen);
 	appendf(c, "]");
+	/* the MAC the permanent neighbour entries name (emul/README.md) */
+	if (!fabric_iface_mac(f, c->node, ifname, mac))
+		appendf(c, ",\"mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\"", mac[0], mac[1],
+			mac[2], mac[3], mac[4], mac[5]);
 	if (link >= 0) {
 		const struct fabric_link *l = &f->links[link];
 		unsigned peer = end ? l->a : l->b;
@@ -243,13 +248,6 @@ static void iface_json(void *arg, const char *ifname, long link, int end)
 			c->st[link][end].htb_rate,
 			c->st[link][end].present ? "true" : "false",
 			c->st[link][end].up ? "true" : "false");
-		if (f->nodes[c->node].kind == TOPO_NODE_TOR && !strcmp(ifname, "ocs")) {
-			uint8_t mac[6];
-
-			fabric_ocs_mac(f->nodes[c->node].rack, mac);
-			appendf(c, ",\"mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\"",
-				mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-		}
 	}
 	appendf(c, "}");
 }

@@ -1,6 +1,7 @@
 /* The fabric's plan: what needs no root (the rest is tests/fabric.sh). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,86 @@ START_TEST(topo_roundtrip)
 }
 END_TEST
 
+/* Every interface `up` makes has a MAC of its own (the permanent
+ * neighbour entries and the bridges' static entries name them): locally
+ * administered, unicast, none twice in a fabric, the ToRs' ocs ports' as
+ * the crossbar reads them. From rack8 to racks of 1000 hosts (66,000
+ * hosts: ids past 16 bits), 1024 racks (the most a topology may have) and
+ * a fabric without an OCS. */
+static const char *const mac_topos[] = {
+	"name a\nracks 8\nhosts 4\ncontainers 1\nhost_rate 100Mbit\nuplink_rate 40Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 1MB\n",
+	"name b\nracks 66\nhosts 1000\ncontainers 1\nhost_rate 100Mbit\nuplink_rate 40Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 1MB\n"
+	"eps_net 10.0.0.0/12\nocs_net 10.16.0.0/12\nlink_net 10.32.0.0/12\n",
+	"name c\nracks 1024\nhosts 3\ncontainers 1\nhost_rate 100Mbit\nuplink_rate 40Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 1MB\n"
+	"eps_net 10.0.0.0/12\nocs_net 10.16.0.0/12\nlink_net 10.32.0.0/12\n",
+	"name d\nracks 3\nhosts 2\ncontainers 1\nhost_rate 100Mbit\nuplink_rate 40Mbit\nocs no\n",
+};
+
+static int mac_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, 6);
+}
+
+START_TEST(macs)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], name[32];
+	uint8_t (*all)[6], mac[6], ocs[6];
+	size_t n = 0, i, l;
+	struct fabric *f;
+	struct topo *t;
+	FILE *fp;
+
+	fp = fmemopen((void *)mac_topos[_i], strlen(mac_topos[_i]), "r");
+	ck_assert_msg(topo_parse(fp, "test.topo", &t, errbuf) == 0, "%s", errbuf);
+	fclose(fp);
+	f = fabric_plan_new(t, "hydetest");
+	all = calloc(2 * f->n_links + t->racks, sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	for (i = 0; i < f->n_nodes; i++) {
+		if (f->nodes[i].kind == TOPO_NODE_TOR) {
+			ck_assert_int_eq(fabric_iface_mac(f, (unsigned)i, "br0", all[n]), 0);
+			n++;
+		}
+		ck_assert_int_eq(fabric_iface_mac(f, (unsigned)i, "lo", mac), -ENOENT);
+		ck_assert_int_eq(fabric_iface_mac(f, (unsigned)i, "eth1", mac), -ENOENT);
+	}
+	for (l = 0; l < f->n_links; l++) {
+		const struct fabric_link *k = &f->links[l];
+
+		ck_assert_msg(fabric_iface_mac(f, k->a, k->a_if, all[n]) == 0, "%s:%s",
+			      f->nodes[k->a].name, k->a_if);
+		if (!strcmp(k->a_if, "ocs")) {
+			fabric_ocs_mac(f->nodes[k->a].rack, ocs);
+			ck_assert(memcmp(all[n], ocs, 6) == 0);
+		}
+		n++;
+		ck_assert_msg(fabric_iface_mac(f, k->b, k->b_if, all[n]) == 0, "%s:%s",
+			      f->nodes[k->b].name, k->b_if);
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		ck_assert_msg((all[i][0] & 3) == 2, "MAC %zu: %02x is not locally administered unicast",
+			      i, all[i][0]);
+	qsort(all, n, sizeof(*all), mac_cmp);
+	for (i = 1; i < n; i++)
+		ck_assert_msg(memcmp(all[i - 1], all[i], 6) != 0,
+			      "%02x:%02x:%02x:%02x:%02x:%02x given twice", all[i][0], all[i][1],
+			      all[i][2], all[i][3], all[i][4], all[i][5]);
+	/* names the plan does not have */
+	snprintf(name, sizeof(name), "h%u", t->hosts);
+	ck_assert_int_eq(fabric_iface_mac(f, 0, name, mac), -ENOENT);
+	snprintf(name, sizeof(name), "r%u", t->racks);
+	ck_assert_int_eq(fabric_iface_mac(f, (unsigned)fabric_node_index(f, "core"), name, mac),
+			 -ENOENT);
+	ck_assert_int_eq(fabric_iface_mac(f, (unsigned)fabric_node_index(f, "core"), "r", mac),
+			 -ENOENT);
+	ck_assert_int_eq(fabric_iface_mac(f, 0, "ocs", mac), t->has_ocs ? 0 : -ENOENT);
+	free(all);
+	fabric_free(f);
+	topo_free(t);
+}
+END_TEST
+
 Suite *fabric_suite(void)
 {
 	Suite *s = suite_create("fabric");
@@ -124,6 +205,7 @@ Suite *fabric_suite(void)
 	tcase_add_test(tc, addresses);
 	tcase_add_loop_test(tc, topo_roundtrip, 0,
 			    sizeof(roundtrip_files) / sizeof(roundtrip_files[0]));
+	tcase_add_loop_test(tc, macs, 0, sizeof(mac_topos) / sizeof(mac_topos[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
