@@ -16,6 +16,7 @@ PRESET_SCALE=0.1
 PRESET_RATE=80Mbit
 SWEEP_BASE="gen:fb,jobs=1000,users=20,span=90min"
 WINDOW_S=5400 # the arrival window, in seconds
+EPS_GBPS=600  # the EPS's capacity: 60 ToR uplinks of 10 x 10 Gbit/s / 10
 PRESET_WORKLOAD="$SWEEP_BASE,scale=$PRESET_SCALE,map_rate=$PRESET_RATE,reduce_rate=$PRESET_RATE"
 # The sweep: the scales and rates tried, and the runs per point.
 SWEEP_SCALES="0.01 0.03 0.1 0.3 1"

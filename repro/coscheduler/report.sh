@@ -364,12 +364,19 @@ echo "makespan is at least 2.05 windows), and the share of a shuffle-heavy job's
 echo "waiting for and moving its shuffle under Fair (the paper: those jobs are dominated by the"
 echo "shuffle)."
 echo
-echo "| rate | scale | OCS Fair | OCS Corral | OCS Co-sched. | makespan | JCT | CCT | Fair makespan / window | heavy jobs' shuffle share (Fair) |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo
+echo "Three more observables say where the network stands under Fair: the share of the jobs that"
+echo "are shuffle-heavy (the paper's introduction: 20% of Facebook's jobs), the EPS's load"
+echo "(Fair's cross-rack bits over the window's EPS capacity, ${EPS_GBPS:-600} Gbit/s of ToR uplinks), and"
+echo "the network's share of the average JCT (the wait and shuffle parts, all jobs): no"
+echo "scheduler can take more than that share off the average JCT by moving shuffles faster."
+echo
+echo "| rate | scale | heavy jobs | OCS Fair | OCS Corral | OCS Co-sched. | makespan | JCT | CCT | Fair makespan / window | EPS load (Fair) | network share of JCT (Fair) | heavy jobs' shuffle share (Fair) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for rate in $SWEEP_RATES; do
 	for sc in $SWEEP_SCALES; do
 		pt=sweep-$sc-$rate
-		printf '| %s | %s |' $rate $sc
+		printf '| %s | %s | %s |' $rate $sc "$(awk -v h="$(B $pt fair heavy 4)" -v a="$(B $pt fair all 4)" 'BEGIN { if (a == "" || a == 0) print "-"; else printf "%.1f%%", 100 * h / a }')"
 		for s in fair corral coscheduler; do
 			printf ' %s |' "$(share "$(S $pt $s ocs_share 5)" "$(S $pt $s ocs_share 7)")"
 		done
@@ -377,6 +384,8 @@ for rate in $SWEEP_RATES; do
 			printf ' %s |' "$(chg "$(S $pt coscheduler $m 9)" "$(S $pt coscheduler $m 10)")"
 		done
 		printf ' %s |' "$(awk -v v="$(S $pt fair makespan_s 5)" -v w="${WINDOW_S:-5400}" 'BEGIN { if (v == "") print "-"; else printf "%.2f", v / w }')"
+		printf ' %s |' "$(awk -v b="$(S $pt fair cross_rack_bytes 5)" -v w="${WINDOW_S:-5400}" -v g="${EPS_GBPS:-600}" 'BEGIN { if (b == "") print "-"; else printf "%.1f%%", 100 * 8 * b / (w * g * 1e9) }')"
+		printf ' %s |' "$(awk -v w="$(B $pt fair all 8)" -v s="$(B $pt fair all 9)" -v j="$(B $pt fair all 11)" 'BEGIN { if (j == "" || j == 0) print "-"; else printf "%.1f%%", 100 * (w + s) / j }')"
 		printf ' %s |\n' "$(awk -v w="$(B $pt fair heavy 8)" -v s="$(B $pt fair heavy 9)" -v j="$(B $pt fair heavy 11)" 'BEGIN { if (j == "" || j == 0) print "-"; else printf "%.1f%%", 100 * (w + s) / j }')"
 	done
 done
