@@ -10,6 +10,7 @@
 #include "check_hyde.h"
 #include "core/rng.h"
 #include "ctl/ctl.h"
+#include "sim/maxmin.h"
 
 static char *write_tmp(const char *text, const char *suffix)
 {
@@ -536,6 +537,114 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* The incremental water-filling (maxmin.c) against water-filling from
+ * scratch: random links (a third of the runs with every capacity equal,
+ * so that shares tie), random classes of 1-4 links coming, going and
+ * changing their number of flows, a few changes between solves. After
+ * every solve each level must be the one from scratch, and mm_solve must
+ * name exactly the classes whose level changed. */
+START_TEST(maxmin_incremental_is_waterfilling)
+{
+	struct rng g;
+	int trial;
+
+	rng_seed(&g, 7000 + (uint64_t)_i);
+	for (trial = 0; trial < 400; trial++) {
+		unsigned L = 2 + (unsigned)rng_below(&g, 12), i, k;
+		uint64_t caps[16], before[40];
+		struct mm_class cl[40];
+		bool in[40] = { false };
+		struct mm *m;
+		int step, steps = 1 + (int)rng_below(&g, 50);
+
+		for (i = 0; i < L; i++)
+			caps[i] = _i % 3 == 0 ? 12 : rng_below(&g, 4) == 0 ? 1ULL << 40
+				  : (1 + rng_below(&g, 1000)) * (rng_below(&g, 3) ? 1 : 1000003ULL);
+		m = mm_new(L, caps);
+		memset(cl, 0, sizeof(cl));
+		for (step = 0; step < steps; step++) {
+			struct mm_class *const *chg;
+			size_t n, c;
+			int ops = 1 + (int)rng_below(&g, 3);
+
+			while (ops--) {
+				i = (unsigned)rng_below(&g, 40);
+				if (!in[i]) {
+					cl[i].nlinks = 1 + (unsigned)rng_below(&g, 4 < L ? 4 : L);
+					for (k = 0; k < cl[i].nlinks; k++) {
+						unsigned j;
+
+						do {
+							cl[i].links[k] = (uint32_t)rng_below(&g, L);
+							for (j = 0; j < k && cl[i].links[j] != cl[i].links[k]; j++)
+								;
+						} while (j < k);
+					}
+					cl[i].n = 1 + rng_below(&g, 5);
+					mm_add(m, &cl[i]);
+					in[i] = true;
+				} else if (rng_below(&g, 2)) {
+					mm_remove(m, &cl[i]);
+					in[i] = false;
+				} else {
+					mm_set_n(m, &cl[i], 1 + rng_below(&g, 5));
+				}
+			}
+			for (i = 0; i < 40; i++)
+				before[i] = in[i] ? cl[i].lv : 0;
+			chg = mm_solve(m, &n);
+			ck_assert_msg(mm_verify(m), "seed %d trial %d step %d", 7000 + _i, trial, step);
+			for (i = 0; i < 40; i++) {
+				bool named = false;
+
+				for (c = 0; c < n; c++)
+					named |= chg[c] == &cl[i];
+				ck_assert_msg(named == (in[i] && cl[i].lv != before[i]),
+					      "seed %d trial %d step %d: class %u %s", 7000 + _i, trial,
+					      step, i, named ? "named but unchanged" : "changed, not named");
+			}
+		}
+		mm_free(m);
+	}
+}
+END_TEST
+
+/* Through whole runs (EPS and circuits, heartbeats, HDFS traffic): with
+ * HYDE_SIM_VERIFY the simulator checks every solve against water-filling
+ * from scratch and stops the process at the first difference. */
+START_TEST(sim_rates_verified_whole_run)
+{
+	static const char *const wl[] = {
+		"job id=a arrival=0s input=64MB shuffle=48MB output=8MB maps=6 reduces=3 map_time=1s reduce_time=1s\n"
+		"job id=b arrival=0.5s input=32MB shuffle=30MB output=4MB maps=4 reduces=2 map_time=1s reduce_time=1s\n"
+		"job id=c arrival=1s input=96MB shuffle=90MB output=0B maps=8 reduces=5 map_time=0.5s reduce_time=1s\n",
+	};
+	char errbuf[HYDE_ERRBUF_SIZE];
+	char *tpath = write_tmp(TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\noutput_replication 3\n"), ".topo");
+	char *wpath = write_tmp(wl[0], ".wl");
+	struct ctl_totals tt;
+	struct ctl_opts o;
+	struct ctl *c;
+
+	setenv("HYDE_SIM_VERIFY", "1", 1);
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_totals(c, &tt);
+	ck_assert_uint_eq(tt.jobs_done, 3);
+	ck_assert_uint_gt(tt.ocs_bytes, 0);
+	ck_assert_uint_gt(tt.eps_bytes, 0);
+	ctl_free(c);
+	unsetenv("HYDE_SIM_VERIFY");
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -551,6 +660,11 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("maxmin");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, maxmin_incremental_is_waterfilling, 0, 12);
+	tcase_add_test(tc, sim_rates_verified_whole_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
