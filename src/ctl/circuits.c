@@ -129,6 +129,7 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	x->in_of = xcalloc(R, sizeof(int32_t));
 	x->owner = xcalloc(R, sizeof(int32_t));
 	x->up = xcalloc(R, sizeof(bool));
+	x->up_epoch = xcalloc((size_t)R * R, sizeof(uint64_t));
 	x->resv_end = xcalloc(R, sizeof(int64_t));
 	for (i = 0; i < R; i++)
 		x->out_of[i] = x->in_of[i] = x->owner[i] = -1;
@@ -147,6 +148,7 @@ void cexec_destroy(struct ctl *c)
 	free(x->in_of);
 	free(x->owner);
 	free(x->up);
+	free(x->up_epoch);
 	free(x->resv_end);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
@@ -177,6 +179,7 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
 	if (!x->cs || x->out_of[src] != (int32_t)dst)
 		return;
 	x->up[src] = true;
+	x->up_epoch[(size_t)src * c->t->racks + dst]++;
 	if (x->owner[src] >= 0 && x->resv_end[src] > ctl_now(c))
 		ctl_release_pair(c, (uint32_t)x->owner[src], src, dst);
 }
@@ -187,23 +190,46 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
  * when a pair's data sits on fewer hosts than it takes to fill bw_o (the
  * hosts' own links are slower), its reservation must be as long as those
  * links need, or it ends with data left and the ports flap. */
-static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
+static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 {
-	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate, eff;
+	const struct cexec *x = &c->cx;
+	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate, eff, act = 0;
+	bool up = x->up[p->src] && x->out_of[p->src] == (int32_t)p->dst;
+	uint64_t epoch = x->up_epoch[(size_t)p->src * c->t->racks + p->dst];
 	size_t i;
 
-	for (i = 0; i < p->n_active; i++) {
-		struct flow *f = p->active[i];
+	/* (summed as bits + each flow's, so that a cached sum adds up the
+	 * same: with nothing waiting, or one flow) */
+	bool cacheable = c->be.ops == &backend_sim && (!p->wait_bytes || p->n_active <= 1);
 
-		if (c->be.ops->flow_remaining) {
-			uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+	if (cacheable && p->active_known && !up && p->active_epoch == epoch) {
+		/* the fluid model moves an OCS flow only while its circuit
+		 * is up: what the active flows had left at the last plan */
+		act = p->active_bits;
+	} else {
+		if (!cacheable)
+			act = bits;
+		for (i = 0; i < p->n_active; i++) {
+			struct flow *f = p->active[i];
 
-			/* not done yet: it still needs its circuit, however
-			 * little the backend says is left */
-			bits += 8.0 * (double)(rem ? rem : 1);
-		} else
-			bits += 8.0 * (double)f->bytes;
+			if (c->be.ops->flow_remaining) {
+				uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+
+				/* not done yet: it still needs its circuit,
+				 * however little the backend says is left */
+				act += 8.0 * (double)(rem ? rem : 1);
+			} else
+				act += 8.0 * (double)f->bytes;
+		}
+		if (!cacheable) {
+			bits = act;
+			act = 0;
+		}
+		p->active_known = cacheable && !up;
+		p->active_bits = act;
+		p->active_epoch = epoch;
 	}
+	bits += act;
 	eff = bw;
 	if ((double)p->nsrc * (double)c->t->host_rate < eff)
 		eff = (double)p->nsrc * (double)c->t->host_rate;
@@ -224,6 +250,37 @@ static int cmp_pair_ref(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* The pairs with demand in (job, pair) order, without their holes: the
+ * part in order since the last plan, merged with those added since
+ * (sorted): a plan costs the pairs, not a sort of all of them. */
+static void live_in_order(struct ctl *c)
+{
+	struct pair_ref *v = c->live, *t;
+	size_t i, a = 0, b, na, nb, k = 0;
+
+	for (i = 0; i < c->live_sorted; i++)
+		if (v[i].job != UINT32_MAX)
+			v[a++] = v[i];
+	na = a;
+	for (b = a; i < c->n_live; i++)
+		if (v[i].job != UINT32_MAX)
+			v[b++] = v[i];
+	nb = b - na;
+	if (nb > 1)
+		qsort(v + na, nb, sizeof(*v), cmp_pair_ref);
+	if (na && nb && cmp_pair_ref(&v[na - 1], &v[na]) > 0) {
+		xgrow((void **)&c->live_tmp, &c->cap_live_tmp, na + nb, sizeof(*t));
+		t = c->live_tmp;
+		for (a = 0, b = na; a < na || b < na + nb;)
+			t[k++] = b == na + nb || (a < na && cmp_pair_ref(&v[a], &v[b]) < 0) ? v[a++]
+											 : v[b++];
+		memcpy(v, t, (na + nb) * sizeof(*v));
+	}
+	c->n_live = c->live_sorted = na + nb;
+	for (i = 0; i < c->n_live; i++)
+		c->js[v[i].job].pairs[v[i].idx].live = i;
+}
+
 static void replan(struct ctl *c)
 {
 	struct cexec *x = &c->cx;
@@ -237,9 +294,7 @@ static void replan(struct ctl *c)
 		return;
 	evloop_cancel(&c->loop, &x->soon_timer);
 	evloop_cancel(&c->loop, &x->replan_timer);
-	qsort(c->live, c->n_live, sizeof(*c->live), cmp_pair_ref);
-	for (i = 0; i < c->n_live; i++)
-		c->js[c->live[i].job].pairs[c->live[i].idx].live = i;
+	live_in_order(c);
 	for (i = 0; i < c->n_live; i++) {
 		uint32_t job = c->live[i].job;
 		struct ocs_pair *p = &c->js[job].pairs[c->live[i].idx];

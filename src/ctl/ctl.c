@@ -378,6 +378,7 @@ void ctl_free(struct ctl *c)
 	free(c->ptab_key);
 	free(c->ptab_val);
 	free(c->live);
+	free(c->live_tmp);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];
@@ -699,6 +700,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
 		f->pslot = (uint32_t)p->n_active;
 		p->active[p->n_active++] = f;
+		p->active_known = false;
 	}
 	ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64, f->id,
 		  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes);
@@ -810,12 +812,9 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 		p->nsrc -= !--(*s);
 		p->ndst -= !--(*t);
 		if (!--p->flows_left) {
-			struct pair_ref last = c->live[--c->n_live];
-
-			if (p->live != c->n_live) {
-				c->live[p->live] = last;
-				c->js[last.job].pairs[last.idx].live = p->live;
-			}
+			/* a hole, closed at the next plan (which keeps the
+			 * list in order without sorting all of it) */
+			c->live[p->live].job = UINT32_MAX;
 			p->live = SIZE_MAX;
 		}
 		/* Sunflow re-plans when a coflow finishes, not a pair: a
@@ -1454,6 +1453,8 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = &j->pairs[f->pair];
 		struct flow *last = p->active[--p->n_active];
+
+		p->active_known = false;
 
 		p->active[f->pslot] = last;
 		last->pslot = f->pslot;

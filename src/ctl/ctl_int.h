@@ -20,6 +20,11 @@ struct ocs_pair {
 				  * destination host (hosts of a rack each) */
 	unsigned nsrc, ndst;	 /* hosts with such flows */
 	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
+	/* hyde sim: bits the active flows had left at the last plan, while
+	 * its circuit has not been up since (they cannot have moved) */
+	double active_bits;
+	uint64_t active_epoch;	 /* cexec.up_epoch[src x R + dst] then */
+	bool active_known;
 };
 
 /* A file being written under a temporary name (report.c). */
@@ -137,6 +142,7 @@ struct cexec {
 	const struct csched_ops *cs;
 	int32_t *out_of, *in_of; /* the matching asked for */
 	bool *up;		 /* out_of[i] is carrying data */
+	uint64_t *up_epoch;	 /* by (src, dst): times its circuit came up */
 	int32_t *owner;		 /* by source port: the coflow of the reservation */
 	int64_t *resv_end;
 	struct cs_plan plan;
@@ -166,8 +172,12 @@ struct ctl {
 	uint64_t *ptab_key;
 	struct pair_ref *ptab_val;
 	size_t ptab_mask, ptab_n;
-	struct pair_ref *live;	/* pairs with flows not done */
-	size_t n_live, cap_live;
+	struct pair_ref *live;	/* pairs with flows not done: slots [0, n_live),
+				 * job UINT32_MAX for a pair gone since the last
+				 * plan; [0, live_sorted) in (job, idx) order */
+	size_t n_live, cap_live, live_sorted;
+	struct pair_ref *live_tmp; /* scratch of circuits.c's merge */
+	size_t cap_live_tmp;
 	uint32_t *arrival_order;
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */

@@ -71,6 +71,7 @@ struct sim_class {
 	uint32_t seq;	 /* order of creation: ties */
 	bool hashed;	 /* in the class table (max-min classes only) */
 	bool running;	 /* max-min: in the solver (its path is usable) */
+	bool due;	 /* done_fire: has members done */
 	enum flow_path path;
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
@@ -115,7 +116,8 @@ struct sim {
 	struct sim_flow **local; /* same-host flows: done at once */
 	size_t n_local, cap_local;
 	struct flow **done; /* scratch of done_fire */
-	size_t cap_done;
+	struct sim_class **dues;
+	size_t cap_done, cap_dues;
 	size_t n_flows;
 	struct evtimer done_timer, rate_timer;
 	int32_t *out_of;
@@ -354,18 +356,18 @@ static void set_rate(struct sim *s, struct sim_class *c, uint64_t rate)
 }
 
 /* The completion timer at the first class due, or now for same-host
- * flows. */
+ * flows. Re-armed (behind the events already due then) after every rate
+ * computation, as it always was: the order of events of one instant is
+ * part of what a run does. */
 static void arm_done(struct sim *s)
 {
 	int64_t at = s->n_cheap ? s->cheap[0]->done_at : INT64_MAX;
 
 	if (s->n_local)
 		at = ctl_now(s->ctl);
-	if (at == INT64_MAX) {
+	if (at == INT64_MAX)
 		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
-		return;
-	}
-	if (!evtimer_armed(&s->done_timer) || s->done_timer.node.t != at)
+	else
 		evloop_at(ctl_loop(s->ctl), &s->done_timer, at);
 }
 
@@ -479,8 +481,9 @@ static void stop_class(struct sim *s, struct sim_class *c)
 	set_rate(s, c, 0);
 }
 
-/* Out of every structure, and freed (its members are the caller's). */
-static void class_release(struct sim *s, struct sim_class *c)
+/* Out of every structure (its members are the caller's); the memory is
+ * the caller's to free. */
+static void class_drop(struct sim *s, struct sim_class *c)
 {
 	touch(s, c);
 	account(s, c);
@@ -504,6 +507,11 @@ static void class_release(struct sim *s, struct sim_class *c)
 	}
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
+}
+
+static void class_release(struct sim *s, struct sim_class *c)
+{
+	class_drop(s, c);
 	free(c->h);
 	free(c);
 }
@@ -652,21 +660,25 @@ static void cross_fire(struct evloop *l, struct evtimer *t)
 	compute_rates(s);
 }
 
-static int cmp_flow_id(const void *a, const void *b)
+static int cmp_slot(const void *a, const void *b)
 {
-	const struct flow *x = *(struct flow *const *)a, *y = *(struct flow *const *)b;
+	const struct sim_class *x = *(struct sim_class *const *)a;
+	const struct sim_class *y = *(struct sim_class *const *)b;
 
-	return (x->id > y->id) - (x->id < y->id);
+	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
 /* Flows end: the same-host ones, and the members of the classes due now
- * (what is left of them is the rounding down of rates). The controller
- * hears of them in the order they were made. */
+ * (what is left of them is the rounding down of rates). The classes are
+ * visited as a walk over the active array would: in slot order, and a
+ * class moved into the slot of one released is next; so the controller
+ * hears of the flows in the order it always has. */
 static void done_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, done_timer));
 	int64_t now = ctl_now(s->ctl);
-	size_t n = 0, i;
+	struct sim_class *dead = NULL;
+	size_t n = 0, nd = 0, i;
 
 	(void)l;
 	for (i = 0; i < s->n_local; i++) {
@@ -677,32 +689,63 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 	s->n_local = 0;
 	while (s->n_cheap && s->cheap[0]->done_at <= now) {
 		struct sim_class *c = s->cheap[0];
-		size_t before = n;
 
-		touch(s, c);
-		while (c->n && c->h[0]->finish - c->vt <= s->tol) {
-			struct sim_flow *sf = mh_pop(c);
+		ch_remove(s, c);
+		c->due = true;
+		xgrow((void **)&s->dues, &s->cap_dues, nd + 1, sizeof(*s->dues));
+		s->dues[nd++] = c;
+	}
+	if (nd > 1)
+		qsort(s->dues, nd, sizeof(*s->dues), cmp_slot);
+	for (i = 0; i < nd; i++) {
+		struct sim_class *c = s->dues[i];
 
-			xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
-			s->done[n++] = sf->f;
-			free(sf);
+		while (c && c->due) {
+			struct sim_class *last = s->act[s->n_act - 1];
+			size_t before = n;
+
+			c->due = false;
+			touch(s, c);
+			while (c->n && c->h[0]->finish - c->vt <= s->tol) {
+				struct sim_flow *sf = mh_pop(c);
+
+				xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
+				s->done[n++] = sf->f;
+				free(sf);
+			}
+			if (c->n) {
+				if (c->running)
+					mm_set_n(s->mm, &c->m, c->n);
+				arm(s, c);
+				if (n == before) /* cannot be: it was due */
+					fatalx("sim: a class due at %lld ns has no flow done",
+					       (long long)now);
+				break;
+			}
+			/* moves last into its slot; freed below, as dues may
+			 * still hold it */
+			class_drop(s, c);
+			c->hnext = dead;
+			dead = c;
+			c = last != c ? last : NULL;
 		}
-		if (!c->n) {
-			class_release(s, c);
-			continue;
-		}
-		if (c->running)
-			mm_set_n(s->mm, &c->m, c->n);
-		arm(s, c);
-		if (n == before) /* cannot be: it was due */
-			fatalx("sim: a class due at %lld ns has no flow done", (long long)now);
+	}
+	while (dead) {
+		struct sim_class *c = dead;
+
+		dead = c->hnext;
+		free(c->h);
+		free(c);
 	}
 	s->n_flows -= n;
-	if (n)
+	/* the rates without them, then the controller hears (and may start
+	 * flows: the rates again, at this instant, after it) */
+	if (s->quantum && now < s->last_compute + s->quantum) {
 		rates_dirty(s);
-	arm_done(s);
-	if (n > 1)
-		qsort(s->done, n, sizeof(*s->done), cmp_flow_id);
+		arm_done(s);
+	} else {
+		compute_rates(s);
+	}
 	for (i = 0; i < n; i++) {
 		struct flow *f = s->done[i];
 
@@ -852,6 +895,7 @@ static void sim_destroy(struct backend *b)
 	mm_free(s->mm);
 	free(s->local);
 	free(s->done);
+	free(s->dues);
 	free(s->act);
 	free(s->ocs_cls);
 	free(s->cheap);
@@ -912,8 +956,8 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 		mm_set_n(s->mm, &c->m, c->n);
 	else
 		run_class(s, c);
+	/* (no member ends before the rates are computed, at this instant) */
 	arm(s, c);
-	arm_done(s);
 	rates_dirty(s);
 	return 0;
 }
@@ -942,10 +986,8 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 		else
 			evloop_cancel(b->loop, &s->pt[i].tm);
 	}
-	if (changed) {
-		arm_done(s);
+	if (changed)
 		rates_dirty(s);
-	}
 	return 0;
 }
 
@@ -962,7 +1004,7 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 	rem = sf->finish - c->vt - (i128)c->rate * (ctl_now(s->ctl) - c->t_vt);
 	if (rem <= 0)
 		return 0;
-	return (uint64_t)((rem + ((i128)8 << s->shift) - 1) / ((i128)8 << s->shift));
+	return (uint64_t)((rem + ((i128)8 << s->shift) - 1) >> (s->shift + 3));
 }
 
 static void sim_link_bytes(struct backend *b, uint64_t *bytes)
