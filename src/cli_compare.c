@@ -76,7 +76,8 @@ static void compare_usage(FILE *fp)
 	fprintf(fp,
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
 		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
-		"          [--seed N] [--copies N] [--heartbeat TIME] [--no-io] [--prefix P] [-q]\n\n"
+		"          [--seed N] [--copies N] [--heartbeat TIME] [--no-io] [--prefix P] [-q]\n"
+		"       hyde compare --runs DIR... [-o DIR] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seed, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
 		"cross-rack bytes, cross-rack bytes), absolute and normalised to the first\n"
@@ -96,7 +97,11 @@ static void compare_usage(FILE *fp)
 		"      --heartbeat TIME  node managers' heartbeat (default 1s; 0: none)\n"
 		"      --no-io           no HDFS traffic: only the shuffle crosses the network\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
-		"  -q, --quiet           only the table\n\n"
+		"  -q, --quiet           only the table\n"
+		"      --runs DIR...     run nothing: read finished run directories, or sweeps\n"
+		"                        (hyde sweep's output: one row per group of runs that\n"
+		"                        differ only by their seed, averaged); compare.csv and\n"
+		"                        the plots go to -o, else into the one sweep given\n\n"
 		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
 		CMP_DEFAULT_TOPO, CMP_DEFAULT_WL, CMP_DEFAULT_TOPO, CMP_DEFAULT_WL,
 		CMP_DEFAULT_SCHEDS);
@@ -674,6 +679,255 @@ static int mkdirs(const char *path, char *errbuf)
 	return r;
 }
 
+/* ---- comparing finished runs (--runs) ---- */
+
+/* Split a line of sweep.csv (fields may be quoted) in place. */
+static int split_csv_quoted(char *s, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		char *w = s;
+
+		f[n++] = s;
+		if (*s == '"') {
+			char *r = s + 1;
+
+			for (;;) {
+				if (!*r)
+					break;
+				if (*r == '"' && r[1] == '"') {
+					*w++ = '"';
+					r += 2;
+				} else if (*r == '"') {
+					r++;
+					break;
+				} else {
+					*w++ = *r++;
+				}
+			}
+			s = r;
+		} else {
+			while (*s && *s != ',')
+				*w++ = *s++;
+		}
+		if (*s != ',') {
+			*w = '\0';
+			return n;
+		}
+		*w = '\0';
+		s++;
+	}
+	return n;
+}
+
+/* One row: the runs of a group (a sweep's runs that differ only by their
+ * seed), or one run directory. */
+struct cmp_group {
+	char *label;
+	char **dirs;
+	size_t n;
+};
+
+static void add_to_group(struct cmp_group **g, size_t *ng, const char *label, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < *ng && strcmp((*g)[i].label, label); i++)
+		;
+	if (i == *ng) {
+		*g = xrealloc(*g, (*ng + 1) * sizeof(**g));
+		(*g)[i] = (struct cmp_group){ xstrdup(label), NULL, 0 };
+		(*ng)++;
+	}
+	(*g)[i].dirs = xrealloc((*g)[i].dirs, ((*g)[i].n + 1) * sizeof(char *));
+	(*g)[i].dirs[(*g)[i].n++] = xstrdup(dir);
+}
+
+/* A sweep's groups, from its sweep.csv (dir and group columns). */
+static int read_sweep(const char *dir, struct cmp_group **g, size_t *ng, char *errbuf)
+{
+	char *path = xasprintf("%s/sweep.csv", dir), *line = NULL, *f[256];
+	FILE *fp = fopen(path, "r");
+	int cdir = -1, cgroup = -1, nf, k, r = 0;
+	size_t cap = 0;
+	unsigned no = 0;
+
+	if (!fp) {
+		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
+		free(path);
+		return -errno;
+	}
+	while (read_line(fp, &line, &cap) >= 0) {
+		no++;
+		nf = split_csv_quoted(line, f, (int)ARRAY_SIZE(f));
+		if (no == 1) {
+			for (k = 0; k < nf; k++) {
+				if (!strcmp(f[k], "dir"))
+					cdir = k;
+				if (!strcmp(f[k], "group"))
+					cgroup = k;
+			}
+			if (cdir < 0 || cgroup < 0) {
+				errbuf_set(errbuf, "%s:1: expected a header with dir and group (a hyde sweep's sweep.csv)",
+					   path);
+				r = -EINVAL;
+				break;
+			}
+			continue;
+		}
+		if (nf <= cdir || nf <= cgroup) {
+			errbuf_set(errbuf, "%s:%u: expected %d fields", path, no,
+				   (cdir > cgroup ? cdir : cgroup) + 1);
+			r = -EINVAL;
+			break;
+		}
+		add_to_group(g, ng, *f[cgroup] ? f[cgroup] : f[cdir], f[cdir]);
+	}
+	free(line);
+	fclose(fp);
+	free(path);
+	return r;
+}
+
+/* The group's figures: the mean over its runs that ran (the CDFs pool
+ * them); ok if every run finished every job. */
+static void read_group(const struct cmp_group *gr, struct cmp_run *row, char *errbuf)
+{
+	double mk = 0, jct = 0, cct = 0, thr = 0, ocs = 0, cross = 0, shuf = 0;
+	size_t k, n_mk = 0, n_jct = 0, n_cct = 0, n_thr = 0, n_ocs = 0, n = 0, cap_j = 0, cap_c = 0;
+
+	row->label = xasprintf(gr->n > 1 ? "%s (%zu seeds)" : "%s", gr->label, gr->n);
+	row->name = xstrdup(gr->label);
+	row->dir = xstrdup(gr->dirs[0]);
+	row->log = xasprintf("%s.log", gr->dirs[0]);
+	row->ok = true;
+	for (k = 0; k < gr->n; k++) {
+		struct cmp_run one = { .dir = gr->dirs[k] };
+		struct stat st;
+
+		if (!sweep_run_done(gr->dirs[k]))
+			row->ok = false;
+		if (stat(gr->dirs[k], &st) || read_jobs(&one, errbuf) || read_coflows(&one, errbuf) ||
+		    read_flows(&one, errbuf)) {
+			row->ok = false;
+			free(one.jct);
+			free(one.cct);
+			continue;
+		}
+		n++;
+		row->jobs += one.jobs;
+		row->jobs_done += one.jobs_done;
+		row->coflows += one.coflows;
+		row->coflows_done += one.coflows_done;
+		row->ocs_bytes += one.ocs_bytes;
+		row->eps_bytes += one.eps_bytes;
+#define MEAN(sum, cnt, v) do { if (!isnan(v)) { sum += (v); cnt++; } } while (0)
+		MEAN(mk, n_mk, one.makespan_s);
+		MEAN(jct, n_jct, one.avg_jct_s);
+		MEAN(cct, n_cct, one.avg_cct_s);
+		MEAN(thr, n_thr, one.throughput);
+		MEAN(ocs, n_ocs, one.ocs_share);
+#undef MEAN
+		cross += (double)one.cross_rack_bytes;
+		shuf += (double)one.shuffle_bytes;
+		xgrow((void **)&row->jct, &cap_j, row->jobs_done + 1, sizeof(double));
+		memcpy(row->jct + row->jobs_done - one.jobs_done, one.jct, one.jobs_done * sizeof(double));
+		xgrow((void **)&row->cct, &cap_c, row->coflows_done + 1, sizeof(double));
+		memcpy(row->cct + row->coflows_done - one.coflows_done, one.cct,
+		       one.coflows_done * sizeof(double));
+		free(one.jct);
+		free(one.cct);
+	}
+	row->makespan_s = n_mk ? mk / (double)n_mk : NAN;
+	row->avg_jct_s = n_jct ? jct / (double)n_jct : NAN;
+	row->avg_cct_s = n_cct ? cct / (double)n_cct : NAN;
+	row->throughput = n_thr ? thr / (double)n_thr : NAN;
+	row->ocs_share = n_ocs ? ocs / (double)n_ocs : NAN;
+	row->cross_rack_bytes = n ? (uint64_t)(cross / (double)n + 0.5) : 0;
+	row->shuffle_bytes = n ? (uint64_t)(shuf / (double)n + 0.5) : 0;
+}
+
+static int compare_runs(char **dirs, int n_dirs, const char *outdir, bool quiet)
+{
+	struct cmp_group *g = NULL;
+	struct cmp_run *rows;
+	size_t ng = 0, i, k;
+	char errbuf[512];
+	int d, r = 0, sweeps = 0;
+	const char *sweep_dir = NULL;
+	bool all_ok = true;
+
+	for (d = 0; d < n_dirs; d++) {
+		char *manifest = xasprintf("%s/sweep.csv", dirs[d]);
+		struct stat st;
+
+		if (!stat(manifest, &st)) {
+			sweeps++;
+			sweep_dir = dirs[d];
+			if (read_sweep(dirs[d], &g, &ng, errbuf)) {
+				fprintf(stderr, "hyde compare: %s\n", errbuf);
+				free(manifest);
+				r = EXIT_USAGE;
+				goto out;
+			}
+		} else if (stat(dirs[d], &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "hyde compare: %s: not a run directory or a sweep\n", dirs[d]);
+			free(manifest);
+			r = EXIT_USAGE;
+			goto out;
+		} else {
+			add_to_group(&g, &ng, dirs[d], dirs[d]); /* a row of its own */
+		}
+		free(manifest);
+	}
+	rows = xcalloc(ng + 1, sizeof(*rows));
+	for (i = 0; i < ng; i++) {
+		read_group(&g[i], &rows[i], errbuf);
+		if (!rows[i].ok)
+			all_ok = false;
+	}
+	if (!quiet) {
+		size_t total = 0;
+
+		for (k = 0; k < ng; k++)
+			total += g[k].n;
+		printf("compare: %zu run(s) in %zu row(s)%s\n\n", total, ng,
+		       all_ok ? "" : "; some did not finish (figures of what they did)");
+	}
+	print_table(stdout, rows, ng);
+	if (!outdir && sweeps == 1 && n_dirs == 1)
+		outdir = sweep_dir;
+	if (outdir) {
+		struct csv_arg a = { rows, ng, "sim" };
+		char *path = xasprintf("%s/compare.csv", outdir);
+		unsigned plots;
+
+		if (mkdirs(outdir, errbuf) || cli_write_file(path, write_compare_csv, &a, errbuf)) {
+			fprintf(stderr, "hyde compare: %s\n", errbuf);
+			all_ok = false;
+		}
+		free(path);
+		plots = plot_available() ? write_plots(outdir, rows, ng) : 0;
+		if (!quiet)
+			printf("\nwritten: %s/compare.csv%s\n", outdir,
+			       plots ? ", compare.png, jct_cdf.png, cct_cdf.png" : "");
+	}
+	for (i = 0; i < ng; i++)
+		cmp_run_free(&rows[i]);
+	free(rows);
+	r = all_ok ? 0 : EXIT_RUN_FAILED;
+out:
+	for (i = 0; i < ng; i++) {
+		for (k = 0; k < g[i].n; k++)
+			free(g[i].dirs[k]);
+		free(g[i].dirs);
+		free(g[i].label);
+	}
+	free(g);
+	return r;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -688,6 +942,7 @@ int cmd_compare(int argc, char **argv)
 		{ "heartbeat", required_argument, NULL, 4 },
 		{ "prefix", required_argument, NULL, 5 },
 		{ "no-io", no_argument, NULL, 6 },
+		{ "runs", no_argument, NULL, 7 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -702,7 +957,7 @@ int cmd_compare(int argc, char **argv)
 	char errbuf[512], outbuf[128];
 	struct sigaction sa, old_int, old_term;
 	size_t n = 0, i;
-	bool emul, all_ok = true;
+	bool emul, all_ok = true, from_runs = false;
 	struct stat st;
 	int opt, r = 0;
 
@@ -746,6 +1001,9 @@ int cmd_compare(int argc, char **argv)
 		case 6:
 			o.no_io = true;
 			break;
+		case 7:
+			from_runs = true;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -758,6 +1016,13 @@ int cmd_compare(int argc, char **argv)
 			free(o.kv);
 			return EXIT_USAGE;
 		}
+	}
+	if (from_runs) {
+		if (optind >= argc)
+			r = cli_usage_error("compare", "--runs: expected run or sweep directories");
+		else
+			r = compare_runs(argv + optind, argc - optind, o.outdir, o.quiet);
+		goto out;
 	}
 	if (optind < argc) {
 		r = cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
