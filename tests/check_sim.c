@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <hyde/sched.h>
+
 #include "check_hyde.h"
 #include "core/rng.h"
 #include "ctl/ctl.h"
@@ -645,6 +647,118 @@ START_TEST(sim_rates_verified_whole_run)
 }
 END_TEST
 
+/* hyde sim streaming its files (as the command line runs it) keeps the
+ * tasks of the jobs in the cluster only: a job's tasks and blocks exist
+ * from its arrival until it is done, its output parts until its children
+ * are done. Seen from a scheduler: at each arrival and end, every job. */
+static unsigned forget_checks;
+
+static void forget_look(struct hyde_sched *s, const struct hyde_job *now, bool done_now)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < hyde_cluster(s)->n_jobs; i++) {
+		const struct hyde_job *j = hyde_job(s, i);
+		bool kids_done = true;
+
+		/* (the job ending now is forgotten after its job_finished) */
+		for (k = 0; k < j->n_children; k++)
+			kids_done &= hyde_job(s, j->children[k])->state == HYDE_JOB_DONE &&
+				     !(done_now && hyde_job(s, j->children[k]) == now);
+		if (!j->arrived) {
+			ck_assert_msg(!j->maps && !j->reduces && !j->blocks && !j->outputs,
+				      "job %s has tasks before it arrived", j->id);
+		} else if (j->state == HYDE_JOB_DONE && !(done_now && j == now)) {
+			ck_assert_msg(!j->maps && !j->reduces && !j->blocks,
+				      "job %s, done, still has its tasks", j->id);
+			ck_assert_msg(!j->outputs == kids_done, "job %s: outputs %s with %s children done",
+				      j->id, j->outputs ? "kept" : "gone", kids_done ? "all" : "not all");
+		} else {
+			ck_assert_msg(j->maps && j->blocks && j->outputs, "job %s, in the cluster, has no tasks",
+				      j->id);
+		}
+		forget_checks++;
+	}
+}
+
+static void forget_arrived(struct hyde_sched *s, const struct hyde_job *j)
+{
+	forget_look(s, j, false);
+}
+
+static void forget_finished(struct hyde_sched *s, const struct hyde_job *j)
+{
+	forget_look(s, j, true);
+}
+
+static const struct hyde_task *forget_pick(struct hyde_sched *s, unsigned host)
+{
+	size_t n, i;
+	const uint32_t *act = hyde_active_jobs(s, &n);
+
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		enum hyde_locality lvl;
+		const struct hyde_task *t;
+
+		if (j->state != HYDE_JOB_READY)
+			continue;
+		t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
+		if (!t)
+			t = hyde_pending_reduce(s, j, host);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static const struct hyde_sched_ops forget_ops = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "forget",
+	.job_arrived = forget_arrived,
+	.job_finished = forget_finished,
+	.pick_task = forget_pick,
+};
+
+START_TEST(sim_memory_follows_jobs)
+{
+	const char *wl =
+		"job id=p arrival=0s input=4MB shuffle=2MB output=3MB maps=2 reduces=2 map_time=1s reduce_time=1s\n"
+		"job id=q arrival=1s input=2MB shuffle=1MB output=1MB maps=2 reduces=1 map_time=1s reduce_time=1s\n"
+		"job id=c arrival=20s input=parents shuffle=1MB output=0B maps=3 reduces=1 map_time=1s reduce_time=1s parents=p\n"
+		"job id=d arrival=40s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n";
+	char errbuf[HYDE_ERRBUF_SIZE], dir[64], cmd[128];
+	char *tpath = write_tmp(TOPO3("ocs no\n"), ".topo"), *wpath = write_tmp(wl, ".wl");
+	struct ctl_opts o;
+	struct ctl *c;
+	const struct cluster *cl;
+	uint32_t i;
+
+	snprintf(dir, sizeof(dir), "/tmp/hyde-simmem-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	o.outdir = dir;
+	o.stream_flows = true;
+	o.sched_ops = &forget_ops;
+	forget_checks = 0;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ck_assert_uint_eq(forget_checks, 8 * 4);
+	cl = ctl_cluster(c);
+	for (i = 0; i < cl->n_jobs; i++)
+		ck_assert(!cl->jobs[i].maps && !cl->jobs[i].outputs);
+	ctl_free(c);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -665,6 +779,7 @@ Suite *sim_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, maxmin_incremental_is_waterfilling, 0, 12);
 	tcase_add_test(tc, sim_rates_verified_whole_run);
+	tcase_add_test(tc, sim_memory_follows_jobs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -77,6 +77,9 @@ struct hyde_job {
 	bool arrived;
 	uint32_t parents_left;
 	int64_t arrival, ready_at, end; /* hyde_now() clock; -1 until then */
+	/* From the job's arrival (job_arrived) on; in hyde sim, NULL again
+	 * once it is DONE (after job_finished), and its outputs once its
+	 * children are DONE too: memory follows the jobs in the cluster. */
 	struct hyde_task *maps, *reduces;
 	struct hyde_block *blocks;  /* input: one per map (located once READY) */
 	struct hyde_block *outputs; /* output parts: one per reduce (once written) */
@@ -87,6 +90,7 @@ struct hyde_job {
 	const struct wl_job *wl;
 	unsigned blocks_version;
 	struct map_index *map_idx;
+	bool tasks_closed;
 };
 
 static inline bool hyde_job_has_pending(const struct hyde_job *j, enum hyde_task_kind kind)

@@ -106,6 +106,7 @@ struct jstate {
 	size_t n_pairs, cap_pairs;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
+	uint32_t children_done;	 /* its DAG children done */
 };
 
 /* The node managers' heartbeats (nodes.c). */

@@ -629,8 +629,8 @@ const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde
 	const struct hyde_task *t;
 	struct map_index *mi;
 
-	if (!hyde_job_has_pending(j, HYDE_MAP))
-		return NULL;
+	if (!j->maps || !hyde_job_has_pending(j, HYDE_MAP))
+		return NULL; /* (not arrived, or done) */
 	mi = map_index_of(s, j);
 	t = scan(s, j, mi->host_maps, &mi->host_cur[host], mi->host_off[host + 1], host);
 	if (t) {
@@ -669,7 +669,7 @@ const struct hyde_task *hyde_pending_reduce(struct hyde_sched *s, const struct h
 	struct map_index *mi;
 	uint32_t k;
 
-	if (!hyde_job_has_pending(j, HYDE_REDUCE) || !hyde_reduces_may_start(s, j))
+	if (!j->maps || !hyde_job_has_pending(j, HYDE_REDUCE) || !hyde_reduces_may_start(s, j))
 		return NULL;
 	/* as the maps' cursors: a reduce never becomes pending again */
 	mi = map_index_of(s, j);
