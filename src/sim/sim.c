@@ -27,7 +27,8 @@
  *
  * Rates are brought up to date once per instant at which something
  * changed, after everything else that happens then (exact);
- * --rate-quantum trades that for speed: at most once per quantum. */
+ * --rate-quantum trades that for speed: flows that start or end wait up
+ * to a quantum for the rates (a circuit that changes never does). */
 #include "config.h"
 
 #include <errno.h>
@@ -643,6 +644,17 @@ static void rates_dirty(struct sim *s)
 		evloop_at(ctl_loop(s->ctl), &s->rate_timer, at);
 }
 
+/* A circuit changed: the rates at this instant, quantum or not (a
+ * reservation can be shorter than the quantum, and its flows would not
+ * move in it: the plans would flap). */
+static void rates_dirty_now(struct sim *s)
+{
+	int64_t now = ctl_now(s->ctl);
+
+	if (!evtimer_armed(&s->rate_timer) || s->rate_timer.node.t > now)
+		evloop_at(ctl_loop(s->ctl), &s->rate_timer, now);
+}
+
 static void rate_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, rate_timer));
@@ -781,7 +793,7 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 		     c = c->pnext)
 			run_class(s, c); /* rate 0 until the rates are computed */
 	}
-	rates_dirty(s);
+	rates_dirty_now(s);
 	ctl_circuit_up(s->ctl, pt->port, (unsigned)s->out_of[pt->port]);
 }
 
@@ -987,7 +999,7 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 			evloop_cancel(b->loop, &s->pt[i].tm);
 	}
 	if (changed)
-		rates_dirty(s);
+		rates_dirty_now(s);
 	return 0;
 }
 
