@@ -41,6 +41,7 @@
 #include "core/util.h"
 #include "core/workload.h"
 #include "ctl/sched_host.h"
+#include "net/netsched.h"
 
 enum dim_kind {
 	D_TOPO,	 /* -t */
@@ -90,6 +91,9 @@ static const struct {
 	{ "heartbeat", D_OPT, "a time (0: none)" },
 	{ "copies", D_OPT, "a number from 1 up" },
 	{ "rates", D_OPT, "maxmin, fcfs, srpt or las" },
+	{ "net", D_OPT, "fair, fcfs, srpt or las" },
+	{ "coflow", D_OPT, "varys, scf, fcfs, fair or none" },
+	{ "ocs-fetch", D_OPT, "circuit or copies" },
 	{ "rate-quantum", D_OPT, "a time" },
 	{ "no-io", D_FLAG, "yes or no" },
 	{ "coflow-only", D_FLAG, "yes or no" },
@@ -121,7 +125,8 @@ static void sweep_usage(FILE *fp)
 		"  seed N...               seeds; A..B for a range (default 1)\n"
 		"  set KEY VALUE...        a scheduler option for every scheduler (-S KEY=VALUE)\n"
 		"  option NAME VALUE...    a hyde sim option: circuits, heartbeat, copies, rates,\n"
-		"                          rate-quantum (a value), no-io, coflow-only (yes/no)\n"
+		"                          net, coflow, ocs-fetch, rate-quantum (a value),\n"
+		"                          no-io, coflow-only (yes/no)\n"
 		"  out DIR                 where the sweep goes (default runs/sweep-DATE-TIME)\n"
 		"topology, workload and scheduler are required; a dimension with one value\n"
 		"is the same for every run. Paths are relative to the current directory.\n\n"
@@ -213,6 +218,12 @@ static int check_value(const struct dim *d, const char *v, char *errbuf)
 		if (!strcmp(d->key, "rates") && strcmp(v, "maxmin") && strcmp(v, "fcfs") &&
 		    strcmp(v, "srpt") && strcmp(v, "las"))
 			break;
+		if (!strcmp(d->key, "net") && (netsched_net_parse(v) < 0 || !strcmp(v, "maxmin")))
+			break;
+		if (!strcmp(d->key, "coflow") && netsched_coflow_parse(v) < 0)
+			break;
+		if (!strcmp(d->key, "ocs-fetch") && strcmp(v, "circuit") && strcmp(v, "copies"))
+			break;
 		if (!strcmp(d->key, "copies") && parse_uint(v, 1, 1000000, &u))
 			break;
 		if ((!strcmp(d->key, "heartbeat") || !strcmp(d->key, "rate-quantum")) &&
@@ -299,7 +310,7 @@ static int spec_line(struct sweep *sw, char **f, int nf, unsigned line, char *er
 			if (!strcmp(sim_options[i].name, f[1]))
 				break;
 		if (nf < 2 || i == ARRAY_SIZE(sim_options)) {
-			errbuf_set(errbuf, "option: expected one of circuits, heartbeat, copies, rates, rate-quantum, no-io, coflow-only, got '%s'",
+			errbuf_set(errbuf, "option: expected one of circuits, heartbeat, copies, rates, net, coflow, ocs-fetch, rate-quantum, no-io, coflow-only, got '%s'",
 				   nf < 2 ? "" : f[1]);
 			return -EINVAL;
 		}

@@ -130,6 +130,14 @@ grep -q "no line 13" "$tmpdir/e12" || fail "array task 12: $(cat "$tmpdir/e12")"
 expect_status 2 env PATH=/nonexistent "$HYDE" sweep "$tmpdir/a.spec" -o "$tmpdir/noslurm" --slurm &&
 	contains "$err" "needs sbatch"
 
+# the network's policies and the OCS fetch model are dimensions too
+printf 'topology %s\nworkload %s\nscheduler neat\noption coflow varys none\noption net srpt\noption ocs-fetch copies\n' \
+	"$T/rack8.topo" "$W/fb-small.wl" >"$tmpdir/net.spec"
+expect_status 0 "$HYDE" sweep "$tmpdir/net.spec" -o "$tmpdir/net" -n
+grep -q -- "-s neat --coflow varys --net srpt --ocs-fetch copies --seed 1 -o $tmpdir/net/runs/0000_neat_coflow=varys " "$tmpdir/net/commands.txt" &&
+	grep -q -- "--coflow none --net srpt" "$tmpdir/net/commands.txt" ||
+	fail "coflow, net, ocs-fetch: $(cat "$tmpdir/net/commands.txt")"
+
 # bad specs: one message (file:line: what was expected), exit 2, no output
 bad() { # LINE-TO-ADD MESSAGE
 	{
@@ -152,6 +160,9 @@ bad "set bogus 1" "unknown option 'bogus'"
 bad "option heartbeat soon" "bad.spec:4: option heartbeat: expected a time (0: none), got 'soon'"
 bad "option no-io maybe" "bad.spec:4: option no-io: expected yes or no, got 'maybe'"
 bad "option frob 1" "bad.spec:4: option: expected one of circuits"
+bad "option coflow sebf" "bad.spec:4: option coflow: expected varys, scf, fcfs, fair or none, got 'sebf'"
+bad "option net maxmin" "bad.spec:4: option net: expected fair, fcfs, srpt or las, got 'maxmin'"
+bad "option ocs-fetch later" "bad.spec:4: option ocs-fetch: expected circuit or copies, got 'later'"
 bad "scheduler delay" "bad.spec:4: scheduler is given twice"
 bad "workload $tmpdir/none.wl" "bad.spec:4: workload"
 printf 'topology %s\nscheduler fair\n' "$T/rack8.topo" >"$tmpdir/bad.spec"
