@@ -17,6 +17,7 @@ static const struct hyde_cmd commands[] = {
 	{ "run", cmd_run, "run a workload with one scheduler on the emulated fabric", NULL },
 	{ "compare", cmd_compare, "run several schedulers on the same inputs and compare them", NULL },
 	{ "sim", cmd_sim, "run a workload in the flow-level simulator", NULL },
+	{ "sweep", cmd_sweep, "a grid of simulation runs, here, through GNU parallel or Slurm", NULL },
 	{ "analyze", cmd_analyze, "compute FCT, CCT, JCT and path bytes from a run's pcaps", NULL },
 	{ "pcap", cmd_pcap, "merge a run's captures into one pcapng annotated with flows and circuits", NULL },
 	{ "topo", cmd_topo, "bring an emulated fabric up or down, show it, exec in a node", NULL },

@@ -2,6 +2,7 @@
 #ifndef HYDE_CLI_H
 #define HYDE_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit codes. */
@@ -34,6 +35,9 @@ int cmd_topo_stats(int argc, char **argv); /* cli_topo_stats.c */
 int cmd_ocs(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv); /* cli_compare.c */
+int cmd_sweep(int argc, char **argv);	/* cli_sweep.c */
+/* A run directory whose run finished with every job done. */
+bool sweep_run_done(const char *dir);
 struct analyze_result;
 void cli_analyze_print(const char *dir, const struct analyze_result *r);
 int cmd_task(int argc, char **argv);	 /* cli_task.c */

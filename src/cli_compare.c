@@ -167,7 +167,9 @@ static void compare_usage(FILE *fp)
 		"      --baseline LABEL  the spec the others are compared with (default: the first)\n"
 		"      --from DIR        run nothing: read the finished runs of an earlier compare\n"
 		"                        in DIR (with -o, --baseline, -q only), e.g. to compare\n"
-		"                        them against another baseline\n\n"
+		"                        them against another baseline; or of a hyde sweep (its\n"
+		"                        sweep.csv: one spec per group of runs that differ only\n"
+		"                        by their seed, the seeds as the runs)\n\n"
 		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
 		CMP_DEFAULT_TOPO, CMP_DEFAULT_WL, CMP_DEFAULT_TOPO, CMP_DEFAULT_WL,
 		CMP_DEFAULT_SCHEDS);
@@ -1178,8 +1180,193 @@ static int mkdirs(const char *path, char *errbuf)
 	return r;
 }
 
+/* Split a line of a hyde sweep's sweep.csv (fields may be quoted, "" a
+ * quote) in place; the number of fields. */
+static int split_csv_quoted(char *s, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		char *w = s;
+
+		f[n++] = s;
+		if (*s == '"') {
+			char *r = s + 1;
+
+			for (;;) {
+				if (!*r)
+					break;
+				if (*r == '"' && r[1] == '"') {
+					*w++ = '"';
+					r += 2;
+				} else if (*r == '"') {
+					r++;
+					break;
+				} else {
+					*w++ = *r++;
+				}
+			}
+			s = r;
+		} else {
+			while (*s && *s != ',')
+				*w++ = *s++;
+		}
+		if (*s != ',') {
+			*w = '\0';
+			return n;
+		}
+		*w = '\0';
+		s++;
+	}
+	return n;
+}
+
+/* --from a hyde sweep: its sweep.csv (id, dir, group, label, then a column
+ * per dimension: scheduler, seed, ...). A spec per group (the runs that
+ * differ only by their seed; its label the group's, commas made ';' for
+ * compare.csv), a run per seed, in the sweep's order (the seed varies
+ * fastest: every group has the same seeds in the same order). A run is ok
+ * when its events.log ends with run_end ok; its directory is DIR/runs/ and
+ * the name sweep.csv gives it (the sweep may have moved since). */
+static int load_sweep(const char *dir, struct cmp_spec **out, size_t *n_out,
+		      unsigned *runs_out, char **backend, char *errbuf)
+{
+	char *path = xasprintf("%s/sweep.csv", dir), *line = NULL, *f[256];
+	struct cmp_spec *specs = NULL;
+	size_t n = 0, cap = 0, lcap = 0, i;
+	int cdir = -1, cgroup = -1, csched = -1, cseed = -1, nf, k, r = 0;
+	unsigned no = 0, u;
+	FILE *fp = fopen(path, "r");
+
+	if (!fp) {
+		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
+		free(path);
+		return -ENOENT;
+	}
+	while (r == 0 && read_line(fp, &line, &lcap) >= 0) {
+		struct cmp_spec *sp = NULL;
+		struct cmp_run *run;
+		char *label, *p, *end;
+		const char *base;
+		unsigned long long seed;
+		struct stat st;
+
+		no++;
+		nf = split_csv_quoted(line, f, (int)ARRAY_SIZE(f));
+		if (no == 1) {
+			for (k = 0; k < nf; k++) {
+				if (!strcmp(f[k], "dir"))
+					cdir = k;
+				else if (!strcmp(f[k], "group"))
+					cgroup = k;
+				else if (!strcmp(f[k], "scheduler"))
+					csched = k;
+				else if (!strcmp(f[k], "seed"))
+					cseed = k;
+			}
+			if (cdir < 0 || cgroup < 0 || csched < 0 || cseed < 0) {
+				errbuf_set(errbuf, "%s:1: expected a header with dir, group, scheduler and seed (a hyde sweep's sweep.csv)",
+					   path);
+				r = -EINVAL;
+			}
+			continue;
+		}
+		if (nf <= cdir || nf <= cgroup || nf <= csched || nf <= cseed || !*f[cdir]) {
+			errbuf_set(errbuf, "%s:%u: expected the header's fields, got %d", path, no, nf);
+			r = -EINVAL;
+			break;
+		}
+		errno = 0;
+		seed = strtoull(f[cseed], &end, 10);
+		if (errno || end == f[cseed] || *end || *f[cseed] == '-') {
+			errbuf_set(errbuf, "%s:%u: seed: expected a number, got '%s'", path, no,
+				   f[cseed]);
+			r = -EINVAL;
+			break;
+		}
+		label = xstrdup(*f[cgroup] ? f[cgroup] : f[csched]);
+		for (p = label; *p; p++)
+			if (*p == ',' || *p == '\n' || *p == '"')
+				*p = ';';
+		for (i = 0; i < n; i++)
+			if (!strcmp(specs[i].label, label))
+				sp = &specs[i];
+		if (!sp) {
+			xgrow((void **)&specs, &cap, n + 1, sizeof(*specs));
+			sp = &specs[n++];
+			memset(sp, 0, sizeof(*sp));
+			sp->label = label;
+			sp->name = xasprintf("%.*s", (int)strcspn(f[csched], ":"), f[csched]);
+		} else {
+			free(label);
+		}
+		/* runs: n_kv counts them here, until the specs are complete */
+		sp->runs = xrealloc(sp->runs, sizeof(*sp->runs) * (size_t)(sp->n_kv + 1));
+		run = &sp->runs[sp->n_kv++];
+		memset(run, 0, sizeof(*run));
+		run->seed = seed;
+		/* <out>/runs/<name>: under DIR, wherever the sweep ran */
+		base = strrchr(f[cdir], '/') ? strrchr(f[cdir], '/') + 1 : f[cdir];
+		run->dir = xasprintf("%s/runs/%s", dir, base);
+		run->log = xasprintf("%s.log", run->dir);
+		run->ran = !stat(run->dir, &st);
+		run->ok = sweep_run_done(run->dir);
+	}
+	free(line);
+	fclose(fp);
+	if (!r && !n) {
+		errbuf_set(errbuf, "%s: no runs", path);
+		r = -EINVAL;
+	}
+	for (i = 0; !r && i < n; i++) {
+		if (specs[i].n_kv != specs[0].n_kv) {
+			errbuf_set(errbuf, "%s: %s has %d runs, %s %d: not paired", path,
+				   specs[i].label, specs[i].n_kv, specs[0].label, specs[0].n_kv);
+			r = -EINVAL;
+			break;
+		}
+		for (u = 0; u < (unsigned)specs[i].n_kv; u++)
+			if (specs[i].runs[u].seed != specs[0].runs[u].seed) {
+				errbuf_set(errbuf, "%s: %s and %s ran on other seeds: not paired",
+					   path, specs[i].label, specs[0].label);
+				r = -EINVAL;
+				break;
+			}
+	}
+	free(path);
+	if (r) {
+		for (i = 0; i < n; i++) {
+			unsigned runs = (unsigned)specs[i].n_kv;
+
+			specs[i].n_kv = 0;
+			cmp_spec_free(&specs[i], runs);
+		}
+		free(specs);
+		return r;
+	}
+	*runs_out = (unsigned)specs[0].n_kv;
+	for (i = 0; i < n; i++)
+		specs[i].n_kv = 0;
+	*backend = xstrdup("sim"); /* a sweep runs hyde sim */
+	*out = specs;
+	*n_out = n;
+	return 0;
+}
+
+/* A hyde sweep's output (its sweep.csv; a compare's output has none)? */
+static bool is_sweep_dir(const char *dir)
+{
+	char *sw = xasprintf("%s/sweep.csv", dir);
+	struct stat st;
+	bool sweep = !stat(sw, &st);
+
+	free(sw);
+	return sweep;
+}
+
 /* --from: the specs and runs of an earlier compare, from its compare.csv;
- * every spec must have run on the same seeds (the changes are paired). */
+ * every spec must have run on the same seeds (the changes are paired). A
+ * hyde sweep's directory (sweep.csv): load_sweep. */
 static int load_from(const char *dir, struct cmp_spec **out, size_t *n_out, unsigned *runs_out,
 		     char **backend, char *errbuf)
 {
@@ -1189,6 +1376,8 @@ static int load_from(const char *dir, struct cmp_spec **out, size_t *n_out, unsi
 	struct csv c;
 	int r;
 
+	if (is_sweep_dir(dir))
+		return load_sweep(dir, out, n_out, runs_out, backend, errbuf);
 	if ((r = csv_open(&c, dir, "compare.csv", CMP_CSV_HEADER, errbuf)))
 		return r;
 	while ((r = csv_next(&c, errbuf)) > 0) {
@@ -1769,11 +1958,12 @@ report:
 
 		if (!o.quiet)
 			printf("\nwritten: %s/compare.csv, summary.csv, breakdown.csv%s; each run's "
-			       "files in %s/<scheduler>/%s\n", o.outdir,
+			       "files in %s/%s%s\n", o.outdir,
 			       plots ? ", compare.png, jct_cdf.png, cct_cdf.png" :
 			       plot_available() ? "" : " (no plots: gnuplot is not installed)",
 			       o.from ? o.from : o.outdir,
-			       o.runs > 1 ? "seed-N/" : "");
+			       o.from && is_sweep_dir(o.from) ? "runs/" : "<scheduler>/",
+			       o.from && is_sweep_dir(o.from) ? "" : o.runs > 1 ? "seed-N/" : "");
 	}
 	r = all_ok ? 0 : EXIT_RUN_FAILED;
 out:

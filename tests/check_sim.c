@@ -7,9 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <hyde/sched.h>
+
 #include "check_hyde.h"
 #include "core/rng.h"
 #include "ctl/ctl.h"
+#include "sim/maxmin.h"
 
 static char *write_tmp(const char *text, const char *suffix)
 {
@@ -536,6 +539,226 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* The incremental water-filling (maxmin.c) against water-filling from
+ * scratch: random links (a third of the runs with every capacity equal,
+ * so that shares tie), random classes of 1-4 links coming, going and
+ * changing their number of flows, a few changes between solves. After
+ * every solve each level must be the one from scratch, and mm_solve must
+ * name exactly the classes whose level changed. */
+START_TEST(maxmin_incremental_is_waterfilling)
+{
+	struct rng g;
+	int trial;
+
+	rng_seed(&g, 7000 + (uint64_t)_i);
+	for (trial = 0; trial < 400; trial++) {
+		unsigned L = 2 + (unsigned)rng_below(&g, 12), i, k;
+		uint64_t caps[16], before[40];
+		struct mm_class cl[40];
+		bool in[40] = { false };
+		struct mm *m;
+		int step, steps = 1 + (int)rng_below(&g, 50);
+
+		for (i = 0; i < L; i++)
+			caps[i] = _i % 3 == 0 ? 12 : rng_below(&g, 4) == 0 ? 1ULL << 40
+				  : (1 + rng_below(&g, 1000)) * (rng_below(&g, 3) ? 1 : 1000003ULL);
+		m = mm_new(L, caps);
+		memset(cl, 0, sizeof(cl));
+		for (step = 0; step < steps; step++) {
+			struct mm_class *const *chg;
+			size_t n, c;
+			int ops = 1 + (int)rng_below(&g, 3);
+
+			while (ops--) {
+				i = (unsigned)rng_below(&g, 40);
+				if (!in[i]) {
+					cl[i].nlinks = 1 + (unsigned)rng_below(&g, 4 < L ? 4 : L);
+					for (k = 0; k < cl[i].nlinks; k++) {
+						unsigned j;
+
+						do {
+							cl[i].links[k] = (uint32_t)rng_below(&g, L);
+							for (j = 0; j < k && cl[i].links[j] != cl[i].links[k]; j++)
+								;
+						} while (j < k);
+					}
+					cl[i].n = 1 + rng_below(&g, 5);
+					mm_add(m, &cl[i]);
+					in[i] = true;
+				} else if (rng_below(&g, 2)) {
+					mm_remove(m, &cl[i]);
+					in[i] = false;
+				} else {
+					mm_set_n(m, &cl[i], 1 + rng_below(&g, 5));
+				}
+			}
+			for (i = 0; i < 40; i++)
+				before[i] = in[i] ? cl[i].lv : 0;
+			chg = mm_solve(m, &n);
+			ck_assert_msg(mm_verify(m), "seed %d trial %d step %d", 7000 + _i, trial, step);
+			for (i = 0; i < 40; i++) {
+				bool named = false;
+
+				for (c = 0; c < n; c++)
+					named |= chg[c] == &cl[i];
+				ck_assert_msg(named == (in[i] && cl[i].lv != before[i]),
+					      "seed %d trial %d step %d: class %u %s", 7000 + _i, trial,
+					      step, i, named ? "named but unchanged" : "changed, not named");
+			}
+		}
+		mm_free(m);
+	}
+}
+END_TEST
+
+/* Through whole runs (EPS and circuits, heartbeats, HDFS traffic): with
+ * HYDE_SIM_VERIFY the simulator checks every solve against water-filling
+ * from scratch and stops the process at the first difference. */
+START_TEST(sim_rates_verified_whole_run)
+{
+	static const char *const wl[] = {
+		"job id=a arrival=0s input=64MB shuffle=48MB output=8MB maps=6 reduces=3 map_time=1s reduce_time=1s\n"
+		"job id=b arrival=0.5s input=32MB shuffle=30MB output=4MB maps=4 reduces=2 map_time=1s reduce_time=1s\n"
+		"job id=c arrival=1s input=96MB shuffle=90MB output=0B maps=8 reduces=5 map_time=0.5s reduce_time=1s\n",
+	};
+	char errbuf[HYDE_ERRBUF_SIZE];
+	char *tpath = write_tmp(TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\noutput_replication 3\n"), ".topo");
+	char *wpath = write_tmp(wl[0], ".wl");
+	struct ctl_totals tt;
+	struct ctl_opts o;
+	struct ctl *c;
+
+	setenv("HYDE_SIM_VERIFY", "1", 1);
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_totals(c, &tt);
+	ck_assert_uint_eq(tt.jobs_done, 3);
+	ck_assert_uint_gt(tt.ocs_bytes, 0);
+	ck_assert_uint_gt(tt.eps_bytes, 0);
+	ctl_free(c);
+	unsetenv("HYDE_SIM_VERIFY");
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+}
+END_TEST
+
+/* hyde sim streaming its files (as the command line runs it) keeps the
+ * tasks of the jobs in the cluster only: a job's tasks and blocks exist
+ * from its arrival until it is done, its output parts until its children
+ * are done. Seen from a scheduler: at each arrival and end, every job. */
+static unsigned forget_checks;
+
+static void forget_look(struct hyde_sched *s, const struct hyde_job *now, bool done_now)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < hyde_cluster(s)->n_jobs; i++) {
+		const struct hyde_job *j = hyde_job(s, i);
+		bool kids_done = true;
+
+		/* (the job ending now is forgotten after its job_finished) */
+		for (k = 0; k < j->n_children; k++)
+			kids_done &= hyde_job(s, j->children[k])->state == HYDE_JOB_DONE &&
+				     !(done_now && hyde_job(s, j->children[k]) == now);
+		if (!j->arrived) {
+			ck_assert_msg(!j->maps && !j->reduces && !j->blocks && !j->outputs,
+				      "job %s has tasks before it arrived", j->id);
+		} else if (j->state == HYDE_JOB_DONE && !(done_now && j == now)) {
+			ck_assert_msg(!j->maps && !j->reduces && !j->blocks,
+				      "job %s, done, still has its tasks", j->id);
+			ck_assert_msg(!j->outputs == kids_done, "job %s: outputs %s with %s children done",
+				      j->id, j->outputs ? "kept" : "gone", kids_done ? "all" : "not all");
+		} else {
+			ck_assert_msg(j->maps && j->blocks && j->outputs, "job %s, in the cluster, has no tasks",
+				      j->id);
+		}
+		forget_checks++;
+	}
+}
+
+static void forget_arrived(struct hyde_sched *s, const struct hyde_job *j)
+{
+	forget_look(s, j, false);
+}
+
+static void forget_finished(struct hyde_sched *s, const struct hyde_job *j)
+{
+	forget_look(s, j, true);
+}
+
+static const struct hyde_task *forget_pick(struct hyde_sched *s, unsigned host)
+{
+	size_t n, i;
+	const uint32_t *act = hyde_active_jobs(s, &n);
+
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		enum hyde_locality lvl;
+		const struct hyde_task *t;
+
+		if (j->state != HYDE_JOB_READY)
+			continue;
+		t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
+		if (!t)
+			t = hyde_pending_reduce(s, j, host);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static const struct hyde_sched_ops forget_ops = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "forget",
+	.job_arrived = forget_arrived,
+	.job_finished = forget_finished,
+	.pick_task = forget_pick,
+};
+
+START_TEST(sim_memory_follows_jobs)
+{
+	const char *wl =
+		"job id=p arrival=0s input=4MB shuffle=2MB output=3MB maps=2 reduces=2 map_time=1s reduce_time=1s\n"
+		"job id=q arrival=1s input=2MB shuffle=1MB output=1MB maps=2 reduces=1 map_time=1s reduce_time=1s\n"
+		"job id=c arrival=20s input=parents shuffle=1MB output=0B maps=3 reduces=1 map_time=1s reduce_time=1s parents=p\n"
+		"job id=d arrival=40s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n";
+	char errbuf[HYDE_ERRBUF_SIZE], dir[64], cmd[128];
+	char *tpath = write_tmp(TOPO3("ocs no\n"), ".topo"), *wpath = write_tmp(wl, ".wl");
+	struct ctl_opts o;
+	struct ctl *c;
+	const struct cluster *cl;
+	uint32_t i;
+
+	snprintf(dir, sizeof(dir), "/tmp/hyde-simmem-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	o.outdir = dir;
+	o.stream_flows = true;
+	o.sched_ops = &forget_ops;
+	forget_checks = 0;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ck_assert_uint_eq(forget_checks, 8 * 4);
+	cl = ctl_cluster(c);
+	for (i = 0; i < cl->n_jobs; i++)
+		ck_assert(!cl->jobs[i].maps && !cl->jobs[i].outputs);
+	ctl_free(c);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -551,6 +774,12 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("maxmin");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, maxmin_incremental_is_waterfilling, 0, 12);
+	tcase_add_test(tc, sim_rates_verified_whole_run);
+	tcase_add_test(tc, sim_memory_follows_jobs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,7 +11,7 @@ expect_status 2 "$HYDE" --bogus && contains "$err" "unknown option '--bogus'"
 expect_status 0 "$HYDE" --help && contains "$out" "validate"
 
 # --help works on every subcommand, built or not.
-for c in run compare sim analyze topo ocs clean validate gen import version; do
+for c in run compare sim sweep analyze topo ocs clean validate gen import version; do
 	expect_status 0 "$HYDE" "$c" --help && contains "$out" "usage: hyde $c"
 done
 

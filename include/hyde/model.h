@@ -86,6 +86,9 @@ struct hyde_job {
 	bool arrived;
 	uint32_t parents_left;
 	int64_t arrival, ready_at, end; /* hyde_now() clock; -1 until then */
+	/* From the job's arrival (job_arrived) on; in hyde sim, NULL again
+	 * once it is DONE (after job_finished), and its outputs once its
+	 * children are DONE too: memory follows the jobs in the cluster. */
 	struct hyde_task *maps, *reduces;
 	struct hyde_block *blocks;  /* input: one per map (located once READY) */
 	struct hyde_block *outputs; /* output parts: one per reduce (once written) */
@@ -103,6 +106,9 @@ struct hyde_job {
 	 * Spark job's stages share its executors. */
 	struct hyde_res map_demand, reduce_demand;
 	uint32_t app;
+
+	/* hyde sim: its tasks and blocks freed once DONE (cluster_job_close) */
+	bool tasks_closed;
 };
 
 /* An application (API version 2): jobs that share containers, the

@@ -39,7 +39,7 @@ static void cluster_index_children(struct cluster *c)
 	}
 }
 
-struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
+struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl)
 {
 	struct cluster *c = xcalloc(1, sizeof(*c));
 	unsigned h;
@@ -60,7 +60,6 @@ struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
 	for (i = 0; i < c->n_jobs; i++) {
 		struct hyde_job *j = &c->jobs[i];
 		const struct wl_job *w = &wl->jobs[i];
-		uint32_t k;
 
 		j->wl = w;
 		j->idx = (uint32_t)i;
@@ -83,27 +82,67 @@ struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
 		j->state = HYDE_JOB_WAITING;
 		j->parents_left = w->n_parents;
 		j->arrival = j->ready_at = j->end = -1;
-		j->maps = xcalloc(w->maps, sizeof(struct hyde_task));
-		j->reduces = xcalloc(w->reduces + 1, sizeof(struct hyde_task));
-		j->blocks = xcalloc(w->maps, sizeof(struct hyde_block));
-		j->outputs = xcalloc(w->reduces + 1, sizeof(struct hyde_block));
-		for (k = 0; k < w->reduces; k++)
-			j->outputs[k] = (struct hyde_block){ .job = (uint32_t)i, .idx = k,
-				.bytes = cluster_output_bytes(w, k) };
-		for (k = 0; k < w->maps; k++) {
-			j->maps[k] = (struct hyde_task){ .job = (uint32_t)i, .idx = k,
-				.kind = HYDE_MAP, .host = -1, .start = -1, .end = -1 };
-			j->blocks[k].job = (uint32_t)i;
-			j->blocks[k].idx = k;
-			/* input split into maps blocks, the remainder spread
-			 * (or the workload's block_bytes) */
-			j->blocks[k].bytes = wl_block_bytes(w, k);
-		}
-		for (k = 0; k < w->reduces; k++)
-			j->reduces[k] = (struct hyde_task){ .job = (uint32_t)i, .idx = k,
-				.kind = HYDE_REDUCE, .host = -1, .start = -1, .end = -1 };
 	}
 	cluster_index_children(c);
+	return c;
+}
+
+void cluster_job_open(struct cluster *c, struct hyde_job *j)
+{
+	const struct wl_job *w = j->wl;
+	uint32_t k, i = j->idx;
+
+	if (j->maps || j->tasks_closed)
+		return;
+	(void)c;
+	j->maps = xcalloc(w->maps + 1, sizeof(struct hyde_task));
+	j->reduces = xcalloc(w->reduces + 1, sizeof(struct hyde_task));
+	j->blocks = xcalloc(w->maps + 1, sizeof(struct hyde_block));
+	j->outputs = xcalloc(w->reduces + 1, sizeof(struct hyde_block));
+	for (k = 0; k < w->reduces; k++)
+		j->outputs[k] = (struct hyde_block){ .job = i, .idx = k,
+			.bytes = cluster_output_bytes(w, k) };
+	for (k = 0; k < w->maps; k++) {
+		j->maps[k] = (struct hyde_task){ .job = i, .idx = k,
+			.kind = HYDE_MAP, .host = -1, .start = -1, .end = -1 };
+		j->blocks[k].job = i;
+		j->blocks[k].idx = k;
+		/* input split into maps blocks, the remainder spread
+		 * (or the workload's block_bytes) */
+		j->blocks[k].bytes = wl_block_bytes(w, k);
+	}
+	for (k = 0; k < w->reduces; k++)
+		j->reduces[k] = (struct hyde_task){ .job = i, .idx = k,
+			.kind = HYDE_REDUCE, .host = -1, .start = -1, .end = -1 };
+}
+
+void cluster_job_close(struct cluster *c, struct hyde_job *j, bool outputs)
+{
+	free(j->maps);
+	free(j->reduces);
+	free(j->blocks);
+	j->maps = j->reduces = NULL;
+	j->blocks = NULL;
+	j->tasks_closed = true;
+	if (c->segs) {
+		free(c->segs[j->idx]);
+		free(c->seg_off[j->idx]);
+		c->segs[j->idx] = NULL;
+		c->seg_off[j->idx] = NULL;
+	}
+	if (outputs) {
+		free(j->outputs);
+		j->outputs = NULL;
+	}
+}
+
+struct cluster *cluster_new(const struct topo *t, const struct workload *wl)
+{
+	struct cluster *c = cluster_new_lazy(t, wl);
+	size_t i;
+
+	for (i = 0; i < c->n_jobs; i++)
+		cluster_job_open(c, &c->jobs[i]);
 	return c;
 }
 
@@ -455,7 +494,7 @@ uint64_t cluster_input_bytes_on(const struct cluster *c, const struct hyde_job *
 	uint64_t n = 0;
 	uint32_t k;
 
-	if (m >= j->n_maps)
+	if (m >= j->n_maps || !j->blocks)
 		return 0;
 	if (!j->input_from_parents || !c->segs || !c->segs[j->idx])
 		return held(c, &j->blocks[m], where, rack) ? j->blocks[m].bytes : 0;

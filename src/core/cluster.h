@@ -43,8 +43,16 @@ struct cluster {
 	bool unlimited_slots;
 };
 
-/* The caller keeps topo and wl alive while the cluster lives. */
+/* The caller keeps topo and wl alive while the cluster lives. Every job's
+ * tasks and blocks are made at once (cluster_new), or when the job comes
+ * (cluster_new_lazy, then cluster_job_open): memory follows the jobs in
+ * the cluster, not the workload. */
 struct cluster *cluster_new(const struct topo *t, const struct workload *wl);
+struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl);
+void cluster_job_open(struct cluster *c, struct hyde_job *j);
+/* A job done: its tasks, blocks and splits go (and its output parts if
+ * outputs: no child will read them). */
+void cluster_job_close(struct cluster *c, struct hyde_job *j, bool outputs);
 void cluster_free(struct cluster *c);
 
 /* Containers. take fails (-EBUSY) when the host has none free. */

@@ -129,6 +129,7 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	x->in_of = xcalloc(R, sizeof(int32_t));
 	x->owner = xcalloc(R, sizeof(int32_t));
 	x->up = xcalloc(R, sizeof(bool));
+	x->up_epoch = xcalloc((size_t)R * R, sizeof(uint64_t));
 	x->resv_end = xcalloc(R, sizeof(int64_t));
 	for (i = 0; i < R; i++)
 		x->out_of[i] = x->in_of[i] = x->owner[i] = -1;
@@ -147,6 +148,7 @@ void cexec_destroy(struct ctl *c)
 	free(x->in_of);
 	free(x->owner);
 	free(x->up);
+	free(x->up_epoch);
 	free(x->resv_end);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
@@ -177,6 +179,7 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
 	if (!x->cs || x->out_of[src] != (int32_t)dst)
 		return;
 	x->up[src] = true;
+	x->up_epoch[(size_t)src * c->t->racks + dst]++;
 	if (x->owner[src] >= 0 && x->resv_end[src] > ctl_now(c))
 		ctl_release_pair(c, (uint32_t)x->owner[src], src, dst);
 }
@@ -189,35 +192,82 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
  * reservation as long as the busiest source host's link takes, and its
  * destination hosts' together, or it ends with data left and the ports
  * flap. */
-static double pair_bits_left(struct ctl *c, const struct ocs_pair *p)
+static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 {
+	const struct cexec *x = &c->cx;
 	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate;
-	double hr = (double)c->t->host_rate, t, src_max = 0;
+	double hr = (double)c->t->host_rate, t, src_max = 0, act = 0, act_max = 0;
 	unsigned H = c->t->hosts, h;
-	double *src = xcalloc(H, sizeof(*src));
+	bool up = x->up[p->src] && x->out_of[p->src] == (int32_t)p->dst;
+	uint64_t epoch = x->up_epoch[(size_t)p->src * c->t->racks + p->dst];
 	size_t i;
 
-	for (h = 0; p->src_wait && h < H; h++)
-		src[h] = 8.0 * (double)p->src_wait[h];
-	for (i = 0; i < p->n_active; i++) {
-		struct flow *f = p->active[i];
-		double b;
+	/* (summed as bits + each flow's, per host as its waiting bits + each
+	 * of its flows', so that a cached sum adds up the same: with nothing
+	 * waiting, or one flow) */
+	bool cacheable = c->be.ops == &backend_sim && (!p->wait_bytes || p->n_active <= 1);
 
-		if (c->be.ops->flow_remaining) {
-			uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+	if (cacheable && p->active_known && !up && p->active_epoch == epoch) {
+		/* the fluid model moves an OCS flow only while its circuit
+		 * is up: what the active flows had left at the last plan */
+		act = p->active_bits;
+		act_max = p->active_src_max;
+	} else {
+		double *src;
 
-			/* not done yet: it still needs its circuit, however
-			 * little the backend says is left */
-			b = 8.0 * (double)(rem ? rem : 1);
-		} else
-			b = 8.0 * (double)f->bytes;
-		bits += b;
-		src[f->src_host % H] += b;
+		xgrow((void **)&c->src_tmp, &c->cap_src_tmp, H, sizeof(*src));
+		src = c->src_tmp;
+		for (h = 0; h < H; h++)
+			src[h] = !cacheable && p->src_wait ? 8.0 * (double)p->src_wait[h] : 0;
+		if (!cacheable)
+			act = bits;
+		for (i = 0; i < p->n_active; i++) {
+			struct flow *f = p->active[i];
+			double b;
+
+			if (c->be.ops->flow_remaining) {
+				uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+
+				/* not done yet: it still needs its circuit,
+				 * however little the backend says is left */
+				b = 8.0 * (double)(rem ? rem : 1);
+			} else
+				b = 8.0 * (double)f->bytes;
+			act += b;
+			src[f->src_host % H] += b;
+		}
+		for (h = 0; h < H; h++)
+			if (src[h] > act_max)
+				act_max = src[h];
+		if (!cacheable) {
+			bits = act;
+			src_max = act_max;
+			act = act_max = 0;
+		}
+		p->active_known = cacheable && !up;
+		p->active_bits = act;
+		p->active_src_max = act_max;
+		p->active_epoch = epoch;
 	}
-	for (h = 0; h < H; h++)
-		if (src[h] > src_max)
-			src_max = src[h];
-	free(src);
+	if (cacheable) {
+		bits += act;
+		if (!p->wait_bytes) {
+			src_max = act_max; /* (no host has bits waiting) */
+		} else {
+			/* at most one active flow: its host's bits, the
+			 * others' waiting ones */
+			unsigned h0 = p->n_active ? p->active[0]->src_host % H : H;
+
+			for (h = 0; h < H; h++) {
+				double v = p->src_wait ? 8.0 * (double)p->src_wait[h] : 0;
+
+				if (h == h0)
+					v += act;
+				if (v > src_max)
+					src_max = v;
+			}
+		}
+	}
 	/* the circuit's own time, unless a host's link needs longer (and
 	 * then exactly the circuit's bits when it does not: exact ns) */
 	t = bits / bw;
@@ -240,6 +290,37 @@ static int cmp_pair_ref(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* The pairs with demand in (job, pair) order, without their holes: the
+ * part in order since the last plan, merged with those added since
+ * (sorted): a plan costs the pairs, not a sort of all of them. */
+static void live_in_order(struct ctl *c)
+{
+	struct pair_ref *v = c->live, *t;
+	size_t i, a = 0, b, na, nb, k = 0;
+
+	for (i = 0; i < c->live_sorted; i++)
+		if (v[i].job != UINT32_MAX)
+			v[a++] = v[i];
+	na = a;
+	for (b = a; i < c->n_live; i++)
+		if (v[i].job != UINT32_MAX)
+			v[b++] = v[i];
+	nb = b - na;
+	if (nb > 1)
+		qsort(v + na, nb, sizeof(*v), cmp_pair_ref);
+	if (na && nb && cmp_pair_ref(&v[na - 1], &v[na]) > 0) {
+		xgrow((void **)&c->live_tmp, &c->cap_live_tmp, na + nb, sizeof(*t));
+		t = c->live_tmp;
+		for (a = 0, b = na; a < na || b < na + nb;)
+			t[k++] = b == na + nb || (a < na && cmp_pair_ref(&v[a], &v[b]) < 0) ? v[a++]
+											 : v[b++];
+		memcpy(v, t, (na + nb) * sizeof(*v));
+	}
+	c->n_live = c->live_sorted = na + nb;
+	for (i = 0; i < c->n_live; i++)
+		c->js[v[i].job].pairs[v[i].idx].live = i;
+}
+
 static void replan(struct ctl *c)
 {
 	struct cexec *x = &c->cx;
@@ -253,9 +334,7 @@ static void replan(struct ctl *c)
 		return;
 	evloop_cancel(&c->loop, &x->soon_timer);
 	evloop_cancel(&c->loop, &x->replan_timer);
-	qsort(c->live, c->n_live, sizeof(*c->live), cmp_pair_ref);
-	for (i = 0; i < c->n_live; i++)
-		c->js[c->live[i].job].pairs[c->live[i].idx].live = i;
+	live_in_order(c);
 	for (i = 0; i < c->n_live; i++) {
 		uint32_t job = c->live[i].job;
 		struct ocs_pair *p = &c->js[job].pairs[c->live[i].idx];

@@ -355,7 +355,9 @@ static struct hyde_task *check_pick(struct ctl *c, struct cont *k, const struct 
 	if (ct && ct->job < c->c->n_jobs) {
 		struct hyde_job *jb = &c->c->jobs[ct->job];
 
-		if (ct->kind == HYDE_MAP && ct->idx < jb->n_maps && ct == &jb->maps[ct->idx])
+		if (!jb->maps)
+			t = NULL; /* not arrived, or done (hyde sim frees its tasks) */
+		else if (ct->kind == HYDE_MAP && ct->idx < jb->n_maps && ct == &jb->maps[ct->idx])
 			t = &jb->maps[ct->idx];
 		else if (ct->kind == HYDE_REDUCE && ct->idx < jb->n_reduces &&
 			 ct == &jb->reduces[ct->idx])

@@ -138,6 +138,8 @@ uint64_t ctl_map_output_bytes(const struct ctl *c, uint32_t job, uint32_t m)
 	if (job >= c->wl->n_jobs || m >= c->wl->jobs[job].maps)
 		return 0;
 	j = &c->c->jobs[job];
+	if (!j->maps) /* not arrived, or done and gone (hyde sim) */
+		return j->state == HYDE_JOB_DONE ? wl_map_output_bytes(j->wl, m) : 0;
 	return j->maps[m].state == HYDE_TASK_DONE ? wl_map_output_bytes(j->wl, m) : 0;
 }
 
@@ -157,7 +159,7 @@ void ctl_job_map_output(const struct ctl *c, uint32_t job, uint64_t *per_rack,
 	if (!per_host)
 		return;
 	memset(per_host, 0, topo_n_hosts(c->t) * sizeof(uint64_t));
-	for (m = 0; m < j->n_maps; m++)
+	for (m = 0; j->maps && m < j->n_maps; m++)
 		if (j->maps[m].state == HYDE_TASK_DONE)
 			per_host[j->maps[m].host] += wl_map_output_bytes(j->wl, m);
 }
@@ -313,7 +315,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	}
 	if ((r = cexec_init(c, o->csched_name, errbuf)))
 		goto err;
-	c->c = cluster_new(c->t, c->wl);
+	c->c = cluster_new_lazy(c->t, c->wl); /* a job's tasks when it comes */
 	rng_seed2(&c->rng, o->seed, 1);
 	rng_seed2(&c->fetch_rng, o->seed, 6);
 	c->js = xcalloc(c->wl->n_jobs, sizeof(*c->js));
@@ -382,6 +384,8 @@ void ctl_free(struct ctl *c)
 	free(c->ptab_key);
 	free(c->ptab_val);
 	free(c->live);
+	free(c->live_tmp);
+	free(c->src_tmp);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];
@@ -717,6 +721,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		xgrow((void **)&p->active, &p->cap_active, p->n_active + 1, sizeof(*p->active));
 		f->pslot = (uint32_t)p->n_active;
 		p->active[p->n_active++] = f;
+		p->active_known = false;
 	}
 	ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64, f->id,
 		  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes);
@@ -837,12 +842,9 @@ static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, 
 		p->nsrc -= !--(*s);
 		p->ndst -= !--(*t);
 		if (!--p->flows_left) {
-			struct pair_ref last = c->live[--c->n_live];
-
-			if (p->live != c->n_live) {
-				c->live[p->live] = last;
-				c->js[last.job].pairs[last.idx].live = p->live;
-			}
+			/* a hole, closed at the next plan (which keeps the
+			 * list in order without sorting all of it) */
+			c->live[p->live].job = UINT32_MAX;
 			p->live = SIZE_MAX;
 		}
 		/* Sunflow re-plans when a coflow finishes, not a pair: a
@@ -1238,7 +1240,9 @@ static int start_task(struct ctl *c, const struct hyde_task *ct, unsigned h)
 	if (ct && ct->job < c->c->n_jobs) {
 		struct hyde_job *jb = &c->c->jobs[ct->job];
 
-		if (ct->kind == HYDE_MAP && ct->idx < jb->n_maps && ct == &jb->maps[ct->idx])
+		if (!jb->maps)
+			t = NULL; /* not arrived, or done */
+		else if (ct->kind == HYDE_MAP && ct->idx < jb->n_maps && ct == &jb->maps[ct->idx])
 			t = &jb->maps[ct->idx];
 		else if (ct->kind == HYDE_REDUCE && ct->idx < jb->n_reduces &&
 			 ct == &jb->reduces[ct->idx])
@@ -1370,6 +1374,45 @@ static void job_became_ready(struct ctl *c, struct hyde_job *jb)
 	nodes_wake(c);
 }
 
+/* hyde sim, streaming its files (stream_flows: it keeps nothing
+ * finished): a job done leaves only its figures (and its output parts
+ * while a child may read them), so that memory follows the jobs in the
+ * cluster. (The emulator keeps them: its task processes may still be
+ * heard of; and a program that reads the run afterwards, the tests,
+ * does not stream.) */
+static void job_forget(struct ctl *c, struct hyde_job *jb)
+{
+	struct jstate *j = &c->js[jb->idx];
+	uint32_t r, k;
+
+	if (c->be.ops != &backend_sim || !c->opts.stream_flows)
+		return;
+	for (r = 0; j->red && r < jb->n_reduces; r++)
+		free(j->red[r].open);
+	free(j->red);
+	free(j->fetching);
+	free(j->maps_done_rack);
+	free(j->red_bytes_rack);
+	free(j->out_rack);
+	j->red = NULL;
+	j->fetching = NULL;
+	j->maps_done_rack = NULL;
+	j->red_bytes_rack = NULL;
+	j->out_rack = NULL;
+	map_index_free(jb->map_idx);
+	jb->map_idx = NULL;
+	cluster_job_close(c->c, jb, jb->n_children == 0);
+	/* a parent whose children are all done: its parts too */
+	for (k = 0; k < jb->n_parents; k++) {
+		struct hyde_job *p = &c->c->jobs[jb->parents[k]];
+
+		if (++c->js[p->idx].children_done == p->n_children) {
+			free(p->outputs);
+			p->outputs = NULL;
+		}
+	}
+}
+
 static void job_finished(struct ctl *c, struct hyde_job *jb)
 {
 	struct jstate *j = &c->js[jb->idx];
@@ -1395,6 +1438,7 @@ static void job_finished(struct ctl *c, struct hyde_job *jb)
 			job_became_ready(c, ch);
 		}
 	}
+	job_forget(c, jb);
 	check_all_done(c);
 }
 
@@ -1415,6 +1459,7 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 	struct jstate *j = &c->js[t->job];
 	const struct wl_job *w = jb->wl;
 	unsigned host = (unsigned)t->host;
+	struct hyde_task done;
 	uint32_t k;
 	int r;
 
@@ -1452,11 +1497,13 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 	if (t->kind == HYDE_REDUCE && jb->reduces_done == w->reduces &&
 	    c->sched->ops->stage_finished)
 		c->sched->ops->stage_finished(c->sched, jb, HYDE_REDUCE);
+	/* (a copy: in hyde sim, a job done frees its tasks, job_forget) */
+	done = *t;
 	if (jb->state == HYDE_JOB_DONE)
 		job_finished(c, jb);
 	/* its container has room again: offered last, once the scheduler
 	 * knows what this task's end released (a stage, a job) */
-	cont_task_done(c, t);
+	cont_task_done(c, &done);
 }
 
 /* A flow ends, whatever its kind: the totals. */
@@ -1540,6 +1587,8 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 		struct ocs_pair *p = &j->pairs[f->pair];
 		struct flow *last = p->active[--p->n_active];
 
+		p->active_known = false;
+
 		p->active[f->pslot] = last;
 		last->pslot = f->pslot;
 		pair_count(c, p, f, -1);
@@ -1577,6 +1626,7 @@ static void arrival(struct evloop *l, struct evtimer *tm)
 			return;
 		}
 		c->next_arrival++;
+		cluster_job_open(c->c, jb);
 		jstate_of(c, idx)->arrived = true;
 		if (c->opts.coflow_only)
 			c->js[idx].cf_start = ctl_now(c);

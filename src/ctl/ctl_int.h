@@ -22,6 +22,12 @@ struct ocs_pair {
 	uint64_t *src_wait;	 /* wait_bytes per source host (of the rack) */
 	unsigned nsrc, ndst;	 /* hosts with such flows */
 	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
+	/* hyde sim: bits the active flows had left at the last plan, while
+	 * its circuit has not been up since (they cannot have moved) */
+	double active_bits;
+	double active_src_max;	 /* and the most of them on one source host */
+	uint64_t active_epoch;	 /* cexec.up_epoch[src x R + dst] then */
+	bool active_known;
 };
 
 /* A file being written under a temporary name (report.c). */
@@ -103,6 +109,7 @@ struct jstate {
 	size_t n_pairs, cap_pairs;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	bool ocs_active;
+	uint32_t children_done;	 /* its DAG children done */
 };
 
 /* The node managers' heartbeats (nodes.c). */
@@ -139,6 +146,7 @@ struct cexec {
 	const struct csched_ops *cs;
 	int32_t *out_of, *in_of; /* the matching asked for */
 	bool *up;		 /* out_of[i] is carrying data */
+	uint64_t *up_epoch;	 /* by (src, dst): times its circuit came up */
 	int32_t *owner;		 /* by source port: the coflow of the reservation */
 	int64_t *resv_end;
 	struct cs_plan plan;
@@ -169,8 +177,14 @@ struct ctl {
 	uint64_t *ptab_key;
 	struct pair_ref *ptab_val;
 	size_t ptab_mask, ptab_n;
-	struct pair_ref *live;	/* pairs with flows not done */
-	size_t n_live, cap_live;
+	struct pair_ref *live;	/* pairs with flows not done: slots [0, n_live),
+				 * job UINT32_MAX for a pair gone since the last
+				 * plan; [0, live_sorted) in (job, idx) order */
+	size_t n_live, cap_live, live_sorted;
+	struct pair_ref *live_tmp; /* scratch of circuits.c's merge */
+	size_t cap_live_tmp;
+	double *src_tmp;	   /* scratch of circuits.c: bits per source host */
+	size_t cap_src_tmp;
 	uint32_t *arrival_order;
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */

@@ -297,6 +297,10 @@ void sched_free(struct hyde_sched *s)
 	free(s->host->opts);
 	free(s->host->offered);
 	free(s->host->active);
+	free(s->host->by_ready);
+	free(s->host->fo_tmp);
+	free(s->host->fo_cnt);
+	free(s->host->in_by_ready);
 	if (s->host->dl)
 		dlclose(s->host->dl);
 	free(s->host->ops_copy);
@@ -701,8 +705,8 @@ const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde
 	const struct hyde_task *t;
 	struct map_index *mi;
 
-	if (!hyde_job_has_pending(j, HYDE_MAP))
-		return NULL;
+	if (!j->maps || !hyde_job_has_pending(j, HYDE_MAP))
+		return NULL; /* (not arrived, or done) */
 	mi = map_index_of(s, j);
 	t = scan(s, j, mi->host_maps, &mi->host_cur[host], mi->host_off[host + 1], host);
 	if (t) {
@@ -749,7 +753,7 @@ const struct hyde_task *hyde_pending_reduce(struct hyde_sched *s, const struct h
 	struct map_index *mi;
 	uint32_t k;
 
-	if (!hyde_job_has_pending(j, HYDE_REDUCE) || !hyde_reduces_may_start(s, j))
+	if (!j->maps || !hyde_job_has_pending(j, HYDE_REDUCE) || !hyde_reduces_may_start(s, j))
 		return NULL;
 	/* as the maps' cursors: a reduce never becomes pending again */
 	mi = map_index_of(s, j);
@@ -775,51 +779,111 @@ unsigned hyde_user_running(const struct hyde_sched *s, uint32_t user)
 	return n;
 }
 
-static const struct cluster *sort_cluster;
-static const unsigned *sort_user_running;
-
 /* Fair order: user's running tasks, then the job's, then readiness, then
- * index (a total order: runs are deterministic). */
-static int cmp_fair(const void *a, const void *b)
+ * index (a total order: runs are deterministic). It is worked out, without
+ * comparing, as two stable counting sorts (by the job's running tasks,
+ * then by its user's) of the READY jobs in (ready_at, index) order, which
+ * is kept as jobs become ready: a pick costs the jobs in the cluster, not
+ * a sort of them. */
+static void fo_ready_add(struct hyde_sched_host *h, uint32_t job)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct hyde_job *jx = &sort_cluster->jobs[x], *jy = &sort_cluster->jobs[y];
-	unsigned ux = sort_user_running[jx->user_idx], uy = sort_user_running[jy->user_idx];
-	unsigned rx = jx->maps_running + jx->reduces_running;
-	unsigned ry = jy->maps_running + jy->reduces_running;
+	const struct hyde_job *jb = h->c->jobs;
+	size_t i;
 
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	if (jx->ready_at != jy->ready_at)
-		return jx->ready_at < jy->ready_at ? -1 : 1;
-	return (x > y) - (x < y);
+	hyde_grow((void **)&h->by_ready, &h->cap_by_ready, h->n_by_ready + 1, sizeof(uint32_t));
+	/* ready_at only grows: it goes last but for a tie at that instant */
+	for (i = h->n_by_ready; i > 0; i--) {
+		uint32_t o = h->by_ready[i - 1];
+
+		if (jb[o].ready_at < jb[job].ready_at ||
+		    (jb[o].ready_at == jb[job].ready_at && o < job))
+			break;
+		h->by_ready[i] = o;
+	}
+	h->by_ready[i] = job;
+	h->n_by_ready++;
+	h->in_by_ready[job] = 1;
+}
+
+/* Stable counting sort of the positions in[0..n) into out, by key[pos]
+ * (at most kmax). */
+static void fo_count_sort(struct hyde_sched_host *h, const uint32_t *in, uint32_t *out, size_t n,
+			  const uint32_t *key, uint32_t kmax)
+{
+	size_t i;
+	uint32_t k, sum = 0;
+
+	hyde_grow((void **)&h->fo_cnt, &h->cap_fo_cnt, (size_t)kmax + 2, sizeof(uint32_t));
+	memset(h->fo_cnt, 0, ((size_t)kmax + 2) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		h->fo_cnt[key[in[i]]]++;
+	for (k = 0; k <= kmax; k++) {
+		uint32_t c = h->fo_cnt[k];
+
+		h->fo_cnt[k] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		out[h->fo_cnt[key[in[i]]]++] = in[i];
 }
 
 size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_running)
 {
-	const struct cluster *c = s->host->c;
-	size_t n = 0, i, na;
+	struct hyde_sched_host *h = s->host;
+	const struct cluster *c = h->c;
+	size_t n = 0, i, na, k, room;
+	uint32_t rmax = 0, umax = 0, *cand, *rkey, *ukey, *pos, *tmp;
 	const uint32_t *act;
 
 	/* the jobs not submitted or done run no task and have none pending:
 	 * only the active ones count */
 	memset(user_running, 0, c->wl->n_users * sizeof(unsigned));
+	if (!h->in_by_ready)
+		h->in_by_ready = xcalloc(c->n_jobs + 1, 1);
 	act = hyde_active_jobs(s, &na);
 	for (i = 0; i < na; i++) {
 		const struct hyde_job *j = &c->jobs[act[i]];
 
 		user_running[j->user_idx] += j->maps_running + j->reduces_running;
-		if (j->state == HYDE_JOB_READY &&
-		    (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE)))
-			order[n++] = act[i];
+		if (j->state == HYDE_JOB_READY && !h->in_by_ready[act[i]])
+			fo_ready_add(h, act[i]);
 	}
-	sort_cluster = c;
-	sort_user_running = user_running;
-	qsort(order, n, sizeof(uint32_t), cmp_fair);
-	sort_cluster = NULL;
-	sort_user_running = NULL;
+	room = h->n_by_ready + 1;
+	hyde_grow((void **)&h->fo_tmp, &h->cap_fo_tmp, 5 * room, sizeof(uint32_t));
+	cand = h->fo_tmp;
+	rkey = cand + room;
+	ukey = rkey + room;
+	pos = ukey + room;
+	tmp = pos + room;
+	/* the ready jobs with pending tasks, in (ready_at, index) order; the
+	 * list drops those no longer READY (done: never again) */
+	for (i = 0, k = 0; i < h->n_by_ready; i++) {
+		uint32_t x = h->by_ready[i];
+		const struct hyde_job *j = &c->jobs[x];
+
+		if (j->state != HYDE_JOB_READY) {
+			h->in_by_ready[x] = 2;
+			continue;
+		}
+		h->by_ready[k++] = x;
+		if (!hyde_job_has_pending(j, HYDE_MAP) && !hyde_job_has_pending(j, HYDE_REDUCE))
+			continue;
+		cand[n] = x;
+		rkey[n] = j->maps_running + j->reduces_running;
+		ukey[n] = user_running[j->user_idx];
+		pos[n] = (uint32_t)n;
+		if (rkey[n] > rmax)
+			rmax = rkey[n];
+		if (ukey[n] > umax)
+			umax = ukey[n];
+		n++;
+	}
+	h->n_by_ready = k;
+	/* by the job's running tasks, then (stable) by its user's */
+	fo_count_sort(h, pos, tmp, n, rkey, rmax);
+	fo_count_sort(h, tmp, pos, n, ukey, umax);
+	for (i = 0; i < n; i++)
+		order[i] = cand[pos[i]];
 	return n;
 }
 

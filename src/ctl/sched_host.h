@@ -37,6 +37,12 @@ struct hyde_sched_host {
 	uint32_t *active;      /* scratch for hyde_active_jobs */
 	size_t cap_active;
 	struct hyde_sched_ops *ops_copy; /* a version 1 plugin's table, grown */
+	/* hyde_fair_order: the READY jobs by (ready_at, index), kept as they
+	 * become ready (a job's place there never changes), and the counting
+	 * sorts' scratch */
+	uint32_t *by_ready, *fo_tmp, *fo_cnt;
+	size_t n_by_ready, cap_by_ready, cap_fo_tmp, cap_fo_cnt;
+	uint8_t *in_by_ready;  /* per job */
 };
 
 /* Is spec a plugin's path rather than a shipped scheduler's name (it has

@@ -37,6 +37,8 @@ void cs_plan_add(struct cs_plan *p, uint32_t coflow, uint32_t src,
 
 void cs_plan_free(struct cs_plan *p)
 {
+	if (p->cache && p->cache_free)
+		p->cache_free(p->cache);
 	free(p->r);
 	memset(p, 0, sizeof(*p));
 }

@@ -44,6 +44,10 @@ struct cs_plan {
 	struct cs_resv *r;
 	size_t n, cap;
 	int64_t replan_at; /* re-plan then even if nothing changes; -1 none */
+	/* what a scheduler keeps from one plan to the next (work it need
+	 * not redo), freed by cs_plan_free */
+	void *cache;
+	void (*cache_free)(void *cache);
 };
 
 struct csched_ops {

@@ -100,16 +100,186 @@ static int cmp_pair(const void *a, const void *b)
 	return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-/* Larger demand first inside a layer (ties by pair, for determinism). */
-static int cmp_bits_desc(const void *a, const void *b)
-{
-	const struct pairdem *x = a, *y = b;
+/* Kept from one plan to the next (cs_plan's cache): each coflow's pairs
+ * as aggregated, in layer order, with its T(C). A coflow whose demand has
+ * not changed since (a waiting coflow's does not: only pairs moving data
+ * shrink) is not sorted again. And scratch of R x R cells, stamped, so
+ * that a plan need not clear them. */
+struct sf_entry {
+	uint32_t coflow;
+	size_t off, n;
+	double alpha;
+};
 
+struct sf_cache {
+	struct sf_entry *e;
+	size_t ne, cap_e;
+	struct pairdem *in, *sorted; /* [e.off, e.off + e.n) of each */
+	size_t n, cap_in, cap_sorted;
+	unsigned R;
+	struct { unsigned stamp; size_t at; } *cells;
+	unsigned *taken;
+	unsigned cstamp, tstamp;
+	/* the arrays of the plan being made, kept with their room */
+	struct sf_entry *e2;
+	struct pairdem *in2, *sorted2, *p;
+	struct cfinfo *cf;
+	size_t cap_e2, cap_in2, cap_sorted2, cap_p, cap_cf;
+	struct timeline *outl, *inl;
+};
+
+static void sf_cache_free(void *p)
+{
+	struct sf_cache *sc = p;
+
+	free(sc->e);
+	free(sc->in);
+	free(sc->sorted);
+	free(sc->cells);
+	free(sc->taken);
+	free(sc->e2);
+	free(sc->in2);
+	free(sc->sorted2);
+	free(sc->p);
+	free(sc->cf);
+	for (unsigned i = 0; i < sc->R; i++) {
+		free(sc->outl[i].v);
+		free(sc->inl[i].v);
+	}
+	free(sc->outl);
+	free(sc->inl);
+	free(sc);
+}
+
+static struct sf_cache *sf_cache_of(struct cs_plan *out, unsigned R)
+{
+	struct sf_cache *sc = out->cache;
+
+	if (sc && sc->R == R)
+		return sc;
+	if (sc)
+		sf_cache_free(sc);
+	sc = xcalloc(1, sizeof(*sc));
+	sc->R = R;
+	sc->cells = xcalloc((size_t)R * R + 1, sizeof(*sc->cells));
+	sc->taken = xcalloc((size_t)R * R + 1, sizeof(*sc->taken));
+	sc->outl = xcalloc(R + 1, sizeof(*sc->outl));
+	sc->inl = xcalloc(R + 1, sizeof(*sc->inl));
+	out->cache = sc;
+	out->cache_free = sf_cache_free;
+	return sc;
+}
+
+static bool same_demand(const struct pairdem *a, const struct pairdem *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bits != b[i].bits)
+			return false;
+	return true;
+}
+
+/* Larger demand first inside a layer (ties by pair, for determinism). */
+static bool bits_before(const struct pairdem *x, const struct pairdem *y)
+{
 	if (x->bits != y->bits)
-		return x->bits > y->bits ? -1 : 1;
+		return x->bits > y->bits;
 	if (x->src != y->src)
-		return x->src < y->src ? -1 : 1;
-	return (x->dst > y->dst) - (x->dst < y->dst);
+		return x->src < y->src;
+	return x->dst < y->dst;
+}
+
+/* In that order (a total order: any sort gives the same), by a quicksort
+ * that compares inline: a plan sorts every coflow's pairs. */
+static void sort_bits_desc(struct pairdem *v, size_t n)
+{
+	while (n > 16) {
+		struct pairdem *a = &v[0], *b = &v[n / 2], *c = &v[n - 1], piv, t;
+		size_t i = 0, j = n - 1;
+
+		if (bits_before(b, a))
+			t = *a, *a = *b, *b = t;
+		if (bits_before(c, b)) {
+			t = *b, *b = *c, *c = t;
+			if (bits_before(b, a))
+				t = *a, *a = *b, *b = t;
+		}
+		piv = *b;
+		for (;;) { /* Hoare: [0, i) before or equal, (j, n) after or equal */
+			while (bits_before(&v[i], &piv))
+				i++;
+			while (bits_before(&piv, &v[j]))
+				j--;
+			if (i >= j)
+				break;
+			t = v[i], v[i] = v[j], v[j] = t;
+			i++;
+			j--;
+		}
+		/* [0, j] and [j + 1, n): recurse into the smaller */
+		if (j + 1 < n - j - 1) {
+			sort_bits_desc(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_bits_desc(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct pairdem t = v[i];
+		size_t j = i;
+
+		for (; j > 0 && bits_before(&t, &v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+/* The coflow's pairs v[0..n) in layer order, from its order at the last
+ * plan (e): the pairs whose demand is unchanged keep their order; the
+ * others (a few: those moving data) are sorted and merged in. The same
+ * order as sorting all (a total order), in O(n) plus the few. */
+static void resort(struct sf_cache *sc, const struct sf_entry *e, struct pairdem *v, size_t n)
+{
+	const struct pairdem *prev = sc->sorted + e->off;
+	unsigned R = sc->R;
+	struct pairdem *keep, *moved;
+	size_t i, nk = 0, nm = 0, a, b;
+	bool *used;
+
+	if (!++sc->cstamp) {
+		memset(sc->cells, 0, (size_t)R * R * sizeof(*sc->cells));
+		sc->cstamp = 1;
+	}
+	for (i = 0; i < n; i++) {
+		size_t c = (size_t)v[i].src * R + v[i].dst;
+
+		sc->cells[c].stamp = sc->cstamp;
+		sc->cells[c].at = i;
+	}
+	keep = xcalloc(2 * n + 1, sizeof(*keep));
+	moved = keep + n;
+	used = xcalloc(n + 1, sizeof(bool));
+	for (i = 0; i < e->n; i++) {
+		size_t c = (size_t)prev[i].src * R + prev[i].dst;
+
+		if (sc->cells[c].stamp != sc->cstamp)
+			continue; /* gone */
+		if (v[sc->cells[c].at].bits == prev[i].bits) {
+			used[sc->cells[c].at] = true;
+			keep[nk++] = prev[i];
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!used[i])
+			moved[nm++] = v[i];
+	sort_bits_desc(moved, nm);
+	for (a = 0, b = 0, i = 0; a < nk || b < nm; i++)
+		v[i] = b == nm || (a < nk && bits_before(&keep[a], &moved[b])) ? keep[a++] : moved[b++];
+	free(keep);
+	free(used);
 }
 
 static int cmp_cf(const void *a, const void *b)
@@ -280,18 +450,24 @@ static int64_t hold_time(double bits, double bw)
 static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 {
 	unsigned R = in->ports;
-	struct timeline *outl = xcalloc(R, sizeof(*outl)), *inl = xcalloc(R, sizeof(*inl));
-	struct pairdem *p = xcalloc(in->n_d + 1, sizeof(*p));
-	struct cfinfo *cf = NULL;
+	struct sf_cache *sc = sf_cache_of(out, R);
+	struct timeline *outl = sc->outl, *inl = sc->inl;
+	struct pairdem *p;
+	struct cfinfo *cf;
 	int32_t *last_out = xcalloc(R, sizeof(int32_t)), *last_in = xcalloc(R, sizeof(int32_t));
-	uint8_t *taken = xcalloc((size_t)R * R, 1);
+	struct sf_cache next = { .e = sc->e2, .cap_e = sc->cap_e2, .in = sc->in2,
+				 .cap_in = sc->cap_in2, .sorted = sc->sorted2,
+				 .cap_sorted = sc->cap_sorted2 };
+	unsigned *taken = sc->taken;
 	double *srow = xcalloc(R, sizeof(double)), *scol = xcalloc(R, sizeof(double));
-	size_t np = 0, ncf = 0, i, k, gfirst = 0;
+	size_t np = 0, ncf = 0, i, k, gfirst = 0, old = 0;
 	int64_t t_plan = in->now;
-	struct { unsigned stamp; size_t at; } *cells;
-	unsigned cstamp = 0;
 
 	cs_plan_reset(out);
+	xgrow((void **)&sc->p, &sc->cap_p, in->n_d + 1, sizeof(*sc->p));
+	p = sc->p;
+	for (i = 0; i < R; i++)
+		outl[i].n = inl[i].n = 0;
 	/* aggregate per (coflow, pair): group by coflow (the controller
 	 * already lists a coflow's pairs together), then merge a pair's
 	 * entries inside its group through a per-cell stamp */
@@ -303,48 +479,83 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 		;
 	if (i < np)
 		qsort(p, np, sizeof(*p), cmp_pair);
-	cells = xcalloc((size_t)R * R, sizeof(*cells));
 	for (i = 0, k = 0; i < np; i++) {
 		size_t c = (size_t)p[i].src * R + p[i].dst;
 
-		if (!k || p[k - 1].coflow != p[i].coflow)
-			cstamp++, gfirst = k; /* a new coflow */
-		if (cells[c].stamp == cstamp && cells[c].at >= gfirst) {
-			p[cells[c].at].bits += p[i].bits;
+		if (!k || p[k - 1].coflow != p[i].coflow) { /* a new coflow */
+			if (!++sc->cstamp) { /* wrapped: clear once */
+				memset(sc->cells, 0, (size_t)R * R * sizeof(*sc->cells));
+				sc->cstamp = 1;
+			}
+			gfirst = k;
+		}
+		if (sc->cells[c].stamp == sc->cstamp && sc->cells[c].at >= gfirst) {
+			p[sc->cells[c].at].bits += p[i].bits;
 			continue;
 		}
-		cells[c].stamp = cstamp;
-		cells[c].at = k;
+		sc->cells[c].stamp = sc->cstamp;
+		sc->cells[c].at = k;
 		p[k++] = p[i];
 	}
 	np = k;
-	free(cells);
+	if (!++sc->tstamp) {
+		memset(taken, 0, (size_t)R * R * sizeof(*taken));
+		sc->tstamp = 1;
+	}
 	/* coflows and their T(C), over the pairs in layer order (heaviest
 	 * first: a total order, so the sums do not depend on the input's) */
-	cf = xcalloc(np + 1, sizeof(*cf));
+	xgrow((void **)&sc->cf, &sc->cap_cf, np + 1, sizeof(*sc->cf));
+	cf = sc->cf;
 	for (i = 0; i < np; i = k) {
 		double best = 0;
 		size_t m;
 
 		for (k = i; k < np && p[k].coflow == p[i].coflow; k++)
 			;
-		qsort(p + i, k - i, sizeof(*p), cmp_bits_desc);
-		for (m = i; m < k; m++) {
-			double w = p[m].bits / in->bw + (double)in->delta;
+		while (old < sc->ne && sc->e[old].coflow < p[i].coflow)
+			old++;
+		xgrow((void **)&next.e, &next.cap_e, next.ne + 1, sizeof(*next.e));
+		xgrow((void **)&next.in, &next.cap_in, next.n + (k - i), sizeof(*next.in));
+		xgrow((void **)&next.sorted, &next.cap_sorted, next.n + (k - i), sizeof(*next.sorted));
+		memcpy(next.in + next.n, p + i, (k - i) * sizeof(*p));
+		if (old < sc->ne && sc->e[old].coflow == p[i].coflow && sc->e[old].n == k - i &&
+		    same_demand(sc->in + sc->e[old].off, p + i, k - i)) {
+			/* unchanged since the last plan: its order and T(C) */
+			memcpy(p + i, sc->sorted + sc->e[old].off, (k - i) * sizeof(*p));
+			best = sc->e[old].alpha;
+		} else {
+			if (old < sc->ne && sc->e[old].coflow == p[i].coflow)
+				resort(sc, &sc->e[old], p + i, k - i);
+			else
+				sort_bits_desc(p + i, k - i);
+			for (m = i; m < k; m++) {
+				double w = p[m].bits / in->bw + (double)in->delta;
 
-			srow[p[m].src] += w;
-			scol[p[m].dst] += w;
+				srow[p[m].src] += w;
+				scol[p[m].dst] += w;
+			}
+			for (m = i; m < k; m++) {
+				if (srow[p[m].src] > best)
+					best = srow[p[m].src];
+				if (scol[p[m].dst] > best)
+					best = scol[p[m].dst];
+			}
+			for (m = i; m < k; m++)
+				srow[p[m].src] = scol[p[m].dst] = 0;
 		}
-		for (m = i; m < k; m++) {
-			if (srow[p[m].src] > best)
-				best = srow[p[m].src];
-			if (scol[p[m].dst] > best)
-				best = scol[p[m].dst];
-		}
-		for (m = i; m < k; m++)
-			srow[p[m].src] = scol[p[m].dst] = 0;
+		memcpy(next.sorted + next.n, p + i, (k - i) * sizeof(*p));
+		next.e[next.ne++] = (struct sf_entry){ p[i].coflow, next.n, k - i, best };
+		next.n += k - i;
 		cf[ncf++] = (struct cfinfo){ p[i].coflow, best, i, k - i };
 	}
+	/* this plan's arrays become the cache, the last's the spare */
+	sc->e2 = sc->e, sc->cap_e2 = sc->cap_e;
+	sc->in2 = sc->in, sc->cap_in2 = sc->cap_in;
+	sc->sorted2 = sc->sorted, sc->cap_sorted2 = sc->cap_sorted;
+	sc->e = next.e, sc->ne = next.ne, sc->cap_e = next.cap_e;
+	sc->in = next.in, sc->cap_in = next.cap_in;
+	sc->sorted = next.sorted, sc->cap_sorted = next.cap_sorted;
+	sc->n = next.n;
 	qsort(cf, ncf, sizeof(*cf), cmp_cf);
 
 	for (i = 0; i < R; i++) {
@@ -465,7 +676,7 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 				last_out[q->src] = (int32_t)q->dst;
 				last_in[q->dst] = (int32_t)q->src;
 				cs_plan_add(out, q->coflow, q->src, q->dst, t, end);
-				taken[(size_t)q->src * R + q->dst] = 1;
+				taken[(size_t)q->src * R + q->dst] = sc->tstamp;
 				if (end > t_plan)
 					t_plan = end;
 				done[chosen[k]] = true;
@@ -501,9 +712,9 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 			size_t cell = (size_t)q->src * R + q->dst;
 			int64_t t = in->now;
 
-			if (taken[cell])
+			if (taken[cell] == sc->tstamp)
 				continue; /* a higher-priority coflow owns the pair */
-			taken[cell] = 1;
+			taken[cell] = sc->tstamp;
 			while (t < t_plan) {
 				int64_t fo = tl_free_from(&outl[q->src], t);
 				int64_t fi = tl_free_from(&inl[q->dst], t);
@@ -531,17 +742,8 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	}
 	out->replan_at = out->n ? t_plan : -1;
 
-	for (i = 0; i < R; i++) {
-		free(outl[i].v);
-		free(inl[i].v);
-	}
-	free(outl);
-	free(inl);
-	free(p);
-	free(cf);
 	free(last_out);
 	free(last_in);
-	free(taken);
 	free(srow);
 	free(scol);
 	return 0;

@@ -5,27 +5,40 @@
  * its source host's up link, then the EPS (both uplinks) or its circuit,
  * then its destination host's down link; same-rack flows only the host
  * links; same-host flows nothing (they finish at once). Rates are max-min
- * fair (progressive filling), recomputed when the set of flows or circuits
- * changes. A circuit i -> j is usable delta after it is set, and only the
- * ports whose circuit changes pay that (not-all-stop); an OCS flow whose
- * circuit is not usable has rate 0 and keeps its bytes. Tasks' work is a
- * timer. Everything is deterministic: the same inputs give the same run.
+ * fair (water-filling, maxmin.c), brought up to date when the set of flows
+ * or circuits changes. A circuit i -> j is usable delta after it is set,
+ * and only the ports whose circuit changes pay that (not-all-stop); an OCS
+ * flow whose circuit is not usable has rate 0 and keeps its bytes. Tasks'
+ * work is a timer. Everything is deterministic: the same inputs give the
+ * same run.
+ *
+ * Arithmetic is exact: a rate is an integer number of 2^-shift bit per ns
+ * (shift from the fastest link: about 1e-16 of it), bits moved are integers
+ * of the same unit, so nothing depends on the order sums are made in or on
+ * how often the state is looked at; a flow is done when what is left of it
+ * is below 2^-20 bit (the rounding down of rates, never data).
  *
  * Beside max-min, rate models that serve flows in an order (as NEAT
  * needs): FCFS (by start), SRPT (by bits left), LAS (by bits sent). On
  * every link the order decides who is served first: taking flows in that
  * order, each gets what the flows before it left on its path (flows tied
- * in the order share that max-min fairly).
+ * in the order share that max-min fairly). These are recomputed from
+ * scratch at every change.
  *
  * Coflow models (--coflow, NEAT §4.2): a coflow is a job's flows of one
  * kind (its input reads, its shuffle, its output writes). FCFS (by the
  * job's arrival) and SCF (smallest coflow first: by the bytes of the
  * coflow's flows so far) are orders, as above, every flow of a coflow tied
  * with the others (max-min among themselves); Varys and coflow-fair are
- * allocations (src/net/netsched.h).
+ * allocations (src/net/netsched.h), in floating point as netsched.h
+ * computes them, each rate then rounded down to the unit. Like the
+ * ordered models, they leave the incremental solver out: every flow is
+ * its own class, and the rates are recomputed from scratch.
  *
- * Rates are recomputed at every change (exact); --rate-quantum trades
- * that for speed: at most one computation per quantum. */
+ * Rates are brought up to date once per instant at which something
+ * changed, after everything else that happens then (exact);
+ * --rate-quantum trades that for speed: flows that start or end wait up
+ * to a quantum for the rates (a circuit that changes never does). */
 #include "config.h"
 
 #include <errno.h>
@@ -39,17 +52,21 @@
 #include "core/util.h"
 #include "ctl/ctl.h"
 #include "net/netsched.h"
+#include "sim/maxmin.h"
+
+typedef __int128 i128;
 
 /* Flows with the same source host, destination host and path cross the
  * same links, so max-min gives each of them the same rate: they form a
- * class, and the class is the unit of the rate computation. Inside a class
- * every member receives bits at the same rate, so one counter per class
- * (vt: bits received by each member since the class exists) tells every
- * member's progress, and a member is done when vt reaches its `finish`
- * (vt when it joined + its bits): a heap on finish gives the next one
- * (processor sharing in virtual time). Work per event grows with the
- * classes and links in use, not with the flows, and not with the OCS
- * classes waiting for their circuit (parked, see struct sim). */
+ * class, the unit of the rate computation. Inside a class every member
+ * receives bits at the same rate, so one counter per class (vt: bits
+ * received by each member since the class exists) tells every member's
+ * progress, and a member is done when vt reaches its `finish` (vt when it
+ * joined + its bits): a heap on finish gives the next one (processor
+ * sharing in virtual time). vt is brought up to date only when the
+ * class's rate or membership changes, and the classes wait in a heap by
+ * the time their next member ends: an event costs the classes whose rate
+ * it changes, not every class. */
 struct sim_class;
 
 /* A coflow, for the coflow models: a job's flows of one kind. */
@@ -62,30 +79,30 @@ struct sim_coflow {
 
 struct sim_flow {
 	struct flow *f;
-	double finish; /* class vt at which its last bit is in */
+	i128 finish; /* class vt at which its last bit is in */
 	struct sim_class *cl;
 	size_t hslot;
 };
 
 struct sim_class {
+	struct mm_class m; /* links, flows, level (for the solver) */
 	uint32_t src, dst;
 	uint32_t sr, dr; /* their racks */
-	uint32_t seq; /* order of creation: the last tie-break */
-	bool hashed;  /* in the class table (max-min classes only) */
+	uint32_t seq;	 /* order of creation: ties */
+	bool hashed;	 /* in the class table (max-min classes only) */
+	bool running;	 /* max-min: in the solver (its path is usable) */
+	bool due;	 /* done_fire: has members done */
 	enum flow_path path;
-	int links[4];
-	int nlinks;
-	double vt;   /* bits received per member */
-	double rate; /* bits per ns per member */
-	double cbits, cbits_seen; /* bits its members received, in all; at
-				   * the last look of the network view */
-	bool frozen;
-	bool due;    /* has members done (done_fire) */
+	uint64_t rate;	 /* units per member, in effect since t_vt */
+	i128 vt;	 /* units x ns received by each member */
+	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
+	int64_t t_vt;
+	int64_t done_at; /* when its first member ends; INT64_MAX: never */
+	size_t cslot;	 /* in the completion heap, SIZE_MAX when not */
 	struct sim_flow **h; /* members, min-heap on finish */
 	size_t n, cap;
 	size_t slot; /* in the active class array */
-	size_t rslot; /* in the running array, SIZE_MAX when parked */
-	struct sim_class *pnext, *pprev; /* parked on its (sr, dr) list */
+	struct sim_class *pnext, *pprev; /* OCS: on its (sr, dr) list */
 	struct sim_class *hnext;
 	struct sim_coflow *cf; /* coflow models: its flow's coflow */
 };
@@ -102,37 +119,27 @@ struct port_timer {
 	unsigned port;
 };
 
-
 struct sim {
 	struct ctl *ctl;
 	const struct topo *t;
 	unsigned H, R, L;
-	double *cap;	   /* bits per ns, per link */
-	double *left;
-	double *cnt;	   /* members not yet fixed, per link */
-	int *hl, *hpos; /* the heap of links, and where each link is in it */
-	double *hkey;
-	size_t hn;
-	uint32_t *off, *fill, *lcls; /* CSR: classes per link */
-	int *used;	   /* links touched by active classes */
-	size_t n_used;
-	bool *is_used;
-	struct sim_class **act;	/* classes with members */
+	unsigned shift;	  /* a rate unit is 2^-shift bit per ns */
+	i128 tol;	  /* what is left of a done flow: 2^-20 bit */
+	uint64_t *cap;	  /* units, per link */
+	struct mm *mm;
+	struct sim_class **act; /* classes with members */
 	size_t n_act, cap_act;
-	/* Max-min only: an OCS class whose circuit is not usable moves no
-	 * data; it is parked on the list of its racks, out of run (the
-	 * classes the per-event loops visit), until its circuit comes up. */
-	struct sim_class **run;
-	size_t n_run, cap_run;
-	struct sim_class **parked; /* R x R lists, by (sr, dr) */
-	struct sim_class **sorted; /* scratch: run in act order */
-	size_t cap_sorted;
-	struct sim_class **tab;	/* hash of classes by key */
+	struct sim_class **ocs_cls; /* R x R lists of OCS classes, by (sr, dr) */
+	struct sim_class **cheap; /* classes by done_at, then seq */
+	size_t n_cheap, cap_cheap;
+	struct sim_class **tab; /* hash of classes by key */
 	size_t tab_mask;
 	struct sim_flow **local; /* same-host flows: done at once */
 	size_t n_local, cap_local;
+	struct flow **done; /* scratch of done_fire */
+	struct sim_class **dues;
+	size_t cap_done, cap_dues;
 	size_t n_flows;
-	int64_t last;
 	struct evtimer done_timer, rate_timer;
 	int32_t *out_of;
 	bool *usable;
@@ -140,22 +147,41 @@ struct sim {
 	uint64_t recomputes, cls_sum;
 	const struct rate_model *model;
 	uint32_t seq;
+	bool verify;
+	/* a coflow allocation (varys, fair): its rates are floating point,
+	 * rounded down, so a flow ends as the floating-point model ended it
+	 * (done_tol) */
+	bool cf_alloc;
 	struct evtimer cross_timer; /* an ordered model's order changes */
 	int64_t last_cross;
 	int64_t quantum, last_compute;
-	/* The network view (link_bytes): bits each link carried, in its
+	/* The network view (link_bytes): what each link carried, in its
 	 * order (the first 2H + 3R links are this file's, the last R the
 	 * OCS ports' downward direction), from the classes' counters. */
-	double *lbits;
-	struct sim_coflow *cf; /* coflow models: per job x kind */
+	i128 *lbits;
+	/* ordered models' scratch */
+	uint64_t *left, *olv;
+	struct sim_class **grp;
+	struct keyed *keyed;
+	size_t cap_ord;
+	/* coflow models: per job x kind; capacities in bits per ns (as
+	 * netsched.h takes them); compute_coflow's scratch */
+	struct sim_coflow *cf;
+	double *fcap;
+	struct ns_flow *nsf;
+	struct sim_class **who;
+	struct sim_coflow **cfs;
+	double *frate;
+	size_t cap_nsf, cap_who, cap_cfs, cap_frate;
 };
 
 /* How flows share links: max-min (key NULL), or in the order of a key,
  * lowest first. slope: how the key of a flow at rate r moves per ns (for
- * the instant two flows change places). tol: keys this close are tied. */
+ * the instant two flows change places). tol: keys this close are tied
+ * (bits). */
 struct rate_model {
 	const char *name;
-	double (*key)(const struct sim_class *c);
+	double (*key)(const struct sim *s, const struct sim_class *c);
 	double slope; /* d key / dt = slope x rate */
 	double tol;
 	/* coflow models (then every flow is its own class, with its
@@ -163,28 +189,36 @@ struct rate_model {
 	enum hyde_coflow_policy coflow;
 };
 
-static double key_fcfs(const struct sim_class *c)
+static double bits_of(const struct sim *s, i128 units)
 {
+	return ldexp((double)units, -(int)s->shift);
+}
+
+static double key_fcfs(const struct sim *s, const struct sim_class *c)
+{
+	(void)s;
 	return (double)c->h[0]->f->start;
 }
 
-static double key_srpt(const struct sim_class *c)
+static double key_srpt(const struct sim *s, const struct sim_class *c)
 {
-	return c->h[0]->finish - c->vt;
+	return bits_of(s, c->h[0]->finish - c->vt);
 }
 
-static double key_las(const struct sim_class *c)
+static double key_las(const struct sim *s, const struct sim_class *c)
 {
-	return c->vt;
+	return bits_of(s, c->vt);
 }
 
-static double key_cf_fcfs(const struct sim_class *c)
+static double key_cf_fcfs(const struct sim *s, const struct sim_class *c)
 {
+	(void)s;
 	return c->cf->arrival;
 }
 
-static double key_cf_scf(const struct sim_class *c)
+static double key_cf_scf(const struct sim *s, const struct sim_class *c)
 {
+	(void)s;
 	return c->cf->bits;
 }
 
@@ -202,7 +236,8 @@ static const struct rate_model rate_models[] = {
 	{ NULL, NULL, 0, 0, 0 },
 };
 
-/* Every flow its own class (the ordered and coflow models)? */
+/* Every flow its own class, rates from scratch, the incremental solver
+ * left out (the ordered and coflow models)? */
 static bool per_flow(const struct rate_model *m)
 {
 	return m->key || m->coflow;
@@ -213,85 +248,11 @@ static inline struct sim *SIM(struct backend *b)
 	return *(struct sim **)b->priv;
 }
 
-#define L_HOST_UP(s, h) ((int)(h))
-#define L_HOST_DOWN(s, h) ((int)((s)->H + (h)))
-#define L_TOR_UP(s, r) ((int)(2 * (s)->H + (r)))
-#define L_TOR_DOWN(s, r) ((int)(2 * (s)->H + (s)->R + (r)))
-#define L_CIRCUIT(s, r) ((int)(2 * (s)->H + 2 * (s)->R + (r)))
-
-/* ---- indexed min-heap of link shares: one entry per link, moved in
- * place when its share changes (ties by link: deterministic) ---- */
-
-static bool hless(const struct sim *s, int a, int b)
-{
-	return s->hkey[a] < s->hkey[b] || (s->hkey[a] == s->hkey[b] && a < b);
-}
-
-static void hplace(struct sim *s, size_t i, int l)
-{
-	s->hl[i] = l;
-	s->hpos[l] = (int)i;
-}
-
-static void hup(struct sim *s, size_t i)
-{
-	int l = s->hl[i];
-
-	while (i > 0 && hless(s, l, s->hl[(i - 1) / 2])) {
-		hplace(s, i, s->hl[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	hplace(s, i, l);
-}
-
-static void hdown(struct sim *s, size_t i)
-{
-	int l = s->hl[i];
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= s->hn)
-			break;
-		if (c + 1 < s->hn && hless(s, s->hl[c + 1], s->hl[c]))
-			c++;
-		if (!hless(s, s->hl[c], l))
-			break;
-		hplace(s, i, s->hl[c]);
-		i = c;
-	}
-	hplace(s, i, l);
-}
-
-static void hset(struct sim *s, int l, double key)
-{
-	double old = s->hkey[l];
-
-	s->hkey[l] = key;
-	if (s->hpos[l] < 0) {
-		s->hl[s->hn] = l;
-		s->hpos[l] = (int)s->hn;
-		hup(s, s->hn++);
-	} else if (key < old) {
-		hup(s, (size_t)s->hpos[l]);
-	} else {
-		hdown(s, (size_t)s->hpos[l]);
-	}
-}
-
-static void hremove(struct sim *s, int l)
-{
-	size_t i = (size_t)s->hpos[l];
-	int last;
-
-	s->hpos[l] = -1;
-	last = s->hl[--s->hn];
-	if (i == s->hn)
-		return;
-	hplace(s, i, last);
-	hup(s, i);
-	hdown(s, (size_t)s->hpos[last]);
-}
+#define L_HOST_UP(s, h) ((uint32_t)(h))
+#define L_HOST_DOWN(s, h) ((uint32_t)((s)->H + (h)))
+#define L_TOR_UP(s, r) ((uint32_t)(2 * (s)->H + (r)))
+#define L_TOR_DOWN(s, r) ((uint32_t)(2 * (s)->H + (s)->R + (r)))
+#define L_CIRCUIT(s, r) ((uint32_t)(2 * (s)->H + 2 * (s)->R + (r)))
 
 /* ---- members of a class: min-heap on finish ---- */
 
@@ -336,6 +297,159 @@ static struct sim_flow *mh_pop(struct sim_class *c)
 	return top;
 }
 
+/* ---- classes by the time their next member ends ---- */
+
+static bool cless(const struct sim_class *a, const struct sim_class *b)
+{
+	return a->done_at < b->done_at || (a->done_at == b->done_at && a->seq < b->seq);
+}
+
+static void ch_put(struct sim *s, size_t i, struct sim_class *c)
+{
+	s->cheap[i] = c;
+	c->cslot = i;
+}
+
+static void ch_up(struct sim *s, size_t i)
+{
+	struct sim_class *c = s->cheap[i];
+
+	while (i > 0 && cless(c, s->cheap[(i - 1) / 2])) {
+		ch_put(s, i, s->cheap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	ch_put(s, i, c);
+}
+
+static void ch_down(struct sim *s, size_t i)
+{
+	struct sim_class *c = s->cheap[i];
+
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= s->n_cheap)
+			break;
+		if (k + 1 < s->n_cheap && cless(s->cheap[k + 1], s->cheap[k]))
+			k++;
+		if (!cless(s->cheap[k], c))
+			break;
+		ch_put(s, i, s->cheap[k]);
+		i = k;
+	}
+	ch_put(s, i, c);
+}
+
+static void ch_remove(struct sim *s, struct sim_class *c)
+{
+	size_t i = c->cslot;
+	struct sim_class *last;
+
+	if (i == SIZE_MAX)
+		return;
+	c->cslot = SIZE_MAX;
+	last = s->cheap[--s->n_cheap];
+	if (i == s->n_cheap)
+		return;
+	ch_put(s, i, last);
+	ch_up(s, i);
+	ch_down(s, last->cslot);
+}
+
+/* vt and the bit counters up to now, at the rate in effect. */
+static void touch(struct sim *s, struct sim_class *c)
+{
+	int64_t now = ctl_now(s->ctl);
+
+	if (now > c->t_vt && c->rate) {
+		i128 dt = now - c->t_vt;
+
+		c->vt += (i128)c->rate * dt;
+		c->cbits += (i128)c->rate * (i128)c->n * dt;
+	}
+	c->t_vt = now;
+}
+
+/* What may be left of a member done: 2^-20 bit (the rounding down of
+ * exact rates). A coflow allocation's rates are floating point: there, as
+ * in the floating-point model, what is within a billionth of the flow's
+ * bits (+ 1/1000 bit) of its end is done, and so flows that the allocation
+ * ends at one instant (Varys ends a coflow's flows together) end
+ * together. */
+static i128 done_tol(const struct sim *s, const struct sim_flow *sf)
+{
+	i128 t;
+
+	if (!s->cf_alloc)
+		return s->tol;
+	t = (i128)ldexp(1e-9 * bits_of(s, sf->finish) + 1e-3, (int)s->shift);
+	return t > s->tol ? t : s->tol;
+}
+
+/* When its first member ends at the rate in effect (the class is up to
+ * date): ceil of what is left over the rate (a coflow allocation's: of
+ * the time to its end less 1e-6 ns, as the floating-point model armed
+ * it). */
+static void arm(struct sim *s, struct sim_class *c)
+{
+	int64_t at = INT64_MAX, old = c->done_at;
+
+	if (c->n) {
+		i128 rem = c->h[0]->finish - c->vt -
+			   (s->cf_alloc ? (i128)(c->rate / 1000000) : s->tol);
+
+		/* (a member done stays due, even if its class stops now) */
+		if (rem <= 0) {
+			at = c->t_vt;
+		} else if (c->rate) {
+			i128 dt = (rem + (i128)c->rate - 1) / (i128)c->rate;
+
+			if (dt < (i128)INT64_MAX / 2)
+				at = c->t_vt + (int64_t)dt;
+		}
+	}
+	c->done_at = at;
+	if (at == INT64_MAX) {
+		ch_remove(s, c);
+		return;
+	}
+	if (c->cslot == SIZE_MAX) {
+		xgrow((void **)&s->cheap, &s->cap_cheap, s->n_cheap + 1, sizeof(*s->cheap));
+		ch_put(s, s->n_cheap, c);
+		ch_up(s, s->n_cheap++);
+	} else if (at < old) {
+		ch_up(s, c->cslot);
+	} else {
+		ch_down(s, c->cslot);
+	}
+}
+
+/* A new rate from now on. */
+static void set_rate(struct sim *s, struct sim_class *c, uint64_t rate)
+{
+	if (rate == c->rate)
+		return;
+	touch(s, c);
+	c->rate = rate;
+	arm(s, c);
+}
+
+/* The completion timer at the first class due, or now for same-host
+ * flows. Re-armed (behind the events already due then) after every rate
+ * computation, as it always was: the order of events of one instant is
+ * part of what a run does. */
+static void arm_done(struct sim *s)
+{
+	int64_t at = s->n_cheap ? s->cheap[0]->done_at : INT64_MAX;
+
+	if (s->n_local)
+		at = ctl_now(s->ctl);
+	if (at == INT64_MAX)
+		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
+	else
+		evloop_at(ctl_loop(s->ctl), &s->done_timer, at);
+}
+
 /* ---- classes ---- */
 
 static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
@@ -344,6 +458,13 @@ static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
 	uint64_t k = ((uint64_t)src * s->H + dst) * 4 + (uint64_t)path;
 
 	return (size_t)(splitmix64(&k) & s->tab_mask);
+}
+
+static bool class_usable(const struct sim *s, const struct sim_class *c)
+{
+	if (c->path != PATH_OCS)
+		return true;
+	return s->out_of[c->sr] == (int32_t)c->dr && s->usable[c->sr];
 }
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
@@ -366,99 +487,103 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	case PATH_HOST:
 		break;
 	case PATH_RACK:
-		c->links[c->nlinks++] = L_HOST_UP(s, f->src_host);
-		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, f->src_host);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, f->dst_host);
 		break;
 	case PATH_EPS:
-		c->links[c->nlinks++] = L_HOST_UP(s, f->src_host);
-		c->links[c->nlinks++] = L_TOR_UP(s, f->src_rack);
-		c->links[c->nlinks++] = L_TOR_DOWN(s, f->dst_rack);
-		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, f->src_host);
+		c->m.links[c->m.nlinks++] = L_TOR_UP(s, f->src_rack);
+		c->m.links[c->m.nlinks++] = L_TOR_DOWN(s, f->dst_rack);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, f->dst_host);
 		break;
 	case PATH_OCS:
-		c->links[c->nlinks++] = L_HOST_UP(s, f->src_host);
-		c->links[c->nlinks++] = L_CIRCUIT(s, f->src_rack);
-		c->links[c->nlinks++] = L_HOST_DOWN(s, f->dst_host);
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, f->src_host);
+		c->m.links[c->m.nlinks++] = L_CIRCUIT(s, f->src_rack);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, f->dst_host);
 		break;
 	}
 	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
 		s->tab[h] = c;
 		c->hashed = true;
+		if (c->path == PATH_OCS) {
+			struct sim_class **head = &s->ocs_cls[(size_t)c->sr * s->R + c->dr];
+
+			c->pnext = *head;
+			if (*head)
+				(*head)->pprev = c;
+			*head = c;
+		}
 	}
+	c->t_vt = ctl_now(s->ctl);
+	c->done_at = INT64_MAX;
+	c->cslot = SIZE_MAX;
 	c->slot = SIZE_MAX;
-	c->rslot = SIZE_MAX;
+	xgrow((void **)&s->act, &s->cap_act, s->n_act + 1, sizeof(*s->act));
+	c->slot = s->n_act;
+	s->act[s->n_act++] = c;
 	return c;
-}
-
-static void run_add(struct sim *s, struct sim_class *c)
-{
-	xgrow((void **)&s->run, &s->cap_run, s->n_run + 1, sizeof(*s->run));
-	c->rslot = s->n_run;
-	s->run[s->n_run++] = c;
-}
-
-static void run_del(struct sim *s, struct sim_class *c)
-{
-	s->run[c->rslot] = s->run[--s->n_run];
-	s->run[c->rslot]->rslot = c->rslot;
-	c->rslot = SIZE_MAX;
-}
-
-static void park(struct sim *s, struct sim_class *c)
-{
-	struct sim_class **head = &s->parked[(size_t)c->sr * s->R + c->dr];
-
-	run_del(s, c);
-	c->pprev = NULL;
-	c->pnext = *head;
-	if (*head)
-		(*head)->pprev = c;
-	*head = c;
-}
-
-static void park_unlink(struct sim *s, struct sim_class *c)
-{
-	if (c->pprev)
-		c->pprev->pnext = c->pnext;
-	else
-		s->parked[(size_t)c->sr * s->R + c->dr] = c->pnext;
-	if (c->pnext)
-		c->pnext->pprev = c->pprev;
-	c->pnext = c->pprev = NULL;
 }
 
 /* What the class moved since the last look, onto its links. */
 static void account(struct sim *s, struct sim_class *c)
 {
-	double d = c->cbits - c->cbits_seen;
-	int k;
+	i128 d = c->cbits - c->cbits_seen;
+	unsigned k;
 
 	if (d <= 0)
 		return;
-	for (k = 0; k < c->nlinks; k++)
-		s->lbits[c->links[k]] += d;
+	for (k = 0; k < c->m.nlinks; k++)
+		s->lbits[c->m.links[k]] += d;
 	if (c->path == PATH_OCS) /* into its destination's OCS port */
 		s->lbits[2 * s->H + 3 * s->R + c->dr] += d;
 	c->cbits_seen = c->cbits;
 }
 
-/* Out of the table and the arrays; the memory is the caller's to free. */
+/* Max-min: the class takes part in the rates while it has members and
+ * its path is usable. */
+static void run_class(struct sim *s, struct sim_class *c)
+{
+	if (per_flow(s->model) || c->running || !c->n || !class_usable(s, c))
+		return;
+	c->running = true;
+	c->m.n = c->n;
+	mm_add(s->mm, &c->m);
+}
+
+static void stop_class(struct sim *s, struct sim_class *c)
+{
+	if (!c->running)
+		return;
+	c->running = false;
+	mm_remove(s->mm, &c->m);
+	set_rate(s, c, 0);
+}
+
+/* Out of every structure (its members are the caller's); the memory is
+ * the caller's to free. */
 static void class_drop(struct sim *s, struct sim_class *c)
 {
+	touch(s, c);
 	account(s, c);
-	size_t h = class_hash(s, c->src, c->dst, c->path);
-	struct sim_class **pp;
-
+	stop_class(s, c);
+	ch_remove(s, c);
 	if (c->hashed) {
+		size_t h = class_hash(s, c->src, c->dst, c->path);
+		struct sim_class **pp;
+
 		for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
 			;
 		*pp = c->hnext;
+		if (c->path == PATH_OCS) {
+			if (c->pprev)
+				c->pprev->pnext = c->pnext;
+			else
+				s->ocs_cls[(size_t)c->sr * s->R + c->dr] = c->pnext;
+			if (c->pnext)
+				c->pnext->pprev = c->pprev;
+		}
 	}
-	if (c->rslot == SIZE_MAX)
-		park_unlink(s, c);
-	else
-		run_del(s, c);
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
 }
@@ -470,35 +595,7 @@ static void class_release(struct sim *s, struct sim_class *c)
 	free(c);
 }
 
-/* ---- the fluid model ---- */
-
-static void advance(struct sim *s)
-{
-	int64_t now = ctl_now(s->ctl);
-	double dt = (double)(now - s->last);
-	size_t i;
-
-	if (dt > 0) /* parked classes have rate 0 */
-		for (i = 0; i < s->n_run; i++) {
-			struct sim_class *c = s->run[i];
-			double d = c->rate * dt;
-
-			c->vt += d;
-			c->cbits += d * (double)c->n;
-		}
-	s->last = now;
-}
-
-static bool class_usable(const struct sim *s, const struct sim_class *c)
-{
-	if (c->path != PATH_OCS)
-		return true;
-	return s->out_of[c->sr] == (int32_t)c->dr && s->usable[c->sr];
-}
-
-/* Rates below this (1kbit/s, in bits per ns) are what float rounding
- * leaves of a link shared out, not bandwidth. */
-#define RATE_MIN 1e-6
+/* ---- the rates ---- */
 
 /* See compute_ordered. */
 #define CROSS_QUANTUM (NSEC_PER_SEC / 1000)
@@ -517,202 +614,20 @@ static int cmp_keyed(const void *a, const void *b)
 	return (x->c->seq > y->c->seq) - (x->c->seq < y->c->seq);
 }
 
-/* Max-min fair rates by progressive filling: repeatedly take the link with
- * the smallest fair share among the flows not yet fixed, fix them at it.
- * Over the classes cls[0..n), on full links (fresh) or on what the links
- * have left (an ordered model's tie group). */
-static void fill(struct sim *s, struct sim_class **cls, size_t n, bool fresh)
-{
-	size_t i, k;
-
-	for (i = 0; i < s->n_used; i++)
-		s->is_used[s->used[i]] = false;
-	s->n_used = 0;
-	memset(s->off, 0, (s->L + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++) {
-		struct sim_class *c = cls[i];
-
-		c->rate = 0;
-		c->frozen = !class_usable(s, c);
-		if (c->frozen)
-			continue;
-		for (k = 0; k < (size_t)c->nlinks; k++) {
-			int l = c->links[k];
-
-			if (!s->is_used[l]) {
-				s->is_used[l] = true;
-				s->used[s->n_used++] = l;
-				if (fresh)
-					s->left[l] = s->cap[l];
-				s->cnt[l] = 0;
-				s->fill[l] = 0;
-			}
-			s->cnt[l] += (double)c->n;
-			s->off[l + 1]++;
-		}
-	}
-	for (i = 0; i < s->L; i++)
-		s->off[i + 1] += s->off[i];
-	s->lcls = xrealloc(s->lcls, (s->off[s->L] + 1) * sizeof(uint32_t));
-	for (i = 0; i < n; i++) {
-		struct sim_class *c = cls[i];
-
-		if (c->frozen)
-			continue;
-		for (k = 0; k < (size_t)c->nlinks; k++) {
-			int l = c->links[k];
-
-			s->lcls[s->off[l] + s->fill[l]++] = (uint32_t)i;
-		}
-	}
-	for (i = 0; i < s->hn; i++)
-		s->hpos[s->hl[i]] = -1;
-	s->hn = 0;
-	for (i = 0; i < s->n_used; i++) {
-		int l = s->used[i];
-
-		hset(s, l, (s->left[l] > 0 ? s->left[l] : 0) / s->cnt[l]);
-	}
-	while (s->hn) {
-		int l = s->hl[0];
-		double share;
-
-		hremove(s, l);
-		if (s->cnt[l] <= 0)
-			continue;
-		share = s->left[l] / s->cnt[l];
-		if (share < RATE_MIN)
-			share = 0;
-		for (k = s->off[l]; k < s->off[l] + s->fill[l]; k++) {
-			struct sim_class *c = cls[s->lcls[k]];
-			int m;
-
-			if (c->frozen)
-				continue;
-			c->rate = share;
-			c->frozen = true;
-			for (m = 0; m < c->nlinks; m++) {
-				int l2 = c->links[m];
-
-				s->left[l2] -= share * (double)c->n;
-				s->cnt[l2] -= (double)c->n;
-				if (l2 == l)
-					continue;
-				if (s->cnt[l2] > 0.5)
-					hset(s, l2, (s->left[l2] > 0 ? s->left[l2] : 0) / s->cnt[l2]);
-				else if (s->hpos[l2] >= 0)
-					hremove(s, l2);
-			}
-		}
-	}
-}
-
-static void compute_ordered(struct sim *s);
-
-static int cmp_slot(const void *a, const void *b)
-{
-	const struct sim_class *x = *(struct sim_class *const *)a;
-	const struct sim_class *y = *(struct sim_class *const *)b;
-
-	return (x->slot > y->slot) - (x->slot < y->slot);
-}
-
-/* Max-min: park the running classes that cannot send, then fill over the
- * rest taken in the order of the active array, so that every float sum
- * is done in the order it would be over all the classes. */
 static void compute_maxmin(struct sim *s)
 {
-	size_t i;
+	struct mm_class *const *chg;
+	size_t n, i;
 
-	for (i = 0; i < s->n_run;) {
-		struct sim_class *c = s->run[i];
+	chg = mm_solve(s->mm, &n);
+	if (s->verify && !mm_verify(s->mm))
+		fatalx("sim: the incremental rates differ from water-filling at %lld ns",
+		       (long long)ctl_now(s->ctl));
+	for (i = 0; i < n; i++) {
+		struct sim_class *c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
 
-		if (class_usable(s, c)) {
-			i++;
-			continue;
-		}
-		c->rate = 0;
-		c->frozen = true;
-		park(s, c); /* moves another class into slot i */
+		set_rate(s, c, c->m.lv);
 	}
-	xgrow((void **)&s->sorted, &s->cap_sorted, s->n_run + 1, sizeof(*s->sorted));
-	if (s->n_run) /* s->run is NULL before the first class runs */
-		memcpy(s->sorted, s->run, s->n_run * sizeof(*s->sorted));
-	qsort(s->sorted, s->n_run, sizeof(*s->sorted), cmp_slot);
-	fill(s, s->sorted, s->n_run, true);
-}
-
-static void compute_coflow(struct sim *s);
-
-static void compute_rates(struct sim *s)
-{
-	s->recomputes++;
-	s->cls_sum += s->n_act;
-	s->last_compute = ctl_now(s->ctl);
-	evloop_cancel(ctl_loop(s->ctl), &s->rate_timer);
-	if (s->model->key)
-		compute_ordered(s);
-	else if (s->model->coflow)
-		compute_coflow(s);
-	else
-		compute_maxmin(s);
-}
-
-static int cmp_cf_arrival(const void *a, const void *b)
-{
-	const struct sim_coflow *x = *(struct sim_coflow *const *)a;
-	const struct sim_coflow *y = *(struct sim_coflow *const *)b;
-
-	if (x->arrival != y->arrival)
-		return x->arrival < y->arrival ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
-/* Varys or coflow-fair (netsched.h) over the classes that can send (one
- * flow each), coflows numbered in arrival order. */
-static void compute_coflow(struct sim *s)
-{
-	struct ns_flow *f = xcalloc(s->n_act + 1, sizeof(*f));
-	struct sim_class **who = xcalloc(s->n_act + 1, sizeof(*who));
-	struct sim_coflow **cfs = xcalloc(s->n_act + 1, sizeof(*cfs));
-	double *rate = xcalloc(s->n_act + 1, sizeof(double));
-	size_t i, n = 0, ncf = 0;
-	int k;
-
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
-
-		c->rate = 0;
-		c->frozen = !class_usable(s, c);
-		if (c->frozen || !c->n)
-			continue;
-		if (!c->cf->seen) {
-			c->cf->seen = true;
-			cfs[ncf++] = c->cf;
-		}
-		who[n] = c;
-		f[n].nlinks = c->nlinks;
-		for (k = 0; k < c->nlinks; k++)
-			f[n].links[k] = c->links[k];
-		f[n].left = c->h[0]->finish - c->vt;
-		if (f[n].left < 1)
-			f[n].left = 1; /* a rounding error from its end */
-		n++;
-	}
-	qsort(cfs, ncf, sizeof(*cfs), cmp_cf_arrival);
-	for (i = 0; i < ncf; i++) {
-		cfs[i]->dense = (uint32_t)i;
-		cfs[i]->seen = false;
-	}
-	for (i = 0; i < n; i++)
-		f[i].coflow = who[i]->cf->dense;
-	netsched_coflow_rates(s->model->coflow, f, n, ncf, s->cap, s->L, rate);
-	for (i = 0; i < n; i++)
-		who[i]->rate = rate[i] < RATE_MIN ? 0 : rate[i];
-	free(f);
-	free(who);
-	free(cfs);
-	free(rate);
 }
 
 /* An ordered model: classes by key; each tie group takes, max-min among
@@ -721,48 +636,50 @@ static void compute_coflow(struct sim *s)
 static void compute_ordered(struct sim *s)
 {
 	const struct rate_model *m = s->model;
-	struct keyed *g = xcalloc(s->n_act + 1, sizeof(*g));
-	struct sim_class **grp = xcalloc(s->n_act + 1, sizeof(*grp));
 	double next = INFINITY;
-	size_t i, j;
-	int k;
+	size_t i, j, n = s->n_act;
+	unsigned k;
 
-	for (i = 0; i < s->n_act; i++) {
-		g[i] = (struct keyed){ m->key(s->act[i]), s->act[i] };
-		for (k = 0; k < s->act[i]->nlinks; k++)
-			s->left[s->act[i]->links[k]] = s->cap[s->act[i]->links[k]];
+	xgrow((void **)&s->keyed, &s->cap_ord, n + 1, sizeof(*s->keyed));
+	s->grp = xrealloc(s->grp, (s->cap_ord + 1) * sizeof(*s->grp));
+	s->olv = xrealloc(s->olv, (s->cap_ord + 1) * sizeof(*s->olv));
+	for (i = 0; i < n; i++) {
+		struct sim_class *c = s->act[i];
+
+		touch(s, c);
+		s->keyed[i] = (struct keyed){ m->key(s, c), c };
+		for (k = 0; k < c->m.nlinks; k++)
+			s->left[c->m.links[k]] = s->cap[c->m.links[k]];
 	}
-	qsort(g, s->n_act, sizeof(*g), cmp_keyed);
-	for (i = 0; i < s->n_act; i = j) {
-		for (j = i + 1; j < s->n_act && g[j].key - g[i].key <= m->tol; j++)
+	qsort(s->keyed, n, sizeof(*s->keyed), cmp_keyed);
+	for (i = 0; i < n; i = j) {
+		size_t ng = 0;
+
+		for (j = i + 1; j < n && s->keyed[j].key - s->keyed[i].key <= m->tol; j++)
 			;
-		if (j - i == 1) { /* alone in its place: what its path has left */
-			struct sim_class *c = g[i].c;
-			double r = INFINITY;
+		for (k = 0; (size_t)k < j - i; k++) {
+			struct sim_class *c = s->keyed[i + k].c;
 
-			c->frozen = !class_usable(s, c);
-			for (k = 0; k < c->nlinks && !c->frozen; k++)
-				if (s->left[c->links[k]] < r)
-					r = s->left[c->links[k]];
-			/* what rounding leaves of a full link is no rate */
-			c->rate = c->frozen || r < RATE_MIN ? 0 : r;
-			for (k = 0; k < c->nlinks; k++)
-				s->left[c->links[k]] -= c->rate * (double)c->n;
-			continue;
+			c->m.n = c->n;
+			if (class_usable(s, c))
+				s->grp[ng++] = c;
+			else
+				set_rate(s, c, 0);
 		}
-		for (k = 0; (size_t)k < j - i; k++)
-			grp[k] = g[i + (size_t)k].c;
-		fill(s, grp, j - i, false);
+		/* alone in its place: what its path has left; tied: max-min
+		 * among the group on what is left */
+		mm_waterfill(s->mm, (struct mm_class *const *)s->grp, ng, s->left, s->olv);
+		for (k = 0; (size_t)k < ng; k++)
+			set_rate(s, s->grp[k], s->olv[k]);
 	}
-	for (i = 0; i + 1 < s->n_act; i++) {
-		double gap = g[i + 1].key - g[i].key;
-		double closing = m->slope * (g[i].c->rate - g[i + 1].c->rate);
+	for (i = 0; i + 1 < n; i++) {
+		double gap = s->keyed[i + 1].key - s->keyed[i].key;
+		double closing = m->slope * bits_of(s, (i128)s->keyed[i].c->rate -
+							    (i128)s->keyed[i + 1].c->rate);
 
 		if (gap > m->tol && closing > 0 && gap / closing < next)
 			next = gap / closing;
 	}
-	free(g);
-	free(grp);
 	/* Two flows with different bottlenecks can swap places again and
 	 * again (each tie lets the slower fall behind): an order change is
 	 * acted on at most once per CROSS_QUANTUM, the one approximation of
@@ -777,33 +694,87 @@ static void compute_ordered(struct sim *s)
 		evloop_cancel(ctl_loop(s->ctl), &s->cross_timer);
 }
 
-static void arm_completion(struct sim *s)
+static int cmp_cf_arrival(const void *a, const void *b)
 {
-	double best = INFINITY;
-	size_t i;
+	const struct sim_coflow *x = *(struct sim_coflow *const *)a;
+	const struct sim_coflow *y = *(struct sim_coflow *const *)b;
 
-	if (s->n_local)
-		best = 0;
-	for (i = 0; i < s->n_run && best > 0; i++) {
-		const struct sim_class *c = s->run[i];
-
-		if (c->rate > 0) {
-			double t = (c->h[0]->finish - c->vt) / c->rate;
-
-			if (t < best)
-				best = t;
-		}
-	}
-	if (best > 1e18) { /* none, or more than 30 years away */
-		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
-		return;
-	}
-	if (best < 0)
-		best = 0;
-	evloop_at(ctl_loop(s->ctl), &s->done_timer, ctl_now(s->ctl) + (int64_t)ceil(best - 1e-6));
+	if (x->arrival != y->arrival)
+		return x->arrival < y->arrival ? -1 : 1;
+	return (x > y) - (x < y);
 }
 
-/* Something changed at this instant: recompute once, after every other
+/* What rounding leaves of a full link is no rate (bits per ns): the
+ * floating-point allocations' threshold. */
+#define RATE_MIN 1e-6
+
+/* Varys or coflow-fair (netsched.h) over the classes that can send (one
+ * flow each), coflows numbered in arrival order; each rate in bits per ns,
+ * rounded down to the unit. */
+static void compute_coflow(struct sim *s)
+{
+	size_t i, n = 0, ncf = 0, na = s->n_act + 1;
+	unsigned k;
+
+	xgrow((void **)&s->nsf, &s->cap_nsf, na, sizeof(*s->nsf));
+	xgrow((void **)&s->who, &s->cap_who, na, sizeof(*s->who));
+	xgrow((void **)&s->cfs, &s->cap_cfs, na, sizeof(*s->cfs));
+	xgrow((void **)&s->frate, &s->cap_frate, na, sizeof(*s->frate));
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+		struct ns_flow *f = &s->nsf[n];
+
+		touch(s, c);
+		if (!c->n || !class_usable(s, c)) {
+			set_rate(s, c, 0);
+			continue;
+		}
+		if (!c->cf->seen) {
+			c->cf->seen = true;
+			s->cfs[ncf++] = c->cf;
+		}
+		s->who[n] = c;
+		memset(f, 0, sizeof(*f));
+		f->nlinks = (int)c->m.nlinks;
+		for (k = 0; k < c->m.nlinks; k++)
+			f->links[k] = (int)c->m.links[k];
+		f->left = bits_of(s, c->h[0]->finish - c->vt);
+		if (f->left < 1)
+			f->left = 1; /* a rounding error from its end */
+		n++;
+	}
+	qsort(s->cfs, ncf, sizeof(*s->cfs), cmp_cf_arrival);
+	for (i = 0; i < ncf; i++) {
+		s->cfs[i]->dense = (uint32_t)i;
+		s->cfs[i]->seen = false;
+	}
+	for (i = 0; i < n; i++)
+		s->nsf[i].coflow = s->who[i]->cf->dense;
+	memset(s->frate, 0, na * sizeof(*s->frate));
+	netsched_coflow_rates(s->model->coflow, s->nsf, n, ncf, s->fcap, s->L, s->frate);
+	for (i = 0; i < n; i++) {
+		double r = s->frate[i] < RATE_MIN ? 0 : ldexp(s->frate[i], (int)s->shift);
+
+		set_rate(s, s->who[i], r >= 0x1p63 ? UINT64_MAX / 2 : (uint64_t)r);
+	}
+}
+
+static void compute_rates(struct sim *s)
+{
+	s->recomputes++;
+	s->cls_sum += s->n_act;
+	s->last_compute = ctl_now(s->ctl);
+	evloop_cancel(ctl_loop(s->ctl), &s->rate_timer);
+	if (s->model->key)
+		compute_ordered(s);
+	else if (s->model->coflow)
+		compute_coflow(s);
+	else
+		compute_maxmin(s);
+	arm_done(s);
+}
+
+/* Something changed at this instant: the rates once, after every other
  * event of the same instant (they may change more). */
 static void rates_dirty(struct sim *s)
 {
@@ -818,14 +789,23 @@ static void rates_dirty(struct sim *s)
 		evloop_at(ctl_loop(s->ctl), &s->rate_timer, at);
 }
 
+/* A circuit changed: the rates at this instant, quantum or not (a
+ * reservation can be shorter than the quantum, and its flows would not
+ * move in it: the plans would flap). */
+static void rates_dirty_now(struct sim *s)
+{
+	int64_t now = ctl_now(s->ctl);
+
+	if (!evtimer_armed(&s->rate_timer) || s->rate_timer.node.t > now)
+		evloop_at(ctl_loop(s->ctl), &s->rate_timer, now);
+}
+
 static void rate_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, rate_timer));
 
 	(void)l;
-	advance(s);
 	compute_rates(s);
-	arm_completion(s);
 }
 
 static void cross_fire(struct evloop *l, struct evtimer *t)
@@ -834,61 +814,88 @@ static void cross_fire(struct evloop *l, struct evtimer *t)
 
 	(void)l;
 	s->last_cross = ctl_now(s->ctl);
-	advance(s);
 	compute_rates(s);
-	arm_completion(s);
 }
 
-/* A member is done when what is left of it is a rounding error of the
- * float arithmetic (a billionth of what the class has moved), never data. */
-static bool member_done(const struct sim_class *c, const struct sim_flow *sf)
+static int cmp_slot(const void *a, const void *b)
 {
-	return sf->finish - c->vt <= 1e-9 * sf->finish + 1e-3;
+	const struct sim_class *x = *(struct sim_class *const *)a;
+	const struct sim_class *y = *(struct sim_class *const *)b;
+
+	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
+/* Flows end: the same-host ones, and the members of the classes due now
+ * (what is left of them is the rounding down of rates). The classes are
+ * visited as a walk over the active array would: in slot order, and a
+ * class moved into the slot of one released is next; so the controller
+ * hears of the flows in the order it always has. */
 static void done_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, done_timer));
-	struct sim_flow **done = NULL;
+	int64_t now = ctl_now(s->ctl);
 	struct sim_class *dead = NULL;
-	size_t n = 0, cap = 0, i, nd;
+	size_t n = 0, nd = 0, i;
 
 	(void)l;
-	advance(s);
 	for (i = 0; i < s->n_local; i++) {
-		xgrow((void **)&done, &cap, n + 1, sizeof(*done));
-		done[n++] = s->local[i];
+		xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
+		s->done[n++] = s->local[i]->f;
+		free(s->local[i]);
 	}
 	s->n_local = 0;
-	/* The classes with members done, visited as a walk over the active
-	 * array would: in slot order, and a class moved into the slot of one
-	 * released is next (the order of the done calls is the walk's). */
-	for (i = 0, nd = 0; i < s->n_run; i++) {
-		struct sim_class *c = s->run[i];
+	while (s->n_cheap && s->cheap[0]->done_at <= now) {
+		struct sim_class *c = s->cheap[0];
 
-		c->due = c->rate > 0 && member_done(c, c->h[0]);
-		if (c->due) {
-			xgrow((void **)&s->sorted, &s->cap_sorted, nd + 1, sizeof(*s->sorted));
-			s->sorted[nd++] = c;
+		ch_remove(s, c);
+		c->due = true;
+		xgrow((void **)&s->dues, &s->cap_dues, nd + 1, sizeof(*s->dues));
+		s->dues[nd++] = c;
+	}
+	/* a coflow allocation: every flow sending that is within done_tol
+	 * of its end too (the allocation is from scratch, O(classes), anyway) */
+	for (i = 0; s->cf_alloc && i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+
+		if (c->due || !c->n || !c->rate)
+			continue;
+		touch(s, c);
+		if (c->h[0]->finish - c->vt <= done_tol(s, c->h[0])) {
+			ch_remove(s, c);
+			c->due = true;
+			xgrow((void **)&s->dues, &s->cap_dues, nd + 1, sizeof(*s->dues));
+			s->dues[nd++] = c;
 		}
 	}
-	if (nd > 1) /* s->sorted is NULL until a class was due */
-		qsort(s->sorted, nd, sizeof(*s->sorted), cmp_slot);
+	if (nd > 1)
+		qsort(s->dues, nd, sizeof(*s->dues), cmp_slot);
 	for (i = 0; i < nd; i++) {
-		struct sim_class *c = s->sorted[i];
+		struct sim_class *c = s->dues[i];
 
 		while (c && c->due) {
 			struct sim_class *last = s->act[s->n_act - 1];
+			size_t before = n;
 
 			c->due = false;
-			while (c->n && c->rate > 0 && member_done(c, c->h[0])) {
-				xgrow((void **)&done, &cap, n + 1, sizeof(*done));
-				done[n++] = mh_pop(c);
+			touch(s, c);
+			while (c->n && c->h[0]->finish - c->vt <= done_tol(s, c->h[0])) {
+				struct sim_flow *sf = mh_pop(c);
+
+				xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
+				s->done[n++] = sf->f;
+				free(sf);
 			}
-			if (c->n)
+			if (c->n) {
+				if (c->running)
+					mm_set_n(s->mm, &c->m, c->n);
+				arm(s, c);
+				if (n == before) /* cannot be: it was due */
+					fatalx("sim: a class due at %lld ns has no flow done",
+					       (long long)now);
 				break;
-			/* moves last into its slot; freed below, as sorted
-			 * may still hold it */
+			}
+			/* moves last into its slot; freed below, as dues may
+			 * still hold it */
 			class_drop(s, c);
 			c->hnext = dead;
 			dead = c;
@@ -903,19 +910,20 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 		free(c);
 	}
 	s->n_flows -= n;
-	if (s->quantum && ctl_now(s->ctl) < s->last_compute + s->quantum)
+	/* the rates without them, then the controller hears (and may start
+	 * flows: the rates again, at this instant, after it) */
+	if (s->quantum && now < s->last_compute + s->quantum) {
 		rates_dirty(s);
-	else
+		arm_done(s);
+	} else {
 		compute_rates(s);
-	arm_completion(s);
+	}
 	for (i = 0; i < n; i++) {
-		struct flow *f = done[i]->f;
+		struct flow *f = s->done[i];
 
 		f->bpriv = NULL;
-		free(done[i]);
 		ctl_flow_done(s->ctl, f);
 	}
-	free(done);
 }
 
 static void compute_fire(struct evloop *l, struct evtimer *t)
@@ -937,20 +945,15 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 	(void)l;
 	if (s->out_of[pt->port] < 0)
 		return;
-	advance(s);
 	s->usable[pt->port] = true;
-	if (s->parked) {
-		struct sim_class **head;
+	if (s->ocs_cls) {
+		struct sim_class *c;
 
-		head = &s->parked[(size_t)pt->port * s->R + (size_t)s->out_of[pt->port]];
-		while (*head) { /* rate 0 until the rates are computed */
-			struct sim_class *c = *head;
-
-			park_unlink(s, c);
-			run_add(s, c);
-		}
+		for (c = s->ocs_cls[(size_t)pt->port * s->R + (size_t)s->out_of[pt->port]]; c;
+		     c = c->pnext)
+			run_class(s, c); /* rate 0 until the rates are computed */
 	}
-	rates_dirty(s);
+	rates_dirty_now(s);
 	ctl_circuit_up(s->ctl, pt->port, (unsigned)s->out_of[pt->port]);
 }
 
@@ -963,6 +966,7 @@ static int sim_init(struct backend *b, char *errbuf)
 	const char *rates = ctl_options(b->ctl)->rates;
 	const char *coflow = ctl_options(b->ctl)->coflow;
 	const struct rate_model *m;
+	uint64_t fastest = 1;
 	size_t tab = 1024;
 	unsigned i;
 
@@ -983,41 +987,52 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->model = m;
+	s->cf_alloc = m->coflow && !m->key;
 	s->quantum = ctl_options(b->ctl)->rate_quantum;
+	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	*(struct sim **)b->priv = s;
 	s->ctl = b->ctl;
 	s->t = t;
 	s->H = topo_n_hosts(t);
 	s->R = t->racks;
 	s->L = 2 * s->H + 3 * s->R;
-	s->cap = xcalloc(s->L, sizeof(double));
-	s->lbits = xcalloc(s->L + s->R, sizeof(double));
-	s->left = xcalloc(s->L, sizeof(double));
-	s->cnt = xcalloc(s->L, sizeof(double));
-	s->hl = xcalloc(s->L, sizeof(int));
-	s->hpos = xcalloc(s->L, sizeof(int));
-	s->hkey = xcalloc(s->L, sizeof(double));
-	for (i = 0; i < s->L; i++)
-		s->hpos[i] = -1;
-	s->off = xcalloc(s->L + 1, sizeof(uint32_t));
-	s->fill = xcalloc(s->L, sizeof(uint32_t));
-	s->used = xcalloc(s->L, sizeof(int));
-	s->is_used = xcalloc(s->L, sizeof(bool));
+	/* the finest unit that keeps every capacity within 2^62 */
+	if (t->host_rate > fastest)
+		fastest = t->host_rate;
+	if (t->uplink_rate > fastest)
+		fastest = t->uplink_rate;
+	if (t->has_ocs && t->ocs_rate > fastest)
+		fastest = t->ocs_rate;
+	for (s->shift = 60; s->shift > 0; s->shift--)
+		if ((unsigned __int128)fastest << s->shift <= (unsigned __int128)1000000000 << 62)
+			break;
+	s->tol = s->shift >= 20 ? (i128)1 << (s->shift - 20) : 1;
+	s->cap = xcalloc(s->L, sizeof(uint64_t));
+	for (i = 0; i < s->L; i++) {
+		uint64_t bps = i < 2 * s->H ? t->host_rate
+			       : i < 2 * s->H + 2 * s->R ? t->uplink_rate
+			       : t->has_ocs ? t->ocs_rate : 0;
+
+		s->cap[i] = (uint64_t)(((unsigned __int128)bps << s->shift) / 1000000000);
+	}
+	s->mm = mm_new(s->L, s->cap);
+	s->left = xcalloc(s->L + 1, sizeof(uint64_t));
+	s->lbits = xcalloc(s->L + s->R, sizeof(i128));
 	while (tab < 4 * (size_t)s->H)
 		tab *= 2;
 	s->tab = xcalloc(tab, sizeof(*s->tab));
 	s->tab_mask = tab - 1;
-	for (i = 0; i < s->H; i++)
-		s->cap[L_HOST_UP(s, i)] = s->cap[L_HOST_DOWN(s, i)] = (double)t->host_rate / 1e9;
-	for (i = 0; i < s->R; i++) {
-		s->cap[L_TOR_UP(s, i)] = s->cap[L_TOR_DOWN(s, i)] = (double)t->uplink_rate / 1e9;
-		s->cap[L_CIRCUIT(s, i)] = t->has_ocs ? (double)t->ocs_rate / 1e9 : 0;
-	}
 	s->out_of = xcalloc(s->R, sizeof(int32_t));
 	if (!per_flow(m))
-		s->parked = xcalloc((size_t)s->R * s->R, sizeof(*s->parked));
-	if (m->coflow)
+		s->ocs_cls = xcalloc((size_t)s->R * s->R, sizeof(*s->ocs_cls));
+	if (m->coflow) {
 		s->cf = xcalloc(ctl_cluster(b->ctl)->n_jobs * HYDE_FLOW_KINDS + 1, sizeof(*s->cf));
+		s->fcap = xcalloc(s->L, sizeof(double));
+		for (i = 0; i < s->L; i++) /* as the floating-point model had them */
+			s->fcap[i] = i < 2 * s->H ? (double)t->host_rate / 1e9
+				     : i < 2 * s->H + 2 * s->R ? (double)t->uplink_rate / 1e9
+				     : t->has_ocs ? (double)t->ocs_rate / 1e9 : 0;
+	}
 	s->usable = xcalloc(s->R, sizeof(bool));
 	s->pt = xcalloc(s->R, sizeof(*s->pt));
 	for (i = 0; i < s->R; i++) {
@@ -1029,7 +1044,6 @@ static int sim_init(struct backend *b, char *errbuf)
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
 	evtimer_init(&s->cross_timer, cross_fire);
-	s->last = ctl_now(s->ctl);
 	s->last_cross = INT64_MIN / 2;
 	return 0;
 }
@@ -1041,10 +1055,18 @@ static void sim_destroy(struct backend *b)
 
 	if (!s)
 		return;
-	if (getenv("HYDE_SIM_STATS"))
-		fprintf(stderr, "sim: %llu rate computations, %.1f active classes on average\n",
+	if (getenv("HYDE_SIM_STATS")) {
+		struct mm_stats st;
+
+		mm_get_stats(s->mm, &st);
+		fprintf(stderr, "sim: %llu rate computations, %.1f active classes on average; %llu solves: %.1f links swept, %.1f classes examined, %.1f re-levelled per solve\n",
 			(unsigned long long)s->recomputes,
-			s->recomputes ? (double)s->cls_sum / (double)s->recomputes : 0.0);
+			s->recomputes ? (double)s->cls_sum / (double)s->recomputes : 0.0,
+			(unsigned long long)st.solves,
+			st.solves ? (double)st.links_swept / (double)st.solves : 0.0,
+			st.solves ? (double)st.classes_examined / (double)st.solves : 0.0,
+			st.solves ? (double)st.classes_changed / (double)st.solves : 0.0);
+	}
 	while (s->n_act) {
 		struct sim_class *c = s->act[0];
 
@@ -1059,28 +1081,29 @@ static void sim_destroy(struct backend *b)
 		s->local[i]->f->bpriv = NULL;
 		free(s->local[i]);
 	}
+	mm_free(s->mm);
 	free(s->local);
+	free(s->done);
+	free(s->dues);
 	free(s->act);
-	free(s->run);
-	free(s->parked);
-	free(s->sorted);
+	free(s->ocs_cls);
+	free(s->cheap);
 	free(s->tab);
 	free(s->cap);
-	free(s->lbits);
 	free(s->left);
-	free(s->cnt);
-	free(s->hl);
-	free(s->hpos);
-	free(s->hkey);
-	free(s->off);
-	free(s->fill);
-	free(s->lcls);
-	free(s->used);
-	free(s->is_used);
+	free(s->olv);
+	free(s->grp);
+	free(s->keyed);
+	free(s->lbits);
 	free(s->out_of);
 	free(s->usable);
 	free(s->pt);
 	free(s->cf);
+	free(s->fcap);
+	free(s->nsf);
+	free(s->who);
+	free(s->cfs);
+	free(s->frate);
 	free(s);
 	*(struct sim **)b->priv = NULL;
 }
@@ -1116,19 +1139,13 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 		/* one host: no network; done now, after the caller returns */
 		xgrow((void **)&s->local, &s->cap_local, s->n_local + 1, sizeof(*s->local));
 		s->local[s->n_local++] = sf;
-		evloop_at(b->loop, &s->done_timer, ctl_now(b->ctl));
+		arm_done(s);
 		return 0;
 	}
-	advance(s);
 	c = class_get(s, f);
-	if (c->slot == SIZE_MAX) {
-		xgrow((void **)&s->act, &s->cap_act, s->n_act + 1, sizeof(*s->act));
-		c->slot = s->n_act;
-		s->act[s->n_act++] = c;
-		run_add(s, c);
-	}
+	touch(s, c);
 	sf->cl = c;
-	sf->finish = c->vt + 8.0 * (double)f->bytes;
+	sf->finish = c->vt + ((i128)f->bytes << (s->shift + 3));
 	if (s->cf) {
 		struct sim_coflow *cf = &s->cf[(size_t)f->job * HYDE_FLOW_KINDS + f->kind];
 
@@ -1139,6 +1156,12 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 		c->cf = cf;
 	}
 	mh_push(c, sf);
+	if (c->running)
+		mm_set_n(s->mm, &c->m, c->n);
+	else
+		run_class(s, c);
+	/* (no member ends before the rates are computed, at this instant) */
+	arm(s, c);
 	rates_dirty(s);
 	return 0;
 }
@@ -1150,10 +1173,15 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 	bool changed = false;
 	unsigned i;
 
-	advance(s);
 	for (i = 0; i < s->R; i++) {
 		if (s->out_of[i] == out_of[i])
 			continue; /* unchanged circuits keep sending */
+		if (s->ocs_cls && s->out_of[i] >= 0) {
+			struct sim_class *c;
+
+			for (c = s->ocs_cls[(size_t)i * s->R + (size_t)s->out_of[i]]; c; c = c->pnext)
+				stop_class(s, c);
+		}
 		s->out_of[i] = out_of[i];
 		s->usable[i] = false;
 		changed = true;
@@ -1163,7 +1191,7 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 			evloop_cancel(b->loop, &s->pt[i].tm);
 	}
 	if (changed)
-		rates_dirty(s);
+		rates_dirty_now(s);
 	return 0;
 }
 
@@ -1171,24 +1199,30 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 {
 	struct sim *s = SIM(b);
 	struct sim_flow *sf = f->bpriv;
-	double rem;
+	const struct sim_class *c;
+	i128 rem;
 
 	if (!sf || !sf->cl)
 		return 0;
-	rem = sf->finish - sf->cl->vt - sf->cl->rate * (double)(ctl_now(s->ctl) - s->last);
-	return rem > 0 ? (uint64_t)ceil(rem / 8.0) : 0;
+	c = sf->cl;
+	rem = sf->finish - c->vt - (i128)c->rate * (ctl_now(s->ctl) - c->t_vt);
+	if (rem <= 0)
+		return 0;
+	return (uint64_t)((rem + ((i128)8 << s->shift) - 1) >> (s->shift + 3));
 }
 
 static void sim_link_bytes(struct backend *b, uint64_t *bytes)
 {
 	struct sim *s = SIM(b);
+	i128 byte = (i128)8 << s->shift;
 	size_t i;
 
-	advance(s);
-	for (i = 0; i < s->n_act; i++)
+	for (i = 0; i < s->n_act; i++) {
+		touch(s, s->act[i]);
 		account(s, s->act[i]);
+	}
 	for (i = 0; i < s->L + s->R; i++)
-		bytes[i] = (uint64_t)(s->lbits[i] / 8.0 + 0.5);
+		bytes[i] = (uint64_t)((s->lbits[i] + byte / 2) / byte);
 }
 
 static void sim_progress(struct backend *b, char *buf, size_t len)
