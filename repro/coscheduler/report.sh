@@ -3,7 +3,7 @@
 # reproduction (reproduce.sh), from the summary.csv and breakdown.csv that
 # hyde compare wrote in OUT/<point>/, with the paper's values
 # (paper.csv) side by side. Writes OUT/report.md and OUT/fig*.png.
-# Environment (from reproduce.sh): PRESET_WORKLOAD, RUNS, SWEEP_SCALES,
+# Environment (from reproduce.sh): PRESET_WORKLOAD, RUNS, SIDE_RUNS, SWEEP_SCALES,
 # SWEEP_RATES, SWEEP_RUNS, FAILED.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,6 +13,7 @@ R=$OUT/report.md
 P=$OUT/plot
 mkdir -p "$P" || exit 1
 FAILED=${FAILED:-}
+SIDE_RUNS=${SIDE_RUNS:-$RUNS}
 
 OCAS=coscheduler:mts=no:psrt=no
 MTS_OCAS=coscheduler:psrt=no
@@ -285,7 +286,7 @@ echo "## Figure 6: oversubscription of the EPS"
 echo
 echo "Each value is the scheduler's mean divided by Fair's mean at 10:1 (the interval: the"
 echo "point's own, divided likewise). The paper: Co-scheduler is not sensitive to the ratio,"
-echo "Fair and Corral degrade as it grows."
+echo "Fair and Corral degrade as it grows. $SIDE_RUNS runs per ratio (10:1: the main point's $RUNS)."
 echo
 echo "| ratio | metric | Fair | Corral | Co-scheduler |"
 echo "|---|---|---|---|---|"
@@ -337,7 +338,8 @@ echo "hyde places tasks at YARN's node heartbeats (one container per node per se
 echo "runs Hadoop's reduce-side fetches; the paper's flow-level simulator says neither. The"
 echo "same comparison with tasks placed at every change (\`--heartbeat 0\`), and with a"
 echo "circuit's fetches held to the reduces' 5 copies as before hyde let them fill the"
-echo "circuit (\`--ocs-fetch copies\`): Co-scheduler's change against Fair."
+echo "circuit (\`--ocs-fetch copies\`): Co-scheduler's change against Fair ($SIDE_RUNS runs"
+echo "each; hyde's own model: the main point's $RUNS)."
 echo
 echo "| model | makespan | average JCT | average CCT | OCS share, Fair | Co-scheduler |"
 echo "|---|---|---|---|---|---|"

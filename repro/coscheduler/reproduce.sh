@@ -17,7 +17,8 @@
 #            the two unknowns of its workload
 #
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-coscheduler)
-# Environment: HYDE (the hyde binary), RUNS (20), JOBS (simulations at a
+# Environment: HYDE (the hyde binary), RUNS (20), SIDE_RUNS (the runs of
+# the os-R and model-* points, default RUNS), JOBS (simulations at a
 # time, default the cores), QUICK=1 (a small setting, for the test suite:
 # 40 jobs, 3 runs unless RUNS says). A point whose summary.csv exists is kept, so an
 # interrupted reproduction resumes where it stopped.
@@ -39,11 +40,13 @@ if [ -n "${QUICK:-}" ]; then
 	RUNS=${RUNS:-3}
 fi
 RUNS=${RUNS:-20}
+SIDE_RUNS=${SIDE_RUNS:-$RUNS}
 TOPO=$src/$PRESET_TOPOLOGY
 
 [ -x "$HYDE" ] || { echo "reproduce.sh: no hyde at $HYDE (make first)" >&2; exit 2; }
 [ -f "$TOPO" ] || { echo "reproduce.sh: $TOPO: no such topology" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]* | 0) echo "reproduce.sh: RUNS: expected a count, got '$RUNS'" >&2; exit 2 ;; esac
+case $SIDE_RUNS in '' | *[!0-9]* | 0) echo "reproduce.sh: SIDE_RUNS: expected a count, got '$SIDE_RUNS'" >&2; exit 2 ;; esac
 case $JOBS in '' | *[!0-9]* | 0) echo "reproduce.sh: JOBS: expected a count, got '$JOBS'" >&2; exit 2 ;; esac
 mkdir -p "$OUT/topologies" || exit 2
 failed=
@@ -94,14 +97,14 @@ for r in 3 5 15 20; do
 	sed -e "s/^uplink_rate .*/oversub     $r/" -e "s/^name .*/name        paper60-os$r/" \
 		"$TOPO" >"$t"
 	grep -q "^oversub  *$r\$" "$t" || { echo "reproduce.sh: $TOPO has no uplink_rate line" >&2; exit 2; }
-	point "os-$r" "$t" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS"
+	point "os-$r" "$t" "$PRESET_WORKLOAD" fair,corral,coscheduler "$SIDE_RUNS"
 done
 # hyde's cluster against the paper's simulator: tasks placed at every
 # change rather than at YARN's heartbeats (one container per node per
 # second), and a circuit's fetches held to the reduces' 5 copies (before
 # hyde let a circuit's fetches fill it)
-point model-noheartbeat "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS" --heartbeat 0
-point model-copies "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$RUNS" --ocs-fetch copies
+point model-noheartbeat "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$SIDE_RUNS" --heartbeat 0
+point model-copies "$TOPO" "$PRESET_WORKLOAD" fair,corral,coscheduler "$SIDE_RUNS" --ocs-fetch copies
 for rate in $SWEEP_RATES; do
 	for s in $SWEEP_SCALES; do
 		point "sweep-$s-$rate" "$TOPO" "$SWEEP_BASE,scale=$s,map_rate=$rate,reduce_rate=$rate" \
@@ -110,7 +113,7 @@ for rate in $SWEEP_RATES; do
 done
 
 HYDE=$HYDE WINDOW_S=$WINDOW_S EPS_GBPS=$EPS_GBPS PRESET_WORKLOAD=$PRESET_WORKLOAD SWEEP_SCALES=$SWEEP_SCALES SWEEP_RATES=$SWEEP_RATES \
-	RUNS=$RUNS SWEEP_RUNS=$SWEEP_RUNS FAILED=$failed \
+	RUNS=$RUNS SIDE_RUNS=$SIDE_RUNS SWEEP_RUNS=$SWEEP_RUNS FAILED=$failed \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-coscheduler: report in $OUT/report.md"
 [ -z "$failed" ] || { echo "reproduce-coscheduler: runs failed in:$failed" >&2; exit 1; }
