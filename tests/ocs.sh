@@ -106,8 +106,11 @@ clock_offset() {
 	ocs raw time | awk '/^ok/ {split($2, m, "="); split($3, r, "="); printf "%.9f\n", (r[2] - m[2]) / 1e9}'
 }
 # The crossbar's events, times converted to the pcap clock: "up|down I J T"
+# (kind src dst seconds-on-the-capture-clock daemon-ns: stalls are taken
+# from the daemon's own nanoseconds, which rounding to microseconds could
+# shorten by one)
 events_real() {
-	ocs events | awk -v off="$1" '$1 == "event" {printf "%s %s %s %.6f\n", $2, $3, $4, $5 / 1e9 + off}'
+	ocs events | awk -v off="$1" '$1 == "event" {printf "%s %s %s %.6f %s\n", $2, $3, $4, $5 / 1e9 + off, $5}'
 }
 # silent_after TS T: ms from T (a down) to the first frame after it. A frame
 # sent just before T may be stamped after it (the capture stamps a frame
@@ -191,16 +194,18 @@ while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 5 ] && [ "$failures" = 0 ]; do
 	events_real "$off" | tail -n +$((nev + 1)) >"$tmpdir/ev"
 	quiet=0
 	n=0
-	while read -r kind src dst t; do
+	while read -r kind src dst t tns; do
 		[ "$kind" = down ] && [ "$dst" = 2 ] || continue
 		# its up: the first "up ... 2" after this down
-		tup=$(awk -v t="$t" '$1 == "up" && $3 == 2 && $4 + 0 >= t + 0 {print $4; exit}' "$tmpdir/ev")
+		tup=$(awk -v t="$tns" '$1 == "up" && $3 == 2 && $5 + 0 >= t + 0 {print $4, $5; exit}' "$tmpdir/ev")
 		n=$((n + 1))
 		if [ -z "$tup" ]; then
 			fail "reconfiguration $n: port 2's new circuit never came up"
 			continue
 		fi
-		stall=$(awk -v a="$t" -v b="$tup" 'BEGIN {printf "%.3f\n", (b - a) * 1000}')
+		tupns=${tup#* }
+		tup=${tup% *}
+		stall=$(awk -v a="$tns" -v b="$tupns" 'BEGIN {printf "%.6f\n", (b - a) / 1e6}')
 		gap2=$(silent_after "$tmpdir/tor2.ts" "$t")
 		free1=$(max_free "$tmpdir/tor1.ts" "$(awk -v t="$t" 'BEGIN {printf "%.6f", t - 0.001}')" \
 			"$(awk -v t="$tup" 'BEGIN {printf "%.6f", t + 0.001}')")
