@@ -7,9 +7,9 @@
 #    /proc/meminfo, over the namespaces made: the namespace, its veths,
 #    bridge, HTB qdiscs, routes);
 #  - `hyde run` of the same FB-like workload on it (150 jobs, scale 0.005,
-#    arrivals over 60 s; the figures MACHINE.md quotes): its set-up time
-#    (launch to the controller's run_start: fabric, captures, services,
-#    crossbar), the memory of its processes at their peak (the sum of
+#    arrivals over 60 s: `hyde gen fb jobs=150 scale=0.005 span=60s`): its
+#    set-up time (launch to the controller's run_start: fabric, captures,
+#    services, crossbar), the memory of its processes at their peak (the sum of
 #    their PSS, sampled every 2 s: capture rings are mapped into the
 #    captures, so they count), and that per captured port, processes,
 #    jobs done, makespan, wall time.
