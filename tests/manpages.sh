@@ -42,8 +42,7 @@ page_tags() {
 	' | sort -u
 }
 
-# A page as plain words: fonts dropped, \- as -, quotes and bracket
-# marks of .OP-style synopses gone.
+# A page as plain text: font changes dropped, \- as -, \(em as --, \& gone.
 page_text() {
 	sed -e 's/\\f[BIRP]//g' -e 's/\\f(..//g' -e 's/\\-/-/g' -e 's/\\(em/--/g' \
 		-e 's/\\&//g' "$1"
