@@ -304,5 +304,7 @@ int report_flows_begin(struct ctl *c, char *errbuf);
 void report_flow_line(struct ctl *c, const struct flow *f);
 int report_write_app(struct ctl *c, char *errbuf);
 int report_write_analysis(struct ctl *c, char *errbuf);
+/* summary.json's run figures into name (docs/summary-json.md) */
+int report_write_summary(struct ctl *c, const char *name, char *errbuf);
 
 #endif
