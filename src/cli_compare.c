@@ -39,6 +39,7 @@
 #include "cli_runopts.h"
 #include "ctl/ctl.h"
 #include "core/breakdown.h"
+#include "net/csched.h"
 #include "net/netsched.h"
 #include "core/csv.h"
 #include "core/rundir.h"
@@ -48,6 +49,7 @@
 #include "core/util.h"
 #include "ctl/live.h"
 #include "ctl/sched_host.h"
+#include "emul/emul.h"
 #include "emul/fabric.h"
 
 #define CMP_DEFAULT_TOPO "topologies/rack8.topo"
@@ -166,8 +168,9 @@ static void compare_usage(FILE *fp)
 		"                        fcfs, srpt, las (hyde run --help)\n"
 		"      --coflow POLICY   (sim) schedule coflows: varys, scf, fcfs, fair\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
-		"      --coflow-only, --rates MODEL, --rate-quantum TIME, --snaplen BYTES\n"
-		"                        as in hyde run and hyde sim (hyde sim --help)\n"
+		"  -B KEY=VALUE, --coflow-only, --rates MODEL, --rate-quantum TIME,\n"
+		"      --snaplen BYTES   as in hyde run and hyde sim (hyde sim --help);\n"
+		"                        every run gets them as given\n"
 		"  -q, --quiet           only the tables\n"
 		"      --baseline LABEL  the spec the others are compared with (default: the first)\n"
 		"      --from DIR        run nothing: read the finished runs of an earlier compare\n"
@@ -341,7 +344,7 @@ static int wait_run(const struct cmp_opts *o, const struct cmp_run *run, bool em
 {
 	bool live = emul && head && isatty(STDOUT_FILENO);
 	char *path = xasprintf("%s/%s/%s", FABRIC_STATE_ROOT,
-			       o->run.prefix ? o->run.prefix : FABRIC_DEFAULT_PREFIX, LIVE_FILE);
+			       o->st.prefix ? o->st.prefix : FABRIC_DEFAULT_PREFIX, LIVE_FILE);
 	int64_t last = 0;
 	bool shown = false;
 
@@ -1566,6 +1569,7 @@ struct cmp_pass {
  * their words: 0 or EXIT_USAGE. */
 static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t n, bool emul)
 {
+	char errbuf[HYDE_ERRBUF_SIZE];
 	size_t i;
 	int r;
 
@@ -1573,7 +1577,26 @@ static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t 
 	for (i = 0; i < n; i++)
 		if ((r = runopt_apply(&o->run, &o->st, "compare", pass[i].code, pass[i].arg)))
 			return r;
-	return runopt_check(&o->run, "compare");
+	if ((r = runopt_check(&o->run, &o->st, "compare")))
+		return r;
+	/* the circuit scheduler and its options, and the backend's, as
+	 * each run will take them */
+	if (o->run.csched_name && strcmp(o->run.csched_name, "none")) {
+		const struct csched_ops *cs;
+		void *priv;
+
+		if (csched_new(o->run.csched_name, &cs, &priv, errbuf)) {
+			fprintf(stderr, "hyde compare: -C: %s\n", errbuf);
+			return EXIT_USAGE;
+		}
+		free(priv);
+	}
+	if (backend_opts_check(emul ? &backend_emul : &backend_sim, o->run.backend_kv,
+			       o->run.n_backend_kv, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -1941,6 +1964,7 @@ out:
 		cmp_spec_free(&specs[i], o.runs);
 	free(specs);
 	free(o.run.sched_kv);
+	free(o.run.backend_kv);
 	runopt_state_free(&o.st);
 	free(pass);
 	free(longopts);

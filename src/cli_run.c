@@ -23,6 +23,7 @@
 #include "ctl/sched_host.h"
 #include "emul/capture.h"
 #include "emul/emul.h"
+#include "net/csched.h"
 #include "net/netsched.h"
 
 /* -s: the schedulers built in, by name */
@@ -39,7 +40,7 @@ static void sched_help(FILE *fp, const struct runopt *e, void *arg)
 		",\n                        or a plugin built against <hyde/sched.h>: ./mysched.so\n");
 }
 
-static void run_usage(FILE *fp, const char *cmd)
+static void run_usage(FILE *fp, const char *cmd, const struct backend_ops *backend)
 {
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
@@ -52,6 +53,13 @@ static void run_usage(FILE *fp, const char *cmd)
 	runopt_print_help(fp, 0, sched_help, NULL);
 	fputc('\n', fp);
 	sched_print_options((FILE *)fp);
+	fprintf(fp, "\nOptions of the circuit schedulers (-C NAME:KEY=VALUE[:KEY=VALUE...]):\n");
+	csched_print_options(fp);
+	if (backend->n_opts) {
+		fprintf(fp, "\nOptions of the %s backend (-B KEY=VALUE):\n",
+			!strcmp(cmd, "sim") ? "simulator" : "emulator");
+		backend_print_options(backend, fp);
+	}
 	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
 }
 
@@ -153,13 +161,13 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			run_usage(stdout, cmd);
+			run_usage(stdout, cmd, backend);
 			r = 0;
 			goto out;
 		}
 		r = runopt_apply(&o, &st, cmd, opt, optarg);
 		if (r == -ENOENT) {
-			run_usage(stderr, cmd);
+			run_usage(stderr, cmd, backend);
 			r = EXIT_USAGE;
 		}
 		if (r)
@@ -173,7 +181,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
 		goto out;
 	}
-	if ((r = runopt_check(&o, cmd)))
+	if ((r = runopt_check(&o, &st, cmd)))
 		goto out;
 	/* the live view: on in emulation (a run of minutes on a real fabric)
 	 * unless -q; in the simulator when asked */
@@ -237,6 +245,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 out:
 	ctl_free(c);
 	free(o.sched_kv);
+	free(o.backend_kv);
 	runopt_state_free(&st);
 	free(longopts);
 	free(shortopts);

@@ -15,6 +15,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
+#include "emul/emul.h"
 #include "emul/capture.h"
 #include "net/netsched.h"
 
@@ -31,6 +32,8 @@ const struct runopt runopt_table[] = {
 	{ NULL, 'S', required_argument, 'S', RUNOPT_PASS,
 	  "  -S KEY=VALUE          a scheduler option (repeatable; for all: slowstart=0.05,\n"
 	  "                        assign=1 containers per heartbeat, or all)\n" },
+	{ NULL, 'B', required_argument, 'B', RUNOPT_PASS,
+	  "  -B KEY=VALUE          a backend option (repeatable; listed below)\n" },
 	{ "circuits", 'C', required_argument, 'C', RUNOPT_PASS,
 	  "  -C, --circuits NAME   circuit scheduler: sunflow (default), greedy, none\n" },
 	{ "out", 'o', required_argument, 'o', 0,
@@ -147,6 +150,10 @@ void runopt_state_init(struct runopt_state *st, bool emul)
 
 void runopt_state_free(struct runopt_state *st)
 {
+	while (st->n_owned)
+		free(st->owned[--st->n_owned]);
+	free(st->owned);
+	st->owned = NULL;
 	while (st->n_words)
 		free(st->words[--st->n_words]);
 	free(st->words);
@@ -171,6 +178,37 @@ static void remember(struct runopt_state *st, const struct runopt *e, const char
 	add_word(st, e->name ? xasprintf("--%s", e->name) : xasprintf("-%c", e->letter));
 	if (e->has_arg == required_argument)
 		add_word(st, xstrdup(arg));
+}
+
+/* A backend option, KEY=VALUE (the string lives as long as o needs it). */
+static void add_backend_kv(struct ctl_opts *o, char *kv)
+{
+	o->backend_kv = xrealloc(o->backend_kv, sizeof(*o->backend_kv) * ((size_t)o->n_backend_kv + 1));
+	o->backend_kv[o->n_backend_kv++] = kv;
+}
+
+/* An alias of a backend option: KEY=VALUE made and kept by st. */
+static void add_alias_kv(struct ctl_opts *o, struct runopt_state *st, const char *key,
+			 const char *value)
+{
+	char *kv = xasprintf("%s=%s", key, value);
+
+	st->owned = xrealloc(st->owned, sizeof(*st->owned) * (st->n_owned + 1));
+	st->owned[st->n_owned++] = kv;
+	add_backend_kv(o, kv);
+}
+
+/* The backend's message on an alias' value, as the alias' own:
+ * "backend sim: rates: expected ..." -> "--rates: expected ..." */
+static int alias_error(const char *cmd, const char *alias, const char *key, const char *msg)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = msg; (p = strstr(p, key)); p++)
+		if (p[n] == ':' && p[n + 1] == ' ')
+			return cli_usage_error(cmd, "--%s: %s", alias, p + n + 2);
+	return cli_usage_error(cmd, "--%s: %s", alias, msg);
 }
 
 int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, int code,
@@ -234,8 +272,18 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 	case OPT_NO_PROGRESS:
 		st->progress = 0;
 		break;
+	case 'B':
+		add_backend_kv(o, optarg);
+		if (!strncmp(optarg, "rates=", 6))
+			st->rates = optarg + 6;
+		else if (!strncmp(optarg, "prefix=", 7))
+			st->prefix = optarg + 7;
+		break;
 	case OPT_PREFIX:
-		o->prefix = optarg;
+		/* -B prefix=P of the emulator; the simulator has no fabric */
+		st->prefix = optarg;
+		if (emul)
+			add_alias_kv(o, st, "prefix", optarg);
 		break;
 	case OPT_NO_ANALYZE:
 		st->no_analyze = true;
@@ -263,21 +311,32 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 		o->capture_snaplen = v ? (int)v : CAPTURE_SNAPLEN_FULL;
 		break;
 	case OPT_RATES:
-		if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&
-		    strcmp(optarg, "srpt") && strcmp(optarg, "las"))
-			return cli_usage_error(cmd, "--rates: expected maxmin, fcfs, srpt or las, got '%s'",
-					       optarg);
-		if (emul && strcmp(optarg, "maxmin"))
-			return cli_usage_error(cmd, "--rates: the simulator's rate models; the fabric's policy is --net");
-		o->rates = optarg;
+		/* -B rates=MODEL of the simulator */
+		if (emul) {
+			if (strcmp(optarg, "maxmin"))
+				return cli_usage_error(cmd, "--rates: the simulator's rate models; the fabric's policy is --net");
+			st->rates = optarg;
+			break;
+		} else {
+			char kv[64], msg[HYDE_ERRBUF_SIZE];
+			char *one[1] = { kv };
+
+			snprintf(kv, sizeof(kv), "rates=%s", optarg);
+			if (backend_opts_check(&backend_sim, one, 1, msg))
+				return alias_error(cmd, "rates", "rates", msg);
+		}
+		add_alias_kv(o, st, "rates", optarg);
+		st->rates = optarg;
 		break;
 	case OPT_NET:
 		if (netsched_net_parse(optarg) < 0 || !strcmp(optarg, "maxmin"))
 			return cli_usage_error(cmd, "--net: expected fair, fcfs, srpt or las, got '%s'",
 					       optarg);
 		o->net = optarg;
-		if (!emul) /* the simulator's rate model */
-			o->rates = strcmp(optarg, "fair") ? optarg : "maxmin";
+		if (!emul) { /* the simulator's rate model */
+			st->rates = strcmp(optarg, "fair") ? optarg : "maxmin";
+			add_alias_kv(o, st, "rates", st->rates);
+		}
 		break;
 	case OPT_COFLOW:
 		if (netsched_coflow_parse(optarg) < 0)
@@ -287,11 +346,17 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 			return cli_usage_error(cmd, "--coflow: only the simulator schedules coflows (the fabric enforces flow policies: --net)");
 		o->coflow = strcmp(optarg, "none") ? optarg : NULL;
 		break;
-	case OPT_RATE_QUANTUM:
-		if (unit_parse_time(optarg, &o->rate_quantum) || o->rate_quantum < 0)
+	case OPT_RATE_QUANTUM: {
+		/* -B rate_quantum=TIME of the simulator (the emulator has none) */
+		int64_t q;
+
+		if (unit_parse_time(optarg, &q) || q < 0)
 			return cli_usage_error(cmd, "--rate-quantum: expected %s, got '%s'",
 					       unit_time_expect, optarg);
+		if (!emul)
+			add_alias_kv(o, st, "rate_quantum", optarg);
 		break;
+	}
 	default:
 		return -ENOENT;
 	}
@@ -299,11 +364,11 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 	return 0;
 }
 
-int runopt_check(const struct ctl_opts *o, const char *cmd)
+int runopt_check(const struct ctl_opts *o, const struct runopt_state *st, const char *cmd)
 {
-	if (o->coflow && o->rates && strcmp(o->rates, "maxmin"))
+	if (o->coflow && st->rates && strcmp(st->rates, "maxmin"))
 		return cli_usage_error(cmd, "--coflow %s schedules coflows: it replaces --net %s (give one)",
-				       o->coflow, o->rates);
+				       o->coflow, st->rates);
 	return 0;
 }
 

@@ -69,6 +69,13 @@ struct runopt_state {
 	bool copies;	/* --copies given */
 	int progress;	/* -1: not given; 0 or 1 */
 	bool no_analyze;
+	/* the simulator's rate model as the options leave it (--rates,
+	 * --net, -B rates=), and the fabric's prefix (--prefix, -B
+	 * prefix=): NULL if not given */
+	const char *rates, *prefix;
+	/* the backend options the aliases made (o->backend_kv points here) */
+	char **owned;
+	size_t n_owned;
 	/* every option parsed, as words for another command line: "-S",
 	 * "k=v", "--net", "las", ... (its own copies) */
 	char **words;
@@ -85,7 +92,7 @@ void runopt_state_free(struct runopt_state *st);
 int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, int code,
 		 const char *arg);
 /* Checks across options, once all are in: 0 or EXIT_USAGE. */
-int runopt_check(const struct ctl_opts *o, const char *cmd);
+int runopt_check(const struct ctl_opts *o, const struct runopt_state *st, const char *cmd);
 
 /* The help lines of the table's entries with flags (all if 0); own
  * prints those whose help is NULL. */

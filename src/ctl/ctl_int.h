@@ -144,6 +144,7 @@ struct netview {
 /* The circuit executor (circuits.c). */
 struct cexec {
 	const struct csched_ops *cs;
+	void *cs_priv; /* its state, options first (csched_new) */
 	int32_t *out_of, *in_of; /* the matching asked for */
 	bool *up;		 /* out_of[i] is carrying data */
 	uint64_t *up_epoch;	 /* by (src, dst): times its circuit came up */
