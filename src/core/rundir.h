@@ -14,6 +14,8 @@
  *   app/jobs.csv     the controller's view of every job
  *   app/coflows.csv  every coflow (one job's shuffle) with its T(C)
  *   app/fetches.csv  the reducers' own timestamps, one line per flow
+ *   app/summary.json the controller's figures of the run (emulation; hyde
+ *                    analyze puts them into summary.json)
  *   pcap/<node>-<iface>.pcap   libpcap captures of every ToR port
  *                    (ns-3 style names: tor3-h1, tor3-up, tor3-ocs)
  *   flows.csv, coflows.csv, jobs.csv, summary.json, *.png   the analysis
