@@ -65,8 +65,8 @@ struct sw_priv {
 };
 
 static const struct hyde_opt sw_opts[] = {
-	{ "congestion", HYDE_OPT_DOUBLE, offsetof(struct sw_opts, congestion), 0, 10,
-	  "cross-rack utilisation from which no reduce is launched" },
+	{ "congestion", HYDE_OPT_DOUBLE, offsetof(struct sw_opts, congestion), 0.01, 10,
+	  "cross-rack utilisation from which no reduce is launched (at 0 none ever would)" },
 	{ "d", HYDE_OPT_U32, offsetof(struct sw_opts, d), 0, 1e9,
 	  "times a job is skipped before it may launch off its locality or racks" },
 	{ "scope", HYDE_OPT_STR, offsetof(struct sw_opts, scope), 0, 8,
