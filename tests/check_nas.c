@@ -462,6 +462,122 @@ START_TEST(shufflewatcher_holds)
 }
 END_TEST
 
+/* ---- the paper's metrics in summary.json ---- */
+
+/* The number after key (after `after` if not NULL) in dir/summary.json. */
+static double json_num2(const char *dir, const char *after, const char *key)
+{
+	char path[512], *text, *p;
+	FILE *f;
+	long n;
+	double v;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc((size_t)n + 1, 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), n);
+	fclose(f);
+	p = after ? strstr(text, after) : text;
+	ck_assert_msg(p != NULL, "%s not in %s", after, path);
+	p = strstr(p, key);
+	ck_assert_msg(p != NULL, "%s not in %s", key, path);
+	p = strchr(p + strlen(key), ':');
+	ck_assert_ptr_nonnull(p);
+	v = strtod(p + 1, NULL);
+	free(text);
+	return v;
+}
+
+static double json_num(const char *dir, const char *key)
+{
+	return json_num2(dir, NULL, key);
+}
+
+static void run_fair(const char *topo_text, const char *wl_text, const char *dir)
+{
+	char *topo = write_tmp(topo_text, ".topo"), *wl = write_tmp(wl_text, ".wl");
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct ctl_opts o;
+	struct ctl *c;
+
+	ctl_opts_default(&o);
+	o.topo_path = topo;
+	o.wl_spec = wl;
+	o.sched_name = "fair";
+	o.outdir = dir;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_free(c);
+	unlink(topo);
+	unlink(wl);
+	free(topo);
+	free(wl);
+}
+
+/* Rack congestion occurrences: the 20 Mbit/s uplinks reach 0.8 during
+ * the big shuffle; 10 Gbit/s ones never do. Every rack counts once per
+ * heartbeat period. Cross-rack bytes of all kinds are the by-kind sum;
+ * each job with reduces gets one MapProgressRate. */
+START_TEST(metrics_congestion)
+{
+	char d1[] = "/tmp/hyde-nas-XXXXXX", d2[] = "/tmp/hyde-nas-XXXXXX";
+	static const char fast[] = "name fast\nracks 2\nhosts 2\ncontainers 2\n"
+				   "host_rate 100Mbit\nuplink_rate 10Gbit\nocs no\n";
+	double intervals, mpr;
+
+	ck_assert_ptr_nonnull(mkdtemp(d1));
+	ck_assert_ptr_nonnull(mkdtemp(d2));
+	run_fair(cr_topo1, cr_wl, d1); /* one replica: some input read across racks */
+	run_fair(fast, cr_wl, d2);
+	ck_assert_double_gt(json_num(d1, "\"rack_congestion_events\""), 0);
+	ck_assert_double_eq(json_num(d2, "\"rack_congestion_events\""), 0);
+	intervals = json_num(d1, "\"rack_intervals\"");
+	ck_assert_double_gt(intervals, 0);
+	ck_assert_double_eq(fmod(intervals, 2), 0); /* two racks per sample */
+	ck_assert_double_gt(json_num2(d1, "\"input\": {", "\"cross_rack\""), 0);
+	ck_assert_double_eq(json_num(d1, "\"cross_rack_bytes_all_kinds\""),
+			    json_num2(d1, "\"input\": {", "\"cross_rack\"") +
+				    json_num2(d1, "\"shuffle\": {", "\"cross_rack\"") +
+				    json_num2(d1, "\"output\": {", "\"cross_rack\""));
+	ck_assert_double_eq(json_num(d1, "\"jobs_with_reduces_placed\""), 5);
+	mpr = json_num(d1, "\"avg_map_progress_at_first_reduce\"");
+	ck_assert(mpr >= 0 && mpr <= 1);
+	rm_rf(d1);
+	rm_rf(d2);
+}
+END_TEST
+
+/* Congested nodes, eq. (3) with true sizes. One job of 16 maps of 4 MB
+ * output (two waves) on 2-container hosts: TT = 2 x 64 / 16 = 8 MB, and a
+ * host runs at most two of them at once (8 MB, not over TT): none
+ * congested. With a shuffle-free 40-map job in the cluster at the same
+ * time, TT = 2 x 64 / 56 = 2.3 MB and a host running one big map is over
+ * it. */
+START_TEST(metrics_congested_nodes)
+{
+	char d1[] = "/tmp/hyde-nas-XXXXXX", d2[] = "/tmp/hyde-nas-XXXXXX";
+	static const char alone[] =
+		"job id=big user=a arrival=0s input=64MB shuffle=64MB output=1MB maps=16 reduces=2 map_time=5s reduce_time=1s\n";
+	static const char with[] =
+		"job id=big user=a arrival=0s input=64MB shuffle=64MB output=1MB maps=16 reduces=2 map_time=5s reduce_time=1s\n"
+		"job id=wide user=b arrival=0s input=40MB shuffle=0B output=1MB maps=40 reduces=1 map_time=5s reduce_time=1s\n";
+
+	ck_assert_ptr_nonnull(mkdtemp(d1));
+	ck_assert_ptr_nonnull(mkdtemp(d2));
+	run_fair(cr_topo, alone, d1);
+	run_fair(cr_topo, with, d2);
+	ck_assert_double_gt(json_num(d1, "\"node_samples\""), 0);
+	ck_assert_double_eq(json_num(d1, "\"congested_node_share\""), 0);
+	ck_assert_double_gt(json_num(d2, "\"congested_node_share\""), 0);
+	rm_rf(d1);
+	rm_rf(d2);
+}
+END_TEST
+
 Suite *nas_suite(void)
 {
 	Suite *s = suite_create("nas");
@@ -483,6 +599,8 @@ Suite *nas_suite(void)
 	tcase_set_timeout(ts, 120);
 	tcase_add_test(ts, netstate_switches);
 	tcase_add_test(ts, shufflewatcher_holds);
+	tcase_add_test(ts, metrics_congestion);
+	tcase_add_test(ts, metrics_congested_nodes);
 	suite_add_tcase(s, ts);
 	return s;
 }

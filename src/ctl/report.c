@@ -232,8 +232,7 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		" \"output\": { \"flows\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"cross_rack\": %" PRIu64 " } },\n"
 		"  \"ocs_share\": %.6f,\n"
 		"  \"reconfigurations\": %" PRIu64 ",\n"
-		"  \"events\": %" PRIu64 "\n"
-		"}\n",
+		"  \"events\": %" PRIu64 ",\n",
 		c->be.ops->name, c->sched->ops->name, c->cx.cs ? c->cx.cs->name : "none",
 		c->t->name, tt.jobs, tt.jobs_done, tt.flows, (double)tt.makespan / 1e9,
 		tt.avg_jct / 1e9, tt.avg_cct / 1e9,
@@ -247,5 +246,7 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		tt.kind_cross[HYDE_FLOW_OUTPUT],
 		tt.cross_rack_bytes ? (double)tt.ocs_bytes / (double)tt.cross_rack_bytes : 0,
 		tt.reconfigurations, c->loop.events);
+	metrics_json(c, o.fp);
+	fprintf(o.fp, "}\n");
 	return out_close(&o, errbuf);
 }
