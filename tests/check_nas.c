@@ -239,31 +239,44 @@ END_TEST
 static const struct {
 	struct nas_red_cand c[4];
 	size_t n;
-	long want;
+	long want;	  /* ca_order=users: the first user only */
+	long want_levels; /* ca_order=levels: each level over every user */
 } ca_cases[] = {
 	/* one candidate per level, worst first: the heavy under ReduceNum */
 	{ { R(0, NAS_HEAVY, false, 0, 0, 500), R(0, NAS_LIGHT, true, 0, 0, 0.1),
-	    R(0, NAS_MEDIUM, true, 0, 0, 50), R(0, NAS_HEAVY, true, 0, 0, 500) }, 4, 3 },
+	    R(0, NAS_MEDIUM, true, 0, 0, 50), R(0, NAS_HEAVY, true, 0, 0, 500) }, 4, 3, 3 },
 	/* all reached: light first, then medium, then heavy */
 	{ { R(0, NAS_HEAVY, false, 0, 0, 500), R(0, NAS_MEDIUM, false, 0, 0, 50),
-	    R(0, NAS_LIGHT, false, 0, 0, 0.1) }, 3, 2 },
-	{ { R(0, NAS_HEAVY, false, 1, 1, 500), R(0, NAS_MEDIUM, false, 0, 0, 50) }, 2, 1 },
+	    R(0, NAS_LIGHT, false, 0, 0, 0.1) }, 3, 2, 2 },
+	{ { R(0, NAS_HEAVY, false, 1, 1, 500), R(0, NAS_MEDIUM, false, 0, 0, 50) }, 2, 1, 1 },
 	/* same level: delayed first, over maps all done and a larger shuffle */
-	{ { R(0, NAS_HEAVY, true, 0, 1, 900), R(0, NAS_HEAVY, true, 1, 0, 200) }, 2, 1 },
+	{ { R(0, NAS_HEAVY, true, 0, 1, 900), R(0, NAS_HEAVY, true, 1, 0, 200) }, 2, 1, 1 },
 	/* then maps all done, over a larger shuffle */
-	{ { R(0, NAS_HEAVY, true, 0, 0, 900), R(0, NAS_HEAVY, true, 0, 1, 200) }, 2, 1 },
+	{ { R(0, NAS_HEAVY, true, 0, 0, 900), R(0, NAS_HEAVY, true, 0, 1, 200) }, 2, 1, 1 },
 	/* then the larger shuffle */
 	{ { R(0, NAS_MEDIUM, true, 0, 0, 20), R(0, NAS_MEDIUM, true, 0, 0, 80),
-	    R(0, NAS_MEDIUM, true, 0, 0, 30) }, 3, 1 },
+	    R(0, NAS_MEDIUM, true, 0, 0, 30) }, 3, 1, 1 },
 	/* ties: fair order */
-	{ { R(0, NAS_LIGHT, true, 0, 0, 0.5), R(0, NAS_LIGHT, true, 0, 0, 0.5) }, 2, 0 },
-	/* only the first user in fair order is served (line 1) */
-	{ { R(0, NAS_HEAVY, false, 0, 0, 500), R(1, NAS_HEAVY, true, 1, 1, 900) }, 2, 0 },
+	{ { R(0, NAS_LIGHT, true, 0, 0, 0.5), R(0, NAS_LIGHT, true, 0, 0, 0.5) }, 2, 0, 0 },
+	/* two users: users first serves only the first; levels first takes
+	 * the second user's heavy job under ReduceNum */
+	{ { R(0, NAS_HEAVY, false, 0, 0, 500), R(1, NAS_HEAVY, true, 1, 1, 900) }, 2, 0, 1 },
+	/* the same level in two users: the first user, though the other's
+	 * shuffle is larger */
+	{ { R(0, NAS_MEDIUM, true, 0, 0, 20), R(1, NAS_MEDIUM, true, 0, 0, 90) }, 2, 0, 0 },
+	/* a delayed reduce of the second user before the first user's */
+	{ { R(0, NAS_MEDIUM, true, 0, 0, 20), R(1, NAS_MEDIUM, true, 1, 0, 10) }, 2, 0, 1 },
+	/* inside the first user, the larger shuffle; the second user's larger
+	 * one does not count */
+	{ { R(0, NAS_LIGHT, true, 0, 0, 0.2), R(0, NAS_LIGHT, true, 0, 0, 0.6),
+	    R(1, NAS_LIGHT, true, 0, 0, 0.9) }, 3, 1, 1 },
 };
 
 START_TEST(ca_pick)
 {
-	ck_assert_int_eq(nas_ca_pick(ca_cases[_i].c, ca_cases[_i].n), ca_cases[_i].want);
+	ck_assert_int_eq(nas_ca_pick(ca_cases[_i].c, ca_cases[_i].n, false), ca_cases[_i].want);
+	ck_assert_int_eq(nas_ca_pick(ca_cases[_i].c, ca_cases[_i].n, true),
+			 ca_cases[_i].want_levels);
 }
 END_TEST
 

@@ -456,6 +456,7 @@ static const struct {
 	{ "nas", { "tt=no" } },					/* w/o TT */
 	{ "nas", { "tt=no", "cr_rts=no" } },			/* w/o both */
 	{ "nas", { "oracle=yes" } },
+	{ "nas", { "ca_order=users" } },
 	{ "nas", { "congestion=0.01", "dm=0", "dr=0" } },	/* CR-RTS everywhere */
 	{ "nas", { "congestion=0.01", "oracle=yes", "dm=3", "dr=3" } },
 	{ "shufflewatcher", { NULL } },

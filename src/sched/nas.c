@@ -56,8 +56,15 @@
  *   running maps' predicted output on the rack, over the same on the
  *   cluster (1 / racks when the job has none); the reduces "on the rack"
  *   are those placed there (running or done); "under" compares reals.
- * - CA-RTS line 1 picks the first user in fair order with a reduce that
- *   may run on the node; CR-RTS visits users in order (Alg. 4).
+ * - CA-RTS's order of users and levels (Alg. 3 line 1 "select a user",
+ *   then its levels): read literally, only the first user in fair order is
+ *   served, and with one job per user (200 users, §IV-A) ReduceNum never
+ *   changes which job a rack gets, so CA-RTS could not do what §III-D
+ *   says it does (place a job's reduces where its map output is). The
+ *   default, ca_order=levels, searches each level over every user in fair
+ *   order (delayed, then maps all done, then the user first in fair order,
+ *   then the larger shuffle); ca_order=users is the literal reading.
+ *   CR-RTS visits users in order (Alg. 4).
  * - Delayed tags: a job's pending reduces are interchangeable in hyde, so
  *   a job keeps a count of delayed reduces (set to its pending reduces
  *   when CR-RTS marks it, minus one per reduce placed).
@@ -74,7 +81,9 @@
  * all: the defaults. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +96,7 @@ struct nas_opts {
 	uint32_t d_m, d_r;
 	uint64_t small_input, light, heavy;
 	bool oracle, tt, ca_rts, cr_rts;
+	char ca_order[8]; /* levels | users */
 };
 
 struct nas_job {
@@ -107,6 +117,7 @@ struct nas_priv {
 	struct nas_job *jobs;
 	double *host_out;   /* predicted output of the maps running there */
 	bool *rack_cr;	    /* CR-RTS told MTS to hold medium/heavy maps */
+	bool ca_levels_first;
 	struct nas_map_cand *mc;
 	struct nas_red_cand *rc;
 	uint32_t *cand_job;
@@ -143,6 +154,8 @@ static const struct hyde_opt nas_opts[] = {
 	  "CA-RTS places reduces (no: the first job in fair order)" },
 	{ "cr_rts", HYDE_OPT_BOOL, offsetof(struct nas_opts, cr_rts), 0, 1,
 	  "CR-RTS when the rack is congested (no: never)" },
+	{ "ca_order", HYDE_OPT_STR, offsetof(struct nas_opts, ca_order), 0, 8,
+	  "CA-RTS: levels (each level over every user in fair order) or users (the first user only)" },
 };
 
 static void nas_defaults(void *priv)
@@ -159,6 +172,7 @@ static void nas_defaults(void *priv)
 	p->o.tt = true;
 	p->o.ca_rts = true;
 	p->o.cr_rts = true;
+	strcpy(p->o.ca_order, "levels");
 }
 
 static int nas_init(struct hyde_sched *s, char *errbuf)
@@ -167,7 +181,13 @@ static int nas_init(struct hyde_sched *s, char *errbuf)
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	size_t nj = ci->n_jobs + 1, nu = ci->n_users + 1;
 
-	(void)errbuf;
+	if (!strcmp(p->o.ca_order, "levels")) {
+		p->ca_levels_first = true;
+	} else if (strcmp(p->o.ca_order, "users")) {
+		snprintf(errbuf, HYDE_SCHED_ERRBUF, "ca_order: expected levels or users, got '%s'",
+			 p->o.ca_order);
+		return -EINVAL;
+	}
 	p->order = hyde_calloc(nj, sizeof(uint32_t));
 	p->user_running = hyde_calloc(nu, sizeof(unsigned));
 	p->user_rank = hyde_calloc(nu, sizeof(unsigned));
@@ -520,7 +540,7 @@ static const struct hyde_task *reduce_path(struct hyde_sched *s, struct nas_priv
 	}
 	if (p->o.ca_rts) {
 		nc = reduce_cands(s, p, host, n, true); /* Alg. 3 */
-		k = nas_ca_pick(p->rc, nc);
+		k = nas_ca_pick(p->rc, nc, p->ca_levels_first);
 		if (k >= 0)
 			p->n_ca++;
 		return launch_reduce(s, p, host, k);

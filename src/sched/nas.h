@@ -80,10 +80,12 @@ struct nas_red_cand {
 	double shuffle; /* predicted shuffle bytes */
 };
 
-/* Alg. 3: the first user in fair order that has a candidate; among its
- * jobs the lowest level, then delayed, then all maps done, then the
- * larger shuffle, then fair order. -1 if none. */
-long nas_ca_pick(const struct nas_red_cand *c, size_t n);
+/* Alg. 3. levels_first: the lowest level over every user's candidates;
+ * inside a level delayed first, then all maps done, then the user first
+ * in fair order, then (inside a user) the larger shuffle, then fair
+ * order. Otherwise (users first) only the first user in fair order is
+ * served, its jobs in the same order. -1 if none. */
+long nas_ca_pick(const struct nas_red_cand *c, size_t n, bool levels_first);
 
 /* Alg. 4 over the same candidates: users in order; a user under D^r
  * launches its first shuffle-light job (counter reset) or is skipped

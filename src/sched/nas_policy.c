@@ -137,15 +137,16 @@ unsigned nas_ca_level(enum nas_class c, bool under)
 	return c == NAS_LIGHT ? 3 : c == NAS_MEDIUM ? 4 : 5;
 }
 
-long nas_ca_pick(const struct nas_red_cand *c, size_t n)
+long nas_ca_pick(const struct nas_red_cand *c, size_t n, bool levels_first)
 {
 	long best = -1;
 	size_t k;
 
 	if (!n)
 		return -1;
-	/* line 1: the first user in fair order (candidates are grouped) */
-	for (k = 0; k < n && c[k].user_rank == c[0].user_rank; k++) {
+	/* line 1: the first user in fair order (candidates are grouped), or
+	 * every user, a level at a time */
+	for (k = 0; k < n && (levels_first || c[k].user_rank == c[0].user_rank); k++) {
 		unsigned lk, lb;
 
 		if (best < 0) {
@@ -159,8 +160,8 @@ long nas_ca_pick(const struct nas_red_cand *c, size_t n)
 				best = (long)k;
 			continue;
 		}
-		/* same category: delayed, then MapProgressRate = 100%, then
-		 * the larger shuffle (§III-D); fair order on ties */
+		/* same category: delayed, then MapProgressRate = 100%
+		 * (§III-D), then fairness, then the larger shuffle */
 		if (c[k].delayed != c[best].delayed) {
 			if (c[k].delayed)
 				best = (long)k;
@@ -171,6 +172,8 @@ long nas_ca_pick(const struct nas_red_cand *c, size_t n)
 				best = (long)k;
 			continue;
 		}
+		if (c[k].user_rank != c[best].user_rank)
+			continue; /* grouped by rank: best's user comes first */
 		if (c[k].shuffle > c[best].shuffle)
 			best = (long)k;
 	}
