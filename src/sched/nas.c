@@ -68,10 +68,10 @@
  * - Delayed tags: a job's pending reduces are interchangeable in hyde, so
  *   a job keeps a count of delayed reduces (set to its pending reduces
  *   when CR-RTS marks it, minus one per reduce placed).
- * - The CR-RTS notice to MTS is per rack: set when CR-RTS runs for the
- *   rack, cleared when that rack's NetState is under the threshold at a
- *   request from it. It holds back medium/heavy maps everywhere in MTS
- *   (also lines 7-16).
+ * - The CR-RTS notice to MTS is per rack: set when CR-RTS serves a
+ *   reduce request from the rack (some job has a reduce for it), cleared
+ *   when that rack's NetState is under the threshold at a request from
+ *   it. It holds back medium/heavy maps in MTS (lines 3-16) on that rack.
  * - Shuffle classes and TT use the predicted shuffle S = ratio x input.
  *
  * Ablations (§IV-B, Fig. 3): MTS alone: ca_rts=no cr_rts=no (reduces then
@@ -131,6 +131,8 @@ struct nas_priv {
 	int64_t tt_at;
 	/* what ran: for the log */
 	uint64_t n_mts[4], n_ca, n_cr, n_plain_reduce;
+	uint64_t n_ca_choice, n_ca_other; /* CA-RTS with > 1 job; not the fair-order first */
+	uint64_t n_held;		   /* map offers a job lost to CR-RTS's notice */
 };
 
 static const struct hyde_opt nas_opts[] = {
@@ -219,11 +221,14 @@ static void nas_destroy(struct hyde_sched *s)
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	size_t i;
 
-	hyde_log(s, "mts local=%llu category=%llu fallback=%llu, ca-rts=%llu cr-rts=%llu plain=%llu",
+	hyde_log(s, "mts local=%llu category=%llu fallback=%llu, ca-rts=%llu cr-rts=%llu plain=%llu"
+		    ", ca-choice=%llu ca-other=%llu held-maps=%llu",
 		 (unsigned long long)p->n_mts[NAS_MTS_LOCAL],
 		 (unsigned long long)p->n_mts[NAS_MTS_CATEGORY],
 		 (unsigned long long)p->n_mts[NAS_MTS_FALLBACK], (unsigned long long)p->n_ca,
-		 (unsigned long long)p->n_cr, (unsigned long long)p->n_plain_reduce);
+		 (unsigned long long)p->n_cr, (unsigned long long)p->n_plain_reduce,
+		 (unsigned long long)p->n_ca_choice, (unsigned long long)p->n_ca_other,
+		 (unsigned long long)p->n_held);
 	for (i = 0; p->jobs && i < ci->n_jobs; i++)
 		free(p->jobs[i].map_out);
 	free(p->order);
@@ -394,8 +399,10 @@ static const struct hyde_task *mts(struct hyde_sched *s, struct nas_priv *p, uns
 
 		if (!hyde_job_has_pending(j, HYDE_MAP))
 			continue;
-		if (p->o.cr_rts && p->rack_cr[rack] && job_class(p, j) != NAS_LIGHT)
+		if (p->o.cr_rts && p->rack_cr[rack] && job_class(p, j) != NAS_LIGHT) {
+			p->n_held++;
 			continue; /* CR-RTS's notice */
+		}
 		t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
 		if (!t)
 			continue;
@@ -518,9 +525,11 @@ static const struct hyde_task *reduce_path(struct hyde_sched *s, struct nas_priv
 	long k;
 
 	if (congested) {
-		/* Alg. 4 */
-		p->rack_cr[rack] = true;
+		/* Alg. 4; its notice to MTS once it has a reduce request to
+		 * serve (a container with no reduce to place is no request) */
 		nc = reduce_cands(s, p, host, n, false);
+		if (nc)
+			p->rack_cr[rack] = true;
 		rank_users(p, s, n, &n_ranks);
 		for (r = 0; r < n_ranks; r++)
 			p->rank_skip[r] = p->skip_r[p->rank_user[r]];
@@ -543,6 +552,10 @@ static const struct hyde_task *reduce_path(struct hyde_sched *s, struct nas_priv
 		k = nas_ca_pick(p->rc, nc, p->ca_levels_first);
 		if (k >= 0)
 			p->n_ca++;
+		if (nc > 1)
+			p->n_ca_choice++;
+		if (k > 0) /* candidate 0 is the job first in fair order */
+			p->n_ca_other++;
 		return launch_reduce(s, p, host, k);
 	}
 	/* without CA-RTS: the first job in fair order, as delay */
