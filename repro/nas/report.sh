@@ -191,7 +191,8 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set ylabel "normalised to Fair"
 set xtics rotate by -25
-set key top left
+set key outside right top
+set yrange [0:*]
 set title "NAS reproduction (reduced): Fig. 3(a)-(c)"
 plot "$OUT/fig3.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack bytes"
 GP
@@ -203,13 +204,14 @@ GP
 		echo "\"$(name "$s")\" $(awk -v a="$1" -v b="$n" -v p="$p" 'BEGIN { printf "%g %g", b ? a / b : 0, p / 3198 }')" >>"$OUT/fig3g.dat"
 	done
 	gnuplot <<GP 2>/dev/null
-set terminal png size 600,400 noenhanced
+set terminal png size 760,400 noenhanced
 set output "$OUT/fig3g.png"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set ylabel "congestion occurrences / NAS's"
-set key top right
+set key outside right top
+set yrange [0:*]
 set title "Fig. 3(g)"
 plot "$OUT/fig3g.dat" using 2:xtic(1) title "hyde", '' using 3 title "paper"
 GP
