@@ -5,7 +5,9 @@
 # tiny.topo (20 Mbit/s uplinks); three shuffle-light jobs whose reduces are
 # asked for between 4 and 9 s. With iperf3 filling r0h0 -> r1h0 (tor0's
 # uplink and tor1's downlink: both racks congested) for 11 s, CR-RTS places
-# reduces; the same run without iperf3 places them all by CA-RTS.
+# reduces; the same run without iperf3 places them all by CA-RTS. The
+# controller counts the loaded run's congested rack intervals
+# (app/paper_metrics.json), more than the idle run's.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 require_root
 command -v iperf3 >/dev/null 2>&1 || { echo "SKIP: needs iperf3" >&2; exit 77; }
@@ -54,10 +56,15 @@ ca=$(counted load ca-rts)
 echo "loaded: ca-rts=$ca cr-rts=$cr"
 [ -n "$cr" ] && [ "$cr" -gt 0 ] || fail "loaded: no reduce went to CR-RTS (ca-rts=$ca cr-rts=$cr)"
 [ "$((cr + ca))" = 6 ] || fail "loaded: CA-RTS and CR-RTS placed $((cr + ca)) of 6 reduces"
+# the controller's count of congested rack intervals (app/paper_metrics.json)
+events() { grep -o '"rack_congestion_events": [0-9]*' "$tmpdir/$1/app/paper_metrics.json" | awk '{ print $2 }'; }
+ev=$(events load)
+[ -n "$ev" ] && [ "$ev" -ge 2 ] || fail "loaded: $ev rack congestion occurrences, expected both racks at least once"
 
 # the same without load
 expect_status 0 "$HYDE" run -t "$T" -w "$tmpdir/light.wl" -s nas -o "$tmpdir/idle" --prefix $P -q \
 	--no-analyze
 [ "$(counted idle ca-rts)" = 6 ] && [ "$(counted idle cr-rts)" = 0 ] ||
 	fail "idle: ca-rts=$(counted idle ca-rts) cr-rts=$(counted idle cr-rts), expected 6 and 0"
+[ "$(events idle)" -lt "$ev" ] || fail "idle: $(events idle) rack congestion occurrences, loaded $ev"
 finish

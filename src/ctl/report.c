@@ -95,6 +95,12 @@ int report_write_app(struct ctl *c, char *errbuf)
 			i, c->wl->jobs[i].id, j->flows, j->bytes, j->ocs_bytes,
 			job_lower_bound(c, (uint32_t)i), j->cf_start, j->cf_end);
 	}
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	if ((r = out_open(c, &o, RUNDIR_APP_PAPER_METRICS, "{", errbuf)))
+		return r;
+	metrics_json(c, o.fp);
+	fprintf(o.fp, "}\n");
 	return out_close(&o, errbuf);
 }
 
