@@ -448,6 +448,20 @@ static const struct {
 	{ "minfct", { "fallback=rack" } },
 	{ "minload", { "load=util" } },
 	{ "mindist", { NULL } },
+	{ "delay", { "form=skip" } },				/* D = 135 */
+	{ "delay", { "form=skip", "d=0" } },
+	{ "nas", { NULL } },					/* all */
+	{ "nas", { "ca_rts=no", "cr_rts=no" } },		/* MTS alone */
+	{ "nas", { "cr_rts=no" } },				/* MTS + CA-RTS */
+	{ "nas", { "tt=no" } },					/* w/o TT */
+	{ "nas", { "tt=no", "cr_rts=no" } },			/* w/o both */
+	{ "nas", { "oracle=yes" } },
+	{ "nas", { "ca_order=users" } },
+	{ "nas", { "congestion=0.01", "dm=0", "dr=0" } },	/* CR-RTS everywhere */
+	{ "nas", { "congestion=0.01", "oracle=yes", "dm=3", "dr=3" } },
+	{ "shufflewatcher", { NULL } },
+	{ "shufflewatcher", { "scope=cluster" } },
+	{ "shufflewatcher", { "congestion=0.01", "d=3" } },
 };
 
 static void run_variant(int i, const char *topo, const char *wl)
@@ -644,6 +658,35 @@ START_TEST(delay_waits_for_locality)
 }
 END_TEST
 
+/* Delay's skip-count form (form=skip): a job skipped fewer than d times
+ * launches node-local only; d = 0 is fair's choice at every offer. */
+START_TEST(delay_skip_counts)
+{
+	char *forever[] = { "form=skip", "d=1000000" };
+	char *none[] = { "form=skip", "d=0" };
+	struct ctl *c;
+	double fair, d0, dmax;
+	size_t n;
+
+	c = run(test_srcpath("topologies/rack8.topo"), test_srcpath("workloads/fb-small.wl"),
+		"fair", NULL, 0);
+	fair = node_local(c, &n);
+	ctl_free(c);
+	c = run(test_srcpath("topologies/rack8.topo"), test_srcpath("workloads/fb-small.wl"),
+		"delay", none, 2);
+	d0 = node_local(c, &n);
+	ctl_free(c);
+	c = run(test_srcpath("topologies/rack8.topo"), test_srcpath("workloads/fb-small.wl"),
+		"delay", forever, 2);
+	dmax = node_local(c, &n);
+	check_maps_before_reduces(c);
+	ctl_free(c);
+	ck_assert_double_eq_tol(dmax, 1.0, 1e-12);
+	ck_assert_double_eq_tol(d0, fair, 1e-12);
+	ck_assert_msg(fair < 1.0, "fair ran every map node-local: the test shows nothing");
+}
+END_TEST
+
 /* Co-scheduler §III-B: 3 racks, one job of 9 maps and 3 reduces, each map
  * sending 1 unit to each reduce, OCS at 1 unit per unit time (1MB, 8Mbit).
  * Co-scheduler places the input on 3 racks (R_map = sqrt(9MB / 1MB);
@@ -745,6 +788,9 @@ static const struct {
 	{ "coscheduler", "nosuch=1", "nosuch" },
 	{ "corral", "planned=2", "planned" },
 	{ "coscheduler", "trem_error=2", "trem_error" },
+	{ "nas", "congestion=-1", "congestion" },
+	{ "nas", "tt=maybe", "tt" },
+	{ "shufflewatcher", "congestion=0", "congestion" },
 };
 
 START_TEST(bad_option)
@@ -806,6 +852,7 @@ Suite *sched_suite(void)
 	tcase_add_test(ts, coscheduler_barrier);
 	tcase_add_test(ts, fair_overlaps);
 	tcase_add_test(ts, delay_waits_for_locality);
+	tcase_add_test(ts, delay_skip_counts);
 	tcase_add_test(ts, paper_iii_b);
 	tcase_add_test(ts, mts_placement);
 	suite_add_tcase(s, ts);

@@ -267,11 +267,11 @@ static int write_analysis(FILE *fp, const struct an_state *st)
 
 /* The run's figures as its controller counted them (app/summary.json,
  * the keys a simulated run's summary.json has), each line as written but
- * the braces and the schema's; 0 if there is none (a run directory from
+ * the outer braces and the schema's; 0 if there is none (a run directory from
  * before schema 1, or one made by hand). */
 static int copy_run_figures(FILE *fp, const char *dir)
 {
-	char *path = xasprintf("%s/%s", dir, RUNDIR_APP_SUMMARY), *line = NULL;
+	char *path = xasprintf("%s/%s", dir, RUNDIR_APP_SUMMARY), *line = NULL, *prev = NULL;
 	FILE *in = fopen(path, "r");
 	size_t cap = 0;
 	long n;
@@ -279,10 +279,22 @@ static int copy_run_figures(FILE *fp, const char *dir)
 	free(path);
 	if (!in)
 		return 0;
+	/* every line inside the outer braces (an object such as
+	 * paper_metrics spans several), held back one so that the last
+	 * gets the comma the analysis that follows needs */
 	while ((n = read_line(in, &line, &cap)) >= 0) {
-		if (n < 4 || strncmp(line, "  \"", 3) || !strncmp(line, "  \"schema\":", 11))
+		if (!strcmp(line, "{") || !strcmp(line, "}") || !strncmp(line, "  \"schema\":", 11))
 			continue;
-		fprintf(fp, "%s%s\n", line, line[n - 1] == ',' ? "" : ",");
+		if (prev)
+			fprintf(fp, "%s\n", prev);
+		free(prev);
+		prev = xstrdup(line);
+	}
+	if (prev) {
+		size_t k = strlen(prev);
+
+		fprintf(fp, "%s%s\n", prev, k && prev[k - 1] == ',' ? "" : ",");
+		free(prev);
 	}
 	free(line);
 	fclose(in);

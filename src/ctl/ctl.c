@@ -1203,6 +1203,7 @@ static void task_started(struct ctl *c, struct hyde_task *t, unsigned host)
 			 host % c->t->hosts, strerror(-r));
 		return;
 	}
+	metrics_task_started(c, t, host, t->kind == HYDE_REDUCE && !j->reduces_placed);
 	if (t->kind == HYDE_MAP) {
 		taskio_map_started(c, t); /* reads its input, then works */
 		return;
@@ -1482,6 +1483,8 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 	task_finish(c->c, t, ctl_now(c));
 	nodes_slot_changed(c, host);
 	ctl_event(c, "task_done %s %s %u", w->id, task_kind_name(t->kind), t->idx);
+	if (t->kind == HYDE_MAP)
+		metrics_map_ended(c, t, host);
 	if (t->kind == HYDE_MAP) {
 		j->maps_done_rack[topo_host_rack(c->t, host)]++;
 		if (!j->out_rack)

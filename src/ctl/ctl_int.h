@@ -157,6 +157,16 @@ struct cexec {
 	uint64_t plans;
 };
 
+/* The metrics NAS reports, for every run (metrics.c). */
+#define METRICS_CONGESTION 0.8
+struct paper_metrics {
+	uint64_t rack_intervals, rack_congested; /* rack x sample; at or over 0.8 */
+	uint64_t node_samples, node_congested;	 /* host x sample; map output over TT */
+	uint64_t *host_mo;			 /* per host: running maps' true output */
+	uint64_t first_reduces;
+	double mpr_sum; /* MapProgressRate at each job's first reduce */
+};
+
 struct ctl {
 	struct ctl_opts opts;
 	struct topo *t;
@@ -212,6 +222,7 @@ struct ctl {
 	int64_t live_at;     /* wall ns since wall_start of the last live status */
 	struct conts *conts; /* apps and their containers (containers.c) */
 	int64_t stall_limit; /* beyond the default, for schedulers that wait longer */
+	struct paper_metrics pm; /* metrics.c */
 };
 
 /* nodes.c */
@@ -264,6 +275,15 @@ double taskio_progress(const struct ctl *c, const struct hyde_task *t);
 int64_t taskio_work_start(const struct ctl *c, const struct hyde_task *t);
 /* ctl.c: the task works for duration (the backend's timer or process). */
 void ctl_start_compute(struct ctl *c, struct hyde_task *t, int64_t duration);
+
+/* metrics.c */
+void metrics_init(struct ctl *c);
+void metrics_free(struct ctl *c);
+void metrics_sample(struct ctl *c);
+void metrics_task_started(struct ctl *c, const struct hyde_task *t, unsigned host,
+			  bool first_reduce);
+void metrics_map_ended(struct ctl *c, const struct hyde_task *t, unsigned host);
+void metrics_json(struct ctl *c, FILE *fp);
 
 /* netview.c */
 void netview_init(struct ctl *c);

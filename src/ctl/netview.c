@@ -88,6 +88,7 @@ void netview_init(struct ctl *c)
 	n->last = xcalloc(n->n_links, sizeof(uint64_t));
 	n->flows = xcalloc(n->n_links, sizeof(unsigned));
 	n->t_prev = n->t_last = -1;
+	metrics_init(c);
 }
 
 void netview_free(struct ctl *c)
@@ -95,6 +96,7 @@ void netview_free(struct ctl *c)
 	free(c->net.prev);
 	free(c->net.last);
 	free(c->net.flows);
+	metrics_free(c);
 }
 
 /* One sample: the counters now become the last, the last the previous. */
@@ -118,6 +120,7 @@ static void take_sample(struct ctl *c)
 void netview_tick(struct ctl *c)
 {
 	take_sample(c);
+	metrics_sample(c);
 }
 
 void netview_start(struct ctl *c)

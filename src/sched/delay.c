@@ -10,10 +10,21 @@
  *
  * Options: node_wait, rack_wait (default 1.5s each: Hadoop's fair
  * scheduler default locality delay of 1.5 heartbeats, at hyde's 1s
- * heartbeat). */
+ * heartbeat).
+ *
+ * form=skip: the paper's own form (Zaharia et al., Algorithm 1; the
+ * Delay baseline of NAS, papers/001 §IV-A, D = 135): a job without a
+ * node-local map for the container is skipped and its skip count grows;
+ * once it has been skipped d times it launches its best-placed map (rack-
+ * local before remote); a node-local launch resets the count (a non-local
+ * one does not: the job keeps launching anywhere until it launches
+ * locally again, as the paper's pseudo-code has it). */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hyde/sched.h>
 
@@ -23,11 +34,14 @@
 
 struct delay_opts {
 	int64_t node_wait, rack_wait;
+	char form[8]; /* wait | skip */
+	uint32_t d;
 };
 
 struct delay_job {
 	enum pol_locality last; /* locality of the last launch */
 	int64_t wait_since;	/* skipped since; -1: not waiting */
+	uint32_t skips;		/* form=skip: times skipped */
 };
 
 struct delay_priv {
@@ -35,6 +49,7 @@ struct delay_priv {
 	uint32_t *order;
 	unsigned *user_running;
 	struct delay_job *jobs;
+	bool skip_form;
 };
 
 _Static_assert((int)POL_NODE == (int)HYDE_NODE_LOCAL && (int)POL_RACK == (int)HYDE_RACK_LOCAL &&
@@ -45,6 +60,10 @@ static const struct hyde_opt delay_opts[] = {
 	  "wait before a job launches rack-local (after a node-local launch)" },
 	{ "rack_wait", HYDE_OPT_TIME, offsetof(struct delay_opts, rack_wait), 0, 1e15,
 	  "further wait before a job launches on any node" },
+	{ "form", HYDE_OPT_STR, offsetof(struct delay_opts, form), 0, 8,
+	  "wait (Hadoop's wait times) or skip (the paper's skip counts, d)" },
+	{ "d", HYDE_OPT_U32, offsetof(struct delay_opts, d), 0, 1e9,
+	  "form=skip: times a job is skipped before it may launch non-locally" },
 };
 
 static void delay_defaults(void *priv)
@@ -53,6 +72,8 @@ static void delay_defaults(void *priv)
 
 	p->o.node_wait = 3 * NSEC_PER_SEC / 2;
 	p->o.rack_wait = 3 * NSEC_PER_SEC / 2;
+	strcpy(p->o.form, "wait");
+	p->o.d = 135; /* NAS §IV-A */
 }
 
 static int delay_init(struct hyde_sched *s, char *errbuf)
@@ -61,7 +82,13 @@ static int delay_init(struct hyde_sched *s, char *errbuf)
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	size_t i;
 
-	(void)errbuf;
+	if (!strcmp(p->o.form, "skip")) {
+		p->skip_form = true;
+	} else if (strcmp(p->o.form, "wait")) {
+		snprintf(errbuf, HYDE_SCHED_ERRBUF, "form: expected wait or skip, got '%s'",
+			 p->o.form);
+		return -EINVAL;
+	}
 	p->order = hyde_calloc(ci->n_jobs + 1, sizeof(uint32_t));
 	p->user_running = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
 	p->jobs = hyde_calloc(ci->n_jobs + 1, sizeof(*p->jobs));
@@ -92,6 +119,17 @@ static const struct hyde_task *delay_pick(struct hyde_sched *s, unsigned host)
 		enum pol_locality allowed;
 		const struct hyde_task *t;
 
+		if (hyde_job_has_pending(j, HYDE_MAP) && p->skip_form) {
+			t = hyde_pending_map(s, j, host,
+					     dj->skips >= p->o.d ? HYDE_OFF_RACK : HYDE_NODE_LOCAL, &lvl);
+			if (t) {
+				if (lvl == HYDE_NODE_LOCAL)
+					dj->skips = 0;
+				return t;
+			}
+			dj->skips++;
+			continue;
+		}
 		if (hyde_job_has_pending(j, HYDE_MAP)) {
 			allowed = pol_delay_level(dj->last,
 						  dj->wait_since < 0 ? 0 : (double)(now - dj->wait_since),

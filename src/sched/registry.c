@@ -20,6 +20,8 @@ extern const struct hyde_sched_ops sched_default;
 extern const struct hyde_sched_ops sched_srs;
 extern const struct hyde_sched_ops sched_drs;
 extern const struct hyde_sched_ops sched_tetris;
+extern const struct hyde_sched_ops sched_nas;
+extern const struct hyde_sched_ops sched_shufflewatcher;
 
 extern const struct hyde_sched_ops *const sched_table[];
 
@@ -37,5 +39,7 @@ const struct hyde_sched_ops *const sched_table[] = {
 	&sched_srs,
 	&sched_drs,
 	&sched_tetris,
+	&sched_nas,
+	&sched_shufflewatcher,
 	NULL,
 };

@@ -1,0 +1,220 @@
+#!/bin/sh
+# report.sh OUT: OUT/report.md and OUT/fig3.png, OUT/fig3g.png from the
+# runs of reproduce.sh (OUT/sim/LABEL/seed-N/summary.json, whose
+# paper_metrics the controller writes), beside the paper's values
+# (paper.csv). Means over the runs with 95% intervals (Student's t);
+# changes against a baseline are paired by seed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+OUT=$1
+SIM=$OUT/sim
+R=$OUT/report.md
+: "${SCHEDS:=fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no,nas:cr_rts=no,nas,nas:tt=no,nas:tt=no:cr_rts=no}"
+: "${WL:=?}"
+: "${RUNS:=?}"
+
+# name LABEL: how the report calls a scheduler spec
+name() {
+	case $1 in
+	fair) echo "Fair" ;;
+	delay:form=skip) echo "Delay (D=135)" ;;
+	shufflewatcher) echo "SW-delay" ;;
+	nas:ca_rts=no:cr_rts=no) echo "MTS" ;;
+	nas:cr_rts=no) echo "MTS+CA-RTS" ;;
+	nas) echo "NAS" ;;
+	nas:tt=no) echo "NAS w/o TT" ;;
+	nas:tt=no:cr_rts=no) echo "NAS w/o both" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# values LABEL: one line per run: seed and the metrics, from summary.json
+values() {
+	d=$SIM/$(echo "$1" | tr ':' '-')
+	for f in "$d"/seed-*/summary.json; do
+		[ -f "$f" ] || continue
+		seed=${f%/summary.json}
+		seed=${seed##*seed-}
+		awk -v seed="$seed" '
+		function num(key,   i, s) {
+			i = index(text, "\"" key "\":")
+			if (!i) return "nan"
+			s = substr(text, i + length(key) + 3)
+			return s + 0
+		}
+		{ text = text $0 "\n" }
+		END {
+			tput = num("throughput_jobs_per_hour"); jct = num("avg_jct_s")
+			cross = num("cross_rack_bytes_all_kinds"); mpr = num("avg_map_progress_at_first_reduce")
+			cn = num("congested_node_share"); ce = num("rack_congestion_events")
+			# by class: the avg JCT of light, medium, heavy
+			i = index(text, "\"by_class\""); t = substr(text, i)
+			split("light medium heavy", cls, " ")
+			out = ""
+			for (k = 1; k <= 3; k++) {
+				j = index(t, "\"" cls[k] "\":"); u = substr(t, j)
+				j = index(u, "\"throughput_jobs_per_hour\":"); v = substr(u, j + 27) + 0
+				out = out " " v
+			}
+			print seed, tput, jct, cross, mpr, cn, ce out
+		}' "$f"
+	done | sort -n
+}
+
+# stat COLUMN: mean and 95% interval of column COLUMN of stdin
+stat() {
+	awk -v c="$1" '
+	BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", t, " ") }
+	{ x[n++] = $c; s += $c }
+	END {
+		if (!n) { print "nan nan"; exit }
+		m = s / n; v = 0
+		for (i = 0; i < n; i++) v += (x[i] - m) ^ 2
+		ci = n > 1 ? (n - 1 <= 10 ? t[n - 1] : 1.96) * sqrt(v / (n - 1)) / sqrt(n) : 0
+		print m, ci
+	}'
+}
+
+# paired A B COLUMN: mean and interval of (A / B - 1) x 100 over the seeds both have
+paired() {
+	values "$1" >"$OUT/.a"
+	values "$2" >"$OUT/.b"
+	awk -v c="$3" 'NR == FNR { b[$1] = $c; next } ($1 in b) && b[$1] != 0 { print ($c / b[$1] - 1) * 100 }' \
+		"$OUT/.b" "$OUT/.a" | stat 1
+}
+
+fmt() { awk -v m="$1" -v ci="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f ± %.*f", d, m, d, ci }'; }
+pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
+
+{
+	echo "# NAS (papers/001) in hyde's simulator: a first, reduced reproduction of §IV"
+	echo
+	echo "Setting: topologies/nas30.topo (30 racks x 20 nodes x 6 containers, 1 Gbit/s rack"
+	echo "uplinks, 250 Mbit/s per node: the paper's 5:1), workload \`$WL\`, $RUNS runs per"
+	echo "scheduler (seeds 1..$RUNS, each a new draw of the jobs), 95% intervals (Student's t);"
+	echo "changes paired by seed. REDUCED against the paper: a few hundred jobs drawn from"
+	echo "FB-2010 by the paper's class mix (Fig. 2), sizes scaled and arrivals compressed into"
+	echo "the span above, instead of the whole 24,442-job day with the trace's arrivals."
+	echo "Throughput is jobs over the total time (first arrival to last end), as §IV-B."
+	echo
+	echo "## Every scheduler (Fig. 3(a)-(f))"
+	echo
+	echo "| scheduler | throughput (jobs/h) | vs Fair | avg JET (s) | vs Fair | cross-rack bytes, all kinds (GB) | vs Fair | MapProgressRate at first reduce | congested nodes (%) | rack congestion occurrences |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	for s in $(echo "$SCHEDS" | tr ',' ' '); do
+		v=$(values "$s")
+		[ -n "$v" ] || { echo "| $(name "$s") | (no runs) |||||||||"; continue; }
+		tp=$(echo "$v" | stat 2); jc=$(echo "$v" | stat 3); cr=$(echo "$v" | stat 4)
+		mp=$(echo "$v" | stat 5); cn=$(echo "$v" | stat 6); ce=$(echo "$v" | stat 7)
+		set -- $tp; tps=$(fmt "$1" "$2" 1)
+		set -- $jc; jcs=$(fmt "$1" "$2" 2)
+		set -- $cr; crs=$(fmt "$(awk -v x="$1" 'BEGIN { print x / 1e9 }')" "$(awk -v x="$2" 'BEGIN { print x / 1e9 }')" 1)
+		set -- $mp; mps=$(fmt "$1" "$2" 3)
+		set -- $cn; cns=$(fmt "$(awk -v x="$1" 'BEGIN { print x * 100 }')" "$(awk -v x="$2" 'BEGIN { print x * 100 }')" 3)
+		set -- $ce; ces=$(fmt "$1" "$2" 0)
+		if [ "$s" = fair ]; then
+			rt="—" rj="—" rc="—"
+		else
+			set -- $(paired "$s" fair 2); rt=$(pct "$1" "$2")
+			set -- $(paired "$s" fair 3); rj=$(pct "$1" "$2")
+			set -- $(paired "$s" fair 4); rc=$(pct "$1" "$2")
+		fi
+		echo "| $(name "$s") | $tps | $rt | $jcs | $rj | $crs | $rc | $mps | $cns | $ces |"
+	done
+	echo
+	echo "## NAS against the baselines, beside the paper (Fig. 3(a), 3(b), 3(c))"
+	echo
+	echo "| NAS vs | throughput, hyde | throughput, paper | avg JET, hyde | avg JET, paper | cross-rack, hyde | cross-rack, paper |"
+	echo "|---|---|---|---|---|---|---|"
+	for b in fair delay:form=skip shufflewatcher; do
+		case $b in fair) k=nas_vs_fair ;; delay*) k=nas_vs_delay ;; *) k=nas_vs_shufflewatcher ;; esac
+		pt=$(awk -F, -v k="$k" '$2 == "throughput" && $3 == k { print $4 }' "$here/paper.csv")
+		pj=$(awk -F, -v k="$k" '$2 == "avg_jet" && $3 == k { print $4 }' "$here/paper.csv")
+		pc=$(awk -F, -v k="$k" '$2 == "cross_rack" && $3 == k { print $4 }' "$here/paper.csv")
+		set -- $(paired nas "$b" 2); ht=$(pct "$1" "$2")
+		set -- $(paired nas "$b" 3); hj=$(pct "$1" "$2")
+		set -- $(paired nas "$b" 4); hc=$(pct "$1" "$2")
+		echo "| $(name "$b") | $ht | ${pt:-—} | $hj | ${pj:-—} | $hc | ${pc:-"(not stated)"} |"
+	done
+	echo
+	echo "## Fig. 3(g): rack congestion occurrences without TT, without both, NAS"
+	echo
+	echo "hyde counts a rack's heartbeat period (1 s) in which its EPS uplink or downlink"
+	echo "carried at least 80% of its capacity; the paper does not say how it counted."
+	echo "\"w/o both\" is read as without TT and without CR-RTS (src/sched/nas.c says why)."
+	echo
+	echo "| variant | hyde | hyde / NAS | paper | paper / NAS |"
+	echo "|---|---|---|---|---|"
+	set -- $(values nas | stat 7); nasce=$1
+	for s in nas:tt=no nas:tt=no:cr_rts=no nas; do
+		case $s in nas:tt=no) k=wo_tt ;; nas:tt=no:cr_rts=no) k=wo_both ;; *) k=nas ;; esac
+		p=$(awk -F, -v k="$k" '$1 == "3g" && $3 == k { print $4 }' "$here/paper.csv")
+		set -- $(values "$s" | stat 7)
+		echo "| $(name "$s") | $(fmt "$1" "$2" 0) | $(awk -v a="$1" -v b="$nasce" 'BEGIN { printf "%.2f", b ? a / b : 0 }') | $p | $(awk -v a="$p" 'BEGIN { printf "%.2f", a / 3198 }') |"
+	done
+	echo
+	echo "## Fig. 3(d)-(f), 5: what the paper states, and hyde's order"
+	echo
+	awk -F, '$1 ~ /^3[def]$/ { print "- Fig. " $1 " (" $2 "): paper: " $4 }' "$here/paper.csv"
+	echo "- hyde: the table above (MapProgressRate, congested nodes, rack congestion occurrences)."
+	echo
+	echo "Per shuffle class (Fig. 5: throughput with NAS over without), jobs of the class over"
+	echo "the class's first arrival to last end:"
+	echo
+	echo "| NAS vs Fair | light | medium | heavy |"
+	echo "|---|---|---|---|"
+	l=$(paired nas fair 8); m=$(paired nas fair 9); h=$(paired nas fair 10)
+	echo "| throughput | $(set -- $l; pct "$1" "$2") | $(set -- $m; pct "$1" "$2") | $(set -- $h; pct "$1" "$2") |"
+	echo
+	echo "Figures: fig3.png (throughput, JET and cross-rack bytes normalised to Fair, Fig. 3(a)-(c)),"
+	echo "fig3g.png (congestion occurrences, normalised to NAS, hyde beside the paper)."
+} >"$R"
+
+# figures
+if command -v gnuplot >/dev/null 2>&1; then
+	: >"$OUT/.fig3"
+	for s in $(echo "$SCHEDS" | tr ',' ' '); do
+		set -- $(values "$s" | stat 2); t=$1
+		set -- $(values "$s" | stat 3); j=$1
+		set -- $(values "$s" | stat 4); c=$1
+		echo "\"$(name "$s")\" $t $j $c" >>"$OUT/.fig3"
+	done
+	set -- $(head -1 "$OUT/.fig3" | awk '{ n = NF; print $(n - 2), $(n - 1), $n }')
+	ft=$1 fj=$2 fc=$3
+	awk -v t="$ft" -v j="$fj" -v c="$fc" '{ n = NF; printf "%s %g %g %g\n", substr($0, 1, index($0, "\" ")), $(n - 2) / t, $(n - 1) / j, $n / c }' \
+		"$OUT/.fig3" >"$OUT/fig3.dat"
+	gnuplot <<GP 2>/dev/null
+set terminal png size 1000,450 noenhanced
+set output "$OUT/fig3.png"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "normalised to Fair"
+set xtics rotate by -25
+set key outside right top
+set yrange [0:*]
+set title "NAS reproduction (reduced): Fig. 3(a)-(c)"
+plot "$OUT/fig3.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack bytes"
+GP
+	: >"$OUT/fig3g.dat"
+	set -- $(values nas | stat 7); n=$1
+	for s in nas:tt=no nas:tt=no:cr_rts=no nas; do
+		case $s in nas:tt=no) p=3901 ;; nas:tt=no:cr_rts=no) p=4197 ;; *) p=3198 ;; esac
+		set -- $(values "$s" | stat 7)
+		echo "\"$(name "$s")\" $(awk -v a="$1" -v b="$n" -v p="$p" 'BEGIN { printf "%g %g", b ? a / b : 0, p / 3198 }')" >>"$OUT/fig3g.dat"
+	done
+	gnuplot <<GP 2>/dev/null
+set terminal png size 760,400 noenhanced
+set output "$OUT/fig3g.png"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "congestion occurrences / NAS's"
+set key outside right top
+set yrange [0:*]
+set title "Fig. 3(g)"
+plot "$OUT/fig3g.dat" using 2:xtic(1) title "hyde", '' using 3 title "paper"
+GP
+fi
+rm -f "$OUT/.a" "$OUT/.b" "$OUT/.fig3"
+exit 0
