@@ -20,6 +20,7 @@
 #include "ctl/ctl.h"
 #include "ctl/sched_host.h"
 #include "emul/capture.h"
+#include "emul/estimate.h"
 #include "emul/emul.h"
 #include "net/netsched.h"
 
@@ -92,9 +93,55 @@ static void run_usage(FILE *fp, const char *cmd)
 		"      --snaplen BYTES   (run) bytes the captures keep of each frame (default\n"
 		"                        128: headers); 0: whole frames, payload included\n"
 		"                        (to read the services' requests in Wireshark)\n"
+		"      --estimate        (run) print what the run will cost this box (memory,\n"
+		"                        namespaces, processes, descriptors) and stop; a run\n"
+		"                        the box cannot hold is refused before anything is built\n"
+		"      --capture-window TIME\n"
+		"                        (run) how long a capture may go without draining\n"
+		"                        its ports (default 250ms): each port's ring holds\n"
+		"                        what its rate brings in TIME; a full ring drops\n"
+		"                        frames, counted, and the run is marked incomplete\n"
 		"  -q, --quiet           no summary\n\n");
 	sched_print_options((FILE *)fp);
 	fprintf(fp, "\nExit status: 0 every job done, 1 the run failed, 2 bad usage or input.\n");
+}
+
+/* Before anything is built: what the run will cost this box, refused
+ * (exit 2, nothing made) when the box cannot hold it; with --estimate,
+ * printed, and that is all. -1: go on; else the exit status. */
+static int check_estimate(const char *cmd, const struct ctl_opts *o, bool only)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct workload *wl = NULL;
+	uint64_t tasks = 0;
+	struct estimate e;
+	struct topo *t = NULL;
+	size_t j;
+
+	if (topo_load(o->topo_path, &t, errbuf) ||
+	    wl_open_seed(o->wl_spec, o->seed, &wl, errbuf)) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		if (wl)
+			wl_free(wl);
+		if (t)
+			topo_free(t);
+		return EXIT_USAGE;
+	}
+	for (j = 0; j < wl->n_jobs; j++)
+		tasks += (uint64_t)wl->jobs[j].maps + wl->jobs[j].reduces;
+	estimate_run(t, tasks, true, o->capture_snaplen, o->capture_window_ns, &e);
+	wl_free(wl);
+	topo_free(t);
+	if (only) {
+		estimate_print(&e, stdout);
+		printf("available  %.1f MB\n", (double)estimate_mem_available() / (1 << 20));
+		return 0;
+	}
+	if (estimate_check(&e, errbuf)) {
+		fprintf(stderr, "hyde %s: %s\n", cmd, errbuf);
+		return EXIT_USAGE;
+	}
+	return -1;
 }
 
 /* What the run cost: events handled, and the process's peak memory. */
@@ -191,6 +238,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		{ "net", required_argument, NULL, 11 },
 		{ "coflow", required_argument, NULL, 12 },
 		{ "snaplen", required_argument, NULL, 14 },
+		{ "capture-window", required_argument, NULL, 16 },
+		{ "estimate", no_argument, NULL, 17 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -204,6 +253,7 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 	int64_t wall;
 	int opt, r;
 	bool emul = backend == &backend_emul, no_analyze = false, copies = false;
+	bool estimate_only = false;
 	int progress = -1; /* -1: the default (emulation: unless -q) */
 	char outbuf[256];
 
@@ -300,6 +350,17 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			}
 			o.capture_snaplen = v ? (int)v : CAPTURE_SNAPLEN_FULL;
 			break;
+		case 17:
+			estimate_only = true;
+			break;
+		case 16:
+			if (unit_parse_time(optarg, &o.capture_window_ns) || o.capture_window_ns <= 0 ||
+			    o.capture_window_ns > 60 * NSEC_PER_SEC) {
+				r = cli_usage_error(cmd, "--capture-window: expected a time from 1us to 60s, got '%s'",
+						    optarg);
+				goto out;
+			}
+			break;
 		case 8:
 			if (strcmp(optarg, "maxmin") && strcmp(optarg, "fcfs") &&
 			    strcmp(optarg, "srpt") && strcmp(optarg, "las")) {
@@ -383,11 +444,23 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 		o.outdir = outbuf;
 	}
+	if (!emul && (estimate_only || o.capture_window_ns)) {
+		r = cli_usage_error(cmd, "--%s: only an emulated run (hyde run) has captures to size",
+				    estimate_only ? "estimate" : "capture-window");
+		goto out;
+	}
+	/* --estimate needs no root: it builds nothing */
+	if (emul && estimate_only) {
+		r = check_estimate(cmd, &o, true);
+		goto out;
+	}
 	if (emul && geteuid() != 0) {
 		fprintf(stderr, "hyde %s: the emulation needs root (network namespaces): run it as root or with sudo\n", cmd);
 		r = EXIT_USAGE;
 		goto out;
 	}
+	if (emul && (r = check_estimate(cmd, &o, false)) >= 0)
+		goto out;
 	if (ctl_new(&o, &c, errbuf)) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		r = EXIT_USAGE;
