@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -176,13 +177,23 @@ uint64_t capture_ring_bytes(uint64_t rate_bps, int snaplen, int64_t window_ns)
 	frame = (keep + CAPTURE_RING_HDR + 15) & ~(uint64_t)15;
 	per_s = (uint64_t)((double)rate_bps * 2 * 1.5 / (8.0 * 1514) * (double)frame);
 	bytes = (uint64_t)((double)per_s * (double)(window_ns > 0 ? window_ns : 0) / 1e9);
-	/* whole blocks, at least CAPTURE_RING_MIN_BLOCKS of them for the
-	 * window's time at a low rate, and one more: the block the capture
-	 * is reading */
-	blocks = (bytes + CAPTURE_BLOCK - 1) / CAPTURE_BLOCK;
-	if (blocks < CAPTURE_RING_MIN_BLOCKS)
-		blocks = CAPTURE_RING_MIN_BLOCKS;
-	return (blocks + 1) * CAPTURE_BLOCK;
+	if (capture_uses_v3(snaplen)) {
+		/* whole blocks, at least CAPTURE_RING_MIN_BLOCKS of them for
+		 * the window's time at a low rate, and one more: the block
+		 * the capture is reading */
+		blocks = (bytes + CAPTURE_BLOCK - 1) / CAPTURE_BLOCK;
+		if (blocks < CAPTURE_RING_MIN_BLOCKS)
+			blocks = CAPTURE_RING_MIN_BLOCKS;
+		return (blocks + 1) * CAPTURE_BLOCK;
+	}
+	if (bytes < CAPTURE_RING_MIN)
+		bytes = CAPTURE_RING_MIN;
+	return (bytes + 4095) & ~(uint64_t)4095;
+}
+
+bool capture_uses_v3(int snaplen)
+{
+	return snaplen <= 0 || snaplen > 1514;
 }
 
 int capture_block_timeout_ms(int64_t window_ns)
@@ -265,6 +276,7 @@ int capture_run(const char *dir, const char *node, struct capture_port *ports,
 	struct writer w = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 	struct take_arg *args = NULL;
 	bool started = false;
+	struct timespec pace = { 0, capture_uses_v3(snaplen) ? 0 : CAPTURE_PACE_NS };
 	sigset_t mask, old;
 	pthread_t th;
 
@@ -302,6 +314,7 @@ int capture_run(const char *dir, const char *node, struct capture_port *ports,
 		/* headers only (unless asked); a ring for what the port carries
 		 * while the process is descheduled (capture_ring_bytes) */
 		if (pcap_set_snaplen(p, snaplen > 0 ? snaplen : CAPTURE_SNAPLEN_FULL) ||
+		    pcap_set_immediate_mode(p, !capture_uses_v3(snaplen)) ||
 		    pcap_set_buffer_size(p, (int)ports[i].ring_bytes) ||
 		    pcap_set_timeout(p, block_ms) ||
 		    pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) ||
@@ -362,7 +375,11 @@ int capture_run(const char *dir, const char *node, struct capture_port *ports,
 			r = -errno;
 			break;
 		}
-		drain_once(caps, args, n_ifaces);
+		/* a ring of fixed frames (TPACKET_V2) wakes the poll at its
+		 * first frame: let frames gather for a while, so the capture
+		 * wakes tens of times a second, not once a frame */
+		if (drain_once(caps, args, n_ifaces) && pace.tv_nsec)
+			nanosleep(&pace, NULL);
 	}
 	/* What is still in the kernel's rings: the block being filled is
 	 * handed over only when its timeout retires it, so drain until two

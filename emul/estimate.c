@@ -51,6 +51,7 @@ void estimate_run(const struct topo *t, uint64_t tasks, bool capture, int snaple
 	e->mem_procs = hosts * (2 * (uint64_t)EST_SERVICE_PROC + EST_CTL_PER_HOST) +
 		       tasks * EST_TASK_PROC + (uint64_t)t->racks * EST_CAPTURE_PROC +
 		       (t->has_ocs ? EST_OCS_PROC : 0);
+	e->mem_kernel += (uint64_t)e->processes * EST_PROC_KERNEL;
 	e->fds = hosts * EST_FDS_PER_HOST + t->racks * 2 + 64;
 	e->mem_total = e->mem_kernel + e->mem_rings + e->mem_procs;
 }

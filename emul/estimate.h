@@ -21,7 +21,9 @@
 struct topo;
 
 /* Measured costs (bench/scale.sh, 2 cores, Debian 12 kernel 6.x): */
-#define EST_NS_KERNEL (640u << 10)	/* kernel memory per namespace */
+#define EST_NS_KERNEL (408u << 10)	/* kernel memory per namespace */
+#define EST_PROC_KERNEL (224u << 10)	/* and per process (page tables,
+					 * stack, its sockets' buffers) */
 #define EST_SERVICE_PROC (576u << 10)	/* a shuffle or data service */
 #define EST_TASK_PROC (640u << 10)	/* a task process */
 #define EST_CAPTURE_PROC (1024u << 10)	/* a capture, beside its rings */
@@ -33,7 +35,7 @@ struct topo;
 struct estimate {
 	unsigned namespaces, processes, captured_ports;
 	uint64_t fds;	      /* the controller's own */
-	uint64_t mem_kernel;  /* namespaces */
+	uint64_t mem_kernel;  /* namespaces and processes */
 	uint64_t mem_rings;   /* capture rings + the crossbar's */
 	uint64_t mem_procs;   /* processes' own pages */
 	uint64_t mem_total;

@@ -100,15 +100,17 @@ k0=$(kern_kb)
 "$HYDE" run -t "$tmpdir/t.topo" -w "$tmpdir/w.wl" --prefix "$P" -o "$tmpdir/run" -q \
 	--no-analyze >"$tmpdir/run.out" 2>"$tmpdir/run.err" &
 run=$!
-peak=0
+peak=0 what=
 while kill -0 "$run" 2>/dev/null; do
-	used=$(($(kern_kb) - k0 + $(tree_kb "$run")))
-	[ "$used" -gt "$peak" ] && peak=$used
+	kern=$(($(kern_kb) - k0))
+	procs=$(tree_kb "$run")
+	used=$((kern + procs))
+	[ "$used" -gt "$peak" ] && peak=$used what="kernel $kern KB, processes (rings whole) $procs KB"
 	sleep 1
 done
 wait "$run" || fail "the 16 x 16 run failed: $(tail -n 3 "$tmpdir/run.err")"
 run=
-echo "16x16: estimate ${est_kb} KB, used at peak ${peak} KB" >&2
+echo "16x16: estimate ${est_kb} KB ($(printf '%s\n' "$out" | sed -n 's/^bytes *//p')), used at peak ${peak} KB ($what)" >&2
 [ $((peak * 4)) -ge $((est_kb * 3)) ] && [ $((peak * 4)) -le $((est_kb * 5)) ] ||
 	fail "16x16: the estimate (${est_kb} KB) is more than 25% off what was used (${peak} KB)"
 ip netns list | grep -q "^$P-" && fail "namespaces left after the run"
