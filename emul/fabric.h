@@ -146,10 +146,10 @@ int hyde_clean(const char *prefix, bool all, char *errbuf);
 int fabric_prefix_check(const char *prefix, char *errbuf);
 
 /* HTB parameters for rate (bit/s): burst (= cburst) and quantum in bytes.
- * The default burst (one timer tick of data) under-delivers above ~500
- * Mbit/s (shared/MACHINE.md); rate x 10 ms, at least 64 KiB, is
- * wire-exact from 10 Mbit/s to 5 Gbit/s on this machine even when it is
- * loaded (rate x 4 ms was not, at 400 Mbit/s and 1 Gbit/s). */
+ * The default burst (one timer tick of data) under-delivers above ~500 Mbit/s
+ * (iperf3 through one HTB class on the development machine); rate x 10 ms, at
+ * least 64 KiB, is wire-exact from 10 Mbit/s to 5 Gbit/s on this machine even
+ * when it is loaded (rate x 4 ms was not, at 400 Mbit/s and 1 Gbit/s). */
 void fabric_htb_params(uint64_t rate, uint32_t *burst, uint32_t *quantum);
 /* Bytes the leaf FIFO under HTB holds at rate: a switch port's buffer. */
 uint32_t fabric_queue_limit(uint64_t rate);

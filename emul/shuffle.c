@@ -132,12 +132,18 @@ int emul_unix_connect(const char *path)
 
 int emul_write_all(int fd, const char *buf, size_t len)
 {
+	bool sock = true;
+
 	while (len) {
-		ssize_t n = write(fd, buf, len);
+		ssize_t n = sock ? send(fd, buf, len, MSG_NOSIGNAL) : write(fd, buf, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == ENOTSOCK && sock) {
+				sock = false;
+				continue;
+			}
 			return -errno;
 		}
 		buf += n;

@@ -102,79 +102,104 @@ static int parse_out_and_kvs(const char *cmd, int argc, char **argv, int first,
 	return 0;
 }
 
-int cmd_gen(int argc, char **argv)
+/* A workload source: a generator (hyde gen) or a trace importer (hyde
+ * import), each with its KEY=VALUE options. One driver serves both. */
+struct wl_source {
+	const char *name;
+	size_t opts_size;
+	void (*defaults)(void *opts);
+	int (*set)(void *opts, const char *kv, char *errbuf);
+	/* trace: the trace file of an importer, NULL for a generator. */
+	int (*make)(const void *opts, const char *trace, struct workload **out,
+		    char *errbuf);
+};
+
+/* Each source's typed functions behind the table's void * ones (a call
+ * through a cast function pointer would be undefined). */
+#define WL_GEN(n)                                                           \
+	static void gen_##n##_defaults(void *o) { gen_##n##_opts_default(o); } \
+	static int gen_##n##_set(void *o, const char *kv, char *errbuf)      \
+	{                                                                   \
+		return gen_##n##_opts_set(o, kv, errbuf);                   \
+	}                                                                   \
+	static int gen_##n##_make(const void *o, const char *trace,          \
+				  struct workload **out, char *errbuf)      \
+	{                                                                   \
+		(void)trace;                                                \
+		return wl_gen_##n(o, out, errbuf);                          \
+	}
+#define WL_IMPORT(n)                                                        \
+	static void imp_##n##_defaults(void *o) { n##_opts_default(o); }      \
+	static int imp_##n##_set(void *o, const char *kv, char *errbuf)      \
+	{                                                                   \
+		return n##_opts_set(o, kv, errbuf);                         \
+	}                                                                   \
+	static int imp_##n##_make(const void *o, const char *trace,          \
+				  struct workload **out, char *errbuf)      \
+	{                                                                   \
+		return wl_import_##n(trace, o, out, errbuf);                \
+	}
+WL_GEN(fb)
+WL_GEN(dag)
+WL_GEN(flows)
+WL_GEN(spark)
+WL_GEN(gtrace)
+WL_IMPORT(swim)
+WL_IMPORT(coflow)
+
+#define GEN_SOURCE(n)                                                       \
+	{ #n, sizeof(struct gen_##n##_opts), gen_##n##_defaults,           \
+	  gen_##n##_set, gen_##n##_make }
+#define IMPORT_SOURCE(n)                                                    \
+	{ #n, sizeof(struct n##_opts), imp_##n##_defaults, imp_##n##_set,  \
+	  imp_##n##_make }
+
+static const struct wl_source generators[] = {
+	GEN_SOURCE(fb), GEN_SOURCE(dag), GEN_SOURCE(flows), GEN_SOURCE(spark),
+	GEN_SOURCE(gtrace), { NULL, 0, NULL, NULL, NULL },
+};
+
+static const struct wl_source importers[] = {
+	IMPORT_SOURCE(swim), IMPORT_SOURCE(coflow), { NULL, 0, NULL, NULL, NULL },
+};
+
+/* hyde gen KIND [KEY=VALUE...] [-o FILE] and hyde import KIND TRACE ...:
+ * the source named argv[1] in `sources` (else "unknown WHAT (expected
+ * EXPECTED)"), its options from the KEY=VALUE arguments after
+ * argv[first], the workload written to -o or stdout. trace is passed on
+ * to the source. */
+static int wl_source_cmd(const char *cmd, const struct wl_source *sources,
+			 const char *what, const char *expected, int argc,
+			 char **argv, int first, const char *trace)
 {
 	char errbuf[HYDE_ERRBUF_SIZE], header[1024];
+	const struct wl_source *src;
 	struct workload *wl = NULL;
+	void *opts = NULL;
 	const char *out;
 	struct wl_out wo;
 	char **kvs;
 	int nkv, i, r;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		gen_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : 0;
-	}
 	kvs = xcalloc((size_t)argc, sizeof(char *));
-	r = parse_out_and_kvs("gen", argc, argv, 2, &out, kvs, &nkv);
+	r = parse_out_and_kvs(cmd, argc, argv, first, &out, kvs, &nkv);
 	if (r)
 		goto done;
-	if (!strcmp(argv[1], "fb")) {
-		struct gen_fb_opts o;
-
-		gen_fb_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (gen_fb_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("gen", "%s", errbuf);
-				goto done;
-			}
-		r = wl_gen_fb(&o, &wl, errbuf);
-	} else if (!strcmp(argv[1], "dag")) {
-		struct gen_dag_opts o;
-
-		gen_dag_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (gen_dag_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("gen", "%s", errbuf);
-				goto done;
-			}
-		r = wl_gen_dag(&o, &wl, errbuf);
-	} else if (!strcmp(argv[1], "flows")) {
-		struct gen_flows_opts o;
-
-		gen_flows_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (gen_flows_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("gen", "%s", errbuf);
-				goto done;
-			}
-		r = wl_gen_flows(&o, &wl, errbuf);
-	} else if (!strcmp(argv[1], "spark")) {
-		struct gen_spark_opts o;
-
-		gen_spark_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (gen_spark_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("gen", "%s", errbuf);
-				goto done;
-			}
-		r = wl_gen_spark(&o, &wl, errbuf);
-	} else if (!strcmp(argv[1], "gtrace")) {
-		struct gen_gtrace_opts o;
-
-		gen_gtrace_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (gen_gtrace_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("gen", "%s", errbuf);
-				goto done;
-			}
-		r = wl_gen_gtrace(&o, &wl, errbuf);
-	} else {
-		r = cli_usage_error("gen", "unknown generator '%s' (expected fb, dag, flows, spark or gtrace)",
-				    argv[1]);
+	for (src = sources; src->name && strcmp(src->name, argv[1]); src++)
+		;
+	if (!src->name) {
+		r = cli_usage_error(cmd, "unknown %s '%s' (expected %s)", what, argv[1],
+				    expected);
 		goto done;
 	}
-	if (r) {
+	opts = xcalloc(1, src->opts_size);
+	src->defaults(opts);
+	for (i = 0; i < nkv; i++)
+		if (src->set(opts, kvs[i], errbuf)) {
+			r = cli_usage_error(cmd, "%s", errbuf);
+			goto done;
+		}
+	if (src->make(opts, trace, &wl, errbuf)) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		r = EXIT_USAGE;
 		goto done;
@@ -187,8 +212,19 @@ int cmd_gen(int argc, char **argv)
 	}
 done:
 	wl_free(wl);
+	free(opts);
 	free(kvs);
 	return r;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		gen_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	return wl_source_cmd("gen", generators, "generator",
+			     "fb, dag, flows, spark or gtrace", argc, argv, 2, NULL);
 }
 
 static void import_usage(FILE *fp)
@@ -213,60 +249,12 @@ static void import_usage(FILE *fp)
 
 int cmd_import(int argc, char **argv)
 {
-	char errbuf[HYDE_ERRBUF_SIZE], header[1024];
-	struct workload *wl = NULL;
-	const char *out;
-	struct wl_out wo;
-	char **kvs;
-	int nkv, i, r;
-
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		import_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
 	if (argc < 3)
 		return cli_usage_error("import", "expected a trace file after '%s'", argv[1]);
-	kvs = xcalloc((size_t)argc, sizeof(char *));
-	r = parse_out_and_kvs("import", argc, argv, 3, &out, kvs, &nkv);
-	if (r)
-		goto done;
-	if (!strcmp(argv[1], "swim")) {
-		struct swim_opts o;
-
-		swim_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (swim_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("import", "%s", errbuf);
-				goto done;
-			}
-		r = wl_import_swim(argv[2], &o, &wl, errbuf);
-	} else if (!strcmp(argv[1], "coflow")) {
-		struct coflow_opts o;
-
-		coflow_opts_default(&o);
-		for (i = 0; i < nkv; i++)
-			if (coflow_opts_set(&o, kvs[i], errbuf)) {
-				r = cli_usage_error("import", "%s", errbuf);
-				goto done;
-			}
-		r = wl_import_coflow(argv[2], &o, &wl, errbuf);
-	} else {
-		r = cli_usage_error("import", "unknown trace kind '%s' (expected swim or coflow)", argv[1]);
-		goto done;
-	}
-	if (r) {
-		fprintf(stderr, "hyde: %s\n", errbuf);
-		r = EXIT_USAGE;
-		goto done;
-	}
-	join_args(header, sizeof(header), argc, argv);
-	wo = (struct wl_out){ wl, header };
-	if (cli_write_file(out, write_wl, &wo, errbuf)) {
-		fprintf(stderr, "hyde: %s\n", errbuf);
-		r = EXIT_RUN_FAILED;
-	}
-done:
-	wl_free(wl);
-	free(kvs);
-	return r;
+	return wl_source_cmd("import", importers, "trace kind", "swim or coflow", argc,
+			     argv, 3, argv[2]);
 }

@@ -22,6 +22,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "emul/ocs.h"
+#include "emul/shuffle.h"
 
 #define OCS_DEFAULT_PREFIX "hyde"
 
@@ -124,22 +125,6 @@ static int ctl_connect(const char *path, int *out)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* A reply: data lines, then one status line "ok ..." or "err ...". */
 struct ocs_reply {
 	char **lines;
@@ -176,9 +161,9 @@ static int ctl_request(FILE *in, int fd, const char *req, struct ocs_reply *r)
 	memset(r, 0, sizeof(*r));
 	/* A refusing crossbar ("err too many clients") answers and closes
 	 * before reading: a failed write still leaves its answer to read. */
-	werr = write_all(fd, req, strlen(req));
+	werr = emul_write_all(fd, req, strlen(req));
 	if (!werr)
-		werr = write_all(fd, "\n", 1);
+		werr = emul_write_all(fd, "\n", 1);
 	while ((n = read_line(in, &line, &cap)) >= 0) {
 		if (is_status(line)) {
 			r->status = line;

@@ -1,4 +1,4 @@
-/* COBRA (papers/003) and the containers applications hold: the pure rules
+/* COBRA [COBRA] and the containers applications hold: the pure rules
  * (Af, Pdelay, Tetris's score, Theorem 6), Table I's response times,
  * Fig. 2's toy with the real schedulers in the simulator, Theorem 6's
  * bound as a property of random DAGs, and the controller's promises to a
@@ -98,7 +98,7 @@ END_TEST
 
 START_TEST(theorem6_constant)
 {
-	/* READING-NOTES: at the defaults 2/(1-0.7) + 2.5/0.7 = 10.24 */
+	/* [COBRA §V, Theorem 6] at the defaults: 2/(1-0.7) + 2.5/0.7 = 10.24 */
 	double c = tl_theorem6(1, 0.7, 1.5, 0, 1, 0, 2);
 
 	ck_assert_double_eq_tol(c, 2 / 0.3 + 2.5 / 0.7, 1e-9);

@@ -70,13 +70,20 @@ static size_t *sorted_index(const struct an_run *r, size_t n,
 	return idx;
 }
 
-static size_t find_job(const struct an_run *r, const size_t *idx, const char *job)
+/* Compares element i of a table of r with a key: <0, 0, >0, in the order
+ * the table's index was sorted by. */
+typedef int (*key_cmp_fn)(const struct an_run *r, size_t i, const void *key);
+
+/* The element of the n-element table whose sorted index is idx that
+ * compares equal to key, or SIZE_MAX. */
+static size_t index_find(const struct an_run *r, const size_t *idx, size_t n,
+			 key_cmp_fn cmp, const void *key)
 {
-	size_t lo = 0, hi = r->n_jobs;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(r->jobs[idx[mid]].job, job);
+		int c = cmp(r, idx[mid], key);
 
 		if (!c)
 			return idx[mid];
@@ -88,40 +95,38 @@ static size_t find_job(const struct an_run *r, const size_t *idx, const char *jo
 	return SIZE_MAX;
 }
 
+static int job_key_cmp(const struct an_run *r, size_t i, const void *key)
+{
+	return strcmp(r->jobs[i].job, key);
+}
+
+static int coflow_key_cmp(const struct an_run *r, size_t i, const void *key)
+{
+	uint64_t v = r->coflows[i].coflow, id = *(const uint64_t *)key;
+
+	return v < id ? -1 : v > id;
+}
+
+static int flow_key_cmp(const struct an_run *r, size_t i, const void *key)
+{
+	uint64_t v = r->flows[i].flow, id = *(const uint64_t *)key;
+
+	return v < id ? -1 : v > id;
+}
+
+static size_t find_job(const struct an_run *r, const size_t *idx, const char *job)
+{
+	return index_find(r, idx, r->n_jobs, job_key_cmp, job);
+}
+
 static size_t find_coflow(const struct an_run *r, const size_t *idx, uint64_t id)
 {
-	size_t lo = 0, hi = r->n_coflows;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		uint64_t v = r->coflows[idx[mid]].coflow;
-
-		if (v == id)
-			return idx[mid];
-		if (v < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return SIZE_MAX;
+	return index_find(r, idx, r->n_coflows, coflow_key_cmp, &id);
 }
 
 static size_t find_flow(const struct an_run *r, const size_t *idx, uint64_t id)
 {
-	size_t lo = 0, hi = r->n_flows;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		uint64_t v = r->flows[idx[mid]].flow;
-
-		if (v == id)
-			return idx[mid];
-		if (v < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return SIZE_MAX;
+	return index_find(r, idx, r->n_flows, flow_key_cmp, &id);
 }
 
 /* ---- the files ---- */

@@ -570,14 +570,11 @@ err:
 
 int topo_load(const char *path, struct topo **out, char *errbuf)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp;
 	int r;
 
-	if (!fp) {
-		r = -errno;
-		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
+	if ((r = file_open_read(path, &fp, errbuf)))
 		return r;
-	}
 	r = topo_parse(fp, path, out, errbuf);
 	fclose(fp);
 	return r;

@@ -23,6 +23,18 @@ void errbuf_set(char *errbuf, const char *fmt, ...)
 	va_end(ap);
 }
 
+int file_open_read(const char *path, FILE **fp, char *errbuf)
+{
+	int r;
+
+	*fp = fopen(path, "r");
+	if (*fp)
+		return 0;
+	r = -errno;
+	errbuf_set(errbuf, "%s: %s", path, strerror(-r));
+	return r;
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

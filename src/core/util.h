@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Errors are written into a caller-supplied buffer of this size (the
  * libpcap errbuf convention); functions return 0 or a negative errno. */
@@ -16,6 +17,10 @@
 
 void errbuf_set(char *errbuf, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Open path for reading into *fp: 0, or -errno with "PATH: reason" in
+ * errbuf. The caller closes *fp. */
+int file_open_read(const char *path, FILE **fp, char *errbuf);
 
 /* Allocation that cannot fail: out of memory is fatal (exit 1); marked
  * returns_nonnull so that the compiler knows it too. */

@@ -1,4 +1,4 @@
-/* Workload generators for COBRA (papers/003), whose applications are
+/* Workload generators for COBRA [COBRA], whose applications are
  * Spark-like DAGs of stages with per-task resource demands: hyde writes
  * each application as jobs sharing one app= (a job is up to two stages:
  * its maps and its reduces; a later stage is a job whose parents= are the

@@ -194,7 +194,7 @@ static void arrivals_from_earliest(struct workload *wl)
 int wl_import_swim(const char *path, const struct swim_opts *o,
 		   struct workload **out, char *errbuf)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp;
 	struct workload *wl;
 	char *buf = NULL, *f[8];
 	size_t cap = 0, idx = 0;
@@ -204,11 +204,8 @@ int wl_import_swim(const char *path, const struct swim_opts *o,
 	long n;
 	int r = 0, nf, k;
 
-	if (!fp) {
-		r = -errno;
-		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
+	if ((r = file_open_read(path, &fp, errbuf)))
 		return r;
-	}
 	rng_seed(&rng, o->seed);
 	wl = wl_new();
 	while ((n = read_line(fp, &buf, &cap)) != -1) {
@@ -296,7 +293,7 @@ static int next_tok(char **s, char **tok)
 int wl_import_coflow(const char *path, const struct coflow_opts *o,
 		     struct workload **out, char *errbuf)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp;
 	struct workload *wl;
 	char *buf = NULL, *s, *tok;
 	size_t cap = 0, idx = 0;
@@ -307,11 +304,8 @@ int wl_import_coflow(const char *path, const struct coflow_opts *o,
 	long n;
 	int r = 0;
 
-	if (!fp) {
-		r = -errno;
-		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
+	if ((r = file_open_read(path, &fp, errbuf)))
 		return r;
-	}
 	rng_seed(&rng, o->seed);
 	wl = wl_new();
 	while ((n = read_line(fp, &buf, &cap)) != -1) {

@@ -958,14 +958,11 @@ err:
 
 int wl_load(const char *path, struct workload **out, char *errbuf)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp;
 	int r;
 
-	if (!fp) {
-		r = -errno;
-		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
+	if ((r = file_open_read(path, &fp, errbuf)))
 		return r;
-	}
 	r = wl_parse(fp, path, out, errbuf);
 	fclose(fp);
 	return r;

@@ -13,7 +13,8 @@
  *   rate R_c and flow f of c the rate R_c x left_f / left_c; the R_c are
  *   max-min fair under the links' capacities (weighted progressive
  *   filling);
- * - varys: SEBF + MADD (Varys §5, ALGORITHMS.md): coflows in the order of
+ * - varys: SEBF + MADD ([Varys §5], as its simulator runs it:
+ *   docs/REFERENCES.md, "Readings"): coflows in the order of
  *   their bottleneck time alone (Gamma = max over links of bytes_l / cap_l),
  *   each given, on what the coflows before it left, the rates that finish
  *   all its flows at its own bottleneck time (bytes_left_f / Gamma_c); a

@@ -1,7 +1,7 @@
-/* Sunflow (Huang, Sun, Ng, CoNEXT 2016): circuit scheduling for coflows,
- * as ALGORITHMS.md reads it from the public simulator. Shortest coflow
- * first by its OCS lower bound T(C) (Co-scheduler §V-A: "shortest lower
- * bound CCT"), non-preemptive, not-all-stop:
+/* Sunflow [Sunflow]: circuit scheduling for coflows, as the authors'
+ * simulator runs it [Sunflow-sim] (docs/REFERENCES.md, "Readings").
+ * Shortest coflow first by its OCS lower bound T(C) (Co-scheduler §V-A:
+ * "shortest lower bound CCT"), non-preemptive, not-all-stop:
  * - the first coflow's demand layer is list-scheduled from now: every pair
  *   whose two ports are idle starts, holding both for delta + bits / bw;
  *   T_plan is the end of the last of them;
@@ -9,7 +9,7 @@
  *   ports inside [now, T_plan]; a pair taken by a higher-priority coflow is
  *   left out of its layer; bits a gap cannot hold wait for the next plan.
  * Demand is aggregated per pair first (the reference's per-flow "taken"
- * marking drops a second flow on a pair; ALGORITHMS.md, pitfall). */
+ * marking drops a second flow on a pair [Sunflow-sim]). */
 #include "config.h"
 
 #include <math.h>

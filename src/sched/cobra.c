@@ -1,4 +1,4 @@
-/* cobra: COBRA (Zhang et al., papers/003) under YARN's Fair Scheduler: a
+/* cobra: COBRA [COBRA] under YARN's Fair Scheduler: a
  * task scheduler per application (COBRA's "job", hyde's app: jobs that
  * share containers) made of Af and Pdelay, with multi-task, reusable
  * containers of the default size (the host over `containers`).
@@ -13,8 +13,8 @@
  * by rho, kept, or multiplied by rho (d >= 1 always, as Lemma 3 takes it,
  * and at most every container of the cluster, |P|). The app asks the job
  * scheduler for ceil(d) containers, and no more than its waiting plus
- * running tasks (a container per task is the most it can use: READING-
- * NOTES' reading of "desires are reals"). Shrinking (§VI-B): idle
+ * running tasks (a container per task is the most it can use: our reading
+ * of "desires are reals", docs/REFERENCES.md). Shrinking (§VI-B): idle
  * containers beyond the desire are released at the period's end, busy
  * ones as soon as they become empty ("the containers which firstly become
  * free").
@@ -23,13 +23,13 @@
  * it ends, its host heartbeats): a node-local task of any of the app's
  * jobs whose demand fits what the container has left; else a rack-local
  * one that has waited tau x p (line 6 tests t_ij's demand: t_ik's is
- * meant, READING-NOTES); else any task that has waited 2 tau x p, if the
- * container has at least 1 - delta_u of every resource free. A task waits
- * from when its stage became available (its job ready, or its job's maps
- * all done for a reduce); p is its stage's processing time, known for
- * available stages only (semi-clairvoyance: a later stage's is not read
- * before it is available). A reduce has no input to be near: it is
- * node-local everywhere.
+ * meant: our reading, docs/REFERENCES.md); else any task that has
+ * waited 2 tau x p, if the container has at least 1 - delta_u of every
+ * resource free. A task waits from when its stage became available (its job
+ * ready, or its job's maps all done for a reduce); p is its stage's
+ * processing time, known for available stages only (semi-clairvoyance: a
+ * later stage's is not read before it is available). A reduce has no
+ * input to be near: it is node-local everywhere.
  *
  * The job scheduler (§V): at each host's heartbeat, while a default
  * container fits, it goes to the app holding the fewest (the smallest

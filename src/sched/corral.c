@@ -1,13 +1,13 @@
-/* corral: Corral (Jalaparti et al., SIGCOMM 2015), a RECONSTRUCTION from
- * ALGORITHMS.md, not the authors' code. Corral plans recurring jobs ahead:
+/* corral: Corral [Corral], a RECONSTRUCTION (docs/REFERENCES.md,
+ * "Readings"), not the authors' code. Corral plans recurring jobs ahead:
  * each job gets a few racks, one replica of its input is placed there,
  * and all its tasks run only there, isolating jobs in space and time.
  *
  * Plan (at init; the workload's jobs are the recurring jobs, known ahead):
  * every planned job starts with one rack; list-schedule the jobs (arrival
  * order for mean JCT, or longest first for makespan) onto the racks that
- * free up earliest, each job taking the latency of ALGORITHMS.md's model on
- * its racks (maps and reduces in waves of the racks' containers, the
+ * free up earliest, each job taking the latency of the reconstructed
+ * model on its racks (maps and reduces in waves of the racks' containers, the
  * shuffle's cross-rack share S (r-1)/r^2 over one uplink); keep the best
  * plan seen; give one more rack to the job on the critical path (the one
  * ending last for makespan, the longest JCT for mean JCT); stop when it
@@ -68,7 +68,7 @@ static void corral_defaults(void *priv)
 	p->o.planned = 1.0;
 }
 
-/* Latency of job i on r racks (ALGORITHMS.md), in seconds. */
+/* Latency of job i on r racks ([Corral], reconstructed), in seconds. */
 static double job_latency(const struct hyde_sched *s, size_t i, unsigned r)
 {
 	const struct hyde_job *w = hyde_job(s, (uint32_t)i);

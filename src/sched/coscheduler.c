@@ -1,4 +1,4 @@
-/* coscheduler: Co-scheduler (Li & Shen, papers/000, §IV), every part:
+/* coscheduler: Co-scheduler [Co-scheduler §IV], every part:
  *
  * - §IV-A: a job's reduces are scheduled only after all its maps are
  *   done, and its shuffle starts only once every reduce has a container
@@ -558,7 +558,7 @@ static const struct hyde_task *cs_pick(struct hyde_sched *s, unsigned host)
 const struct hyde_sched_ops sched_coscheduler = {
 	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "coscheduler",
-	.summary = "Co-scheduler: MTS, PSRT, SBS and OCAS for a Hybrid-DCN (papers/000 §IV)",
+	.summary = "Co-scheduler: MTS, PSRT, SBS and OCAS for a Hybrid-DCN (Co-scheduler §IV)",
 	.priv_size = sizeof(struct cs_priv),
 	.opts = cs_opts,
 	.n_opts = sizeof(cs_opts) / sizeof(cs_opts[0]),

@@ -1,5 +1,5 @@
-/* delay: delay scheduling on top of the Fair Scheduler (Zaharia et al.,
- * EuroSys 2010; ALGORITHMS.md), in Hadoop's wait-time form. Jobs are taken
+/* delay: delay scheduling on top of the Fair Scheduler [Delay], in
+ * Hadoop's wait-time form (docs/REFERENCES.md, "Readings"). Jobs are taken
  * in fair order; a job whose next map cannot run at the locality it is
  * allowed is skipped (the container goes to the next job) and starts
  * waiting. A job whose last launch was node-local may launch rack-local

@@ -1,4 +1,4 @@
-/* fair: the Hadoop Fair Scheduler (ALGORITHMS.md). Users (pools) are
+/* fair: the Hadoop Fair Scheduler [Fair]. Users (pools) are
  * ordered by running tasks over weight (all weights 1 here), ties by the
  * earliest job; inside a user, jobs by running tasks, ties by arrival. A
  * free container gets a task of the first job that has one: a map,

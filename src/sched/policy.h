@@ -2,8 +2,8 @@
  * they can be tested on the papers' worked numbers: Co-scheduler's MTS
  * guideline (eq. 3-6), PSRT (eq. 7 and §IV-D), ExploreSchedule (Alg. 1,
  * eq. 8-9), the task order of OCAS (Alg. 2), and delay scheduling's
- * locality levels (ALGORITHMS.md). Sizes and times are doubles in any
- * consistent units. */
+ * locality levels ([Delay], in Hadoop's wait-time form). Sizes and times
+ * are doubles in any consistent units. */
 #ifndef HYDE_POLICY_H
 #define HYDE_POLICY_H
 
@@ -136,7 +136,7 @@ enum pol_locality { POL_NODE, POL_RACK, POL_ANY };
 enum pol_locality pol_delay_level(enum pol_locality last, double waited,
 				  double node_wait, double rack_wait);
 
-/* ---- Corral (ALGORITHMS.md, a reconstruction) ---- */
+/* ---- Corral ([Corral], a reconstruction: docs/REFERENCES.md) ---- */
 
 /* Latency of a job on r racks of k containers each (uplink bw): maps in
  * waves, the shuffle's cross-rack part S (r-1)/r^2 over one uplink, then

@@ -1,7 +1,7 @@
 /* tetris: Tetris (Grandl et al., SIGCOMM'14) as COBRA's clairvoyant
  * baseline (§VII-B): variable-size, disposable containers packed onto
- * hosts. A RECONSTRUCTION from ALGORITHMS.md, itself written from memory
- * and not checked against the paper: treat its constants as knobs.
+ * hosts [Tetris]. A RECONSTRUCTION, not checked against the paper
+ * (docs/REFERENCES.md, "Readings"): treat its constants as knobs.
  *
  * At each host's heartbeat, while anything fits what the host has not
  * given out: among the apps furthest below their fair share (the

@@ -40,7 +40,8 @@ unsigned tl_af_want(double d, unsigned most);
 bool tl_pdelay_ok(enum hyde_locality level, double wait, double p, double tau,
 		  double free_frac, double delta_u);
 
-/* Tetris's packing score (a reconstruction, ALGORITHMS.md): the
+/* Tetris's packing score ([Tetris], a reconstruction: docs/REFERENCES.md,
+ * "Readings"): the
  * alignment sum_k demand_k / cap_k x free_k / cap_k, 0 if the demand does
  * not fit what is free. */
 double tl_alignment(const struct hyde_res *demand, const struct hyde_res *free,
