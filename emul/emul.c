@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/opts.h"
 #include "core/rundir.h"
 #include "core/units.h"
 #include "core/util.h"
@@ -78,8 +79,15 @@ struct tslot {
 	char *outbox;
 };
 
+/* The emulator's options (-B KEY=VALUE; --prefix is its alias): the start
+ * of its state. */
+struct emul_opts {
+	char prefix[256]; /* of the fabric's namespaces (fabric_prefix_check) */
+};
+
 struct emul {
-	struct ctl *ctl;
+	struct emul_opts opts; /* first: the backend's options table's */
+	struct ctl *ctl;       /* NULL until init and after destroy */
 	const struct topo *t;
 	struct fabric *fab;
 	char rundir[4096];
@@ -117,7 +125,7 @@ struct emul {
 
 static inline struct emul *EM(struct backend *b)
 {
-	return *(struct emul **)b->priv;
+	return b->priv;
 }
 
 static char *self_exe(void)
@@ -898,7 +906,7 @@ static int start_services(struct emul *e, char *errbuf)
 
 static int emul_init(struct backend *b, char *errbuf)
 {
-	struct emul *e = xcalloc(1, sizeof(*e));
+	struct emul *e = EM(b);
 	const struct ctl_opts *o = ctl_options(b->ctl);
 	struct cluster *cl = ctl_cluster(b->ctl);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -906,7 +914,6 @@ static int emul_init(struct backend *b, char *errbuf)
 	sigset_t mask;
 	int r;
 
-	*(struct emul **)b->priv = e;
 	e->ctl = b->ctl;
 	e->t = ctl_topo(b->ctl);
 	e->seed = o->seed;
@@ -940,7 +947,7 @@ static int emul_init(struct backend *b, char *errbuf)
 		return -errno;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if ((r = fabric_up_owned(e->t, o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, &e->fab, errbuf)))
+	if ((r = fabric_up_owned(e->t, e->opts.prefix, &e->fab, errbuf)))
 		return r;
 	/* a policy other than TCP's sharing: the links' priority bands, and
 	 * for fcfs a fresh table of ranks the senders share */
@@ -986,7 +993,7 @@ static void emul_destroy(struct backend *b)
 	char errbuf[HYDE_ERRBUF_SIZE];
 	size_t i, k;
 
-	if (!e)
+	if (!e->ctl)
 		return;
 	/* tasks first, then the crossbar and services, the captures last (so
 	 * they see everything) and gently (so they flush) */
@@ -1088,8 +1095,8 @@ static void emul_destroy(struct backend *b)
 		linkstats_free(e->ls);
 	}
 	free(e->ocs_in);
-	free(e);
-	*(struct emul **)b->priv = NULL;
+	/* the state is the controller's to free; the options stay */
+	memset((char *)e + sizeof(e->opts), 0, sizeof(*e) - sizeof(e->opts));
 }
 
 /* ---- backend ops ---- */
@@ -1376,9 +1383,23 @@ static void emul_progress(struct backend *b, char *buf, size_t len)
 	snprintf(buf, len, "%zu task processes", n);
 }
 
+/* ---- options ---- */
+
+static const struct opt_desc emul_opts[] = {
+	OPT(emul_opts, prefix, O_STR, 0, sizeof(((struct emul_opts *)0)->prefix),
+	    "namespace prefix of the fabric: hyde and up to 20 letters or digits"),
+};
+
+static void emul_opts_defaults(void *priv)
+{
+	struct emul_opts *o = priv;
+
+	snprintf(o->prefix, sizeof(o->prefix), "%s", FABRIC_DEFAULT_PREFIX);
+}
+
 const struct backend_ops backend_emul = {
 	.name = "emul",
-	.priv_size = sizeof(struct emul *),
+	.priv_size = sizeof(struct emul),
 	.clock = EVLOOP_REAL,
 	.init = emul_init,
 	.destroy = emul_destroy,
@@ -1394,4 +1415,7 @@ const struct backend_ops backend_emul = {
 	.container_start = emul_container_start,
 	.container_stop = emul_container_stop,
 	.container_usage = emul_container_usage,
+	.opts = emul_opts,
+	.n_opts = sizeof(emul_opts) / sizeof(emul_opts[0]),
+	.defaults = emul_opts_defaults,
 };

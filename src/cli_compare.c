@@ -36,7 +36,10 @@
 
 #include "analyze/plot.h"
 #include "cli.h"
+#include "cli_runopts.h"
+#include "ctl/ctl.h"
 #include "core/breakdown.h"
+#include "net/csched.h"
 #include "net/netsched.h"
 #include "core/csv.h"
 #include "core/rundir.h"
@@ -46,6 +49,7 @@
 #include "core/util.h"
 #include "ctl/live.h"
 #include "ctl/sched_host.h"
+#include "emul/emul.h"
 #include "emul/fabric.h"
 
 #define CMP_DEFAULT_TOPO "topologies/rack8.topo"
@@ -105,15 +109,16 @@ struct cmp_spec {
 };
 
 struct cmp_opts {
-	const char *topo, *wl, *scheds, *outdir, *circuits, *backend;
+	const char *topo, *wl, *scheds, *outdir, *backend;
 	const char *from, *baseline;
-	const char *copies, *heartbeat, *prefix, *ocs_fetch;
 	uint64_t seed;
 	unsigned runs, jobs;
-	const char *net, *coflow; /* the network's policy, passed on */
-	char **kv; /* -S for every scheduler */
-	int n_kv;
-	bool quiet, no_io;
+	/* the run options (cli_runopts.h's RUNOPT_PASS), parsed as each
+	 * run will parse them (run.sched_kv: -S for every scheduler), and
+	 * their words, handed to every run unchanged */
+	struct ctl_opts run;
+	struct runopt_state st;
+	bool quiet;
 };
 
 static volatile sig_atomic_t cmp_interrupted;
@@ -163,6 +168,10 @@ static void compare_usage(FILE *fp)
 		"                        fcfs, srpt, las (hyde run --help)\n"
 		"      --coflow POLICY   (sim) schedule coflows: varys, scf, fcfs, fair\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
+		"  -B KEY=VALUE, --coflow-only, --rates MODEL, --rate-quantum TIME,\n"
+		"      --snaplen BYTES, --capture-window TIME\n"
+		"                        as in hyde run and hyde sim (hyde sim --help);\n"
+		"                        every run gets them as given\n"
 		"  -q, --quiet           only the tables\n"
 		"      --baseline LABEL  the spec the others are compared with (default: the first)\n"
 		"      --from DIR        run nothing: read the finished runs of an earlier compare\n"
@@ -269,13 +278,14 @@ static int parse_specs(const struct cmp_opts *o, struct cmp_spec **out, size_t *
 		/* the options, as the run will get them: the common ones, then
 		 * the spec's own */
 		{
-			char **all = xmalloc(sizeof(*all) * (o->n_kv + run->n_kv + 1));
+			int n_kv = o->run.n_sched_kv;
+			char **all = xmalloc(sizeof(*all) * ((size_t)n_kv + (size_t)run->n_kv + 1));
 
-			for (k = 0; k < o->n_kv; k++)
-				all[k] = o->kv[k];
+			for (k = 0; k < n_kv; k++)
+				all[k] = o->run.sched_kv[k];
 			for (k = 0; k < run->n_kv; k++)
-				all[o->n_kv + k] = run->kv[k];
-			r = sched_new(run->name, all, o->n_kv + run->n_kv, &s, errbuf);
+				all[n_kv + k] = run->kv[k];
+			r = sched_new(run->name, all, n_kv + run->n_kv, &s, errbuf);
 			free(all);
 		}
 		if (r)
@@ -335,7 +345,7 @@ static int wait_run(const struct cmp_opts *o, const struct cmp_run *run, bool em
 {
 	bool live = emul && head && isatty(STDOUT_FILENO);
 	char *path = xasprintf("%s/%s/%s", FABRIC_STATE_ROOT,
-			       o->prefix ? o->prefix : FABRIC_DEFAULT_PREFIX, LIVE_FILE);
+			       o->st.prefix ? o->st.prefix : FABRIC_DEFAULT_PREFIX, LIVE_FILE);
 	int64_t last = 0;
 	bool shown = false;
 
@@ -380,13 +390,17 @@ static int wait_run(const struct cmp_opts *o, const struct cmp_run *run, bool em
 	return 0;
 }
 
-/* Start one run as a child, its output in run->log; 0 or -errno. */
+/* Start one run as a child, its output in run->log; 0 or -errno. Its
+ * command line: what compare chooses (topology, workload, scheduler, run
+ * directory, seed), the run options in the user's words and order, then
+ * the spec's own -S (after the common ones: the spec's win). */
 static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct cmp_run *run,
 		     bool emul)
 {
-	const char *argv[64 + 4 * 16];
+	size_t argc = 0, k, max = 12 + o->st.n_words + 2 * (size_t)sp->n_kv + 1; /* NULL */
+	const char **argv = xmalloc(sizeof(*argv) * max);
 	char seed[32];
-	int argc = 0, k, fd;
+	int fd;
 	pid_t pid, parent;
 
 	argv[argc++] = "hyde";
@@ -397,48 +411,16 @@ static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct
 	argv[argc++] = o->wl;
 	argv[argc++] = "-s";
 	argv[argc++] = sp->name;
-	for (k = 0; k < o->n_kv && argc < 60; k++) {
-		argv[argc++] = "-S";
-		argv[argc++] = o->kv[k];
-	}
-	for (k = 0; k < sp->n_kv && argc < 60; k++) {
-		argv[argc++] = "-S";
-		argv[argc++] = sp->kv[k];
-	}
 	argv[argc++] = "-o";
 	argv[argc++] = run->dir;
-	if (o->circuits) {
-		argv[argc++] = "-C";
-		argv[argc++] = o->circuits;
-	}
 	snprintf(seed, sizeof(seed), "%" PRIu64, run->seed);
 	argv[argc++] = "--seed";
 	argv[argc++] = seed;
-	if (o->copies) {
-		argv[argc++] = "--copies";
-		argv[argc++] = o->copies;
-	}
-	if (o->heartbeat) {
-		argv[argc++] = "--heartbeat";
-		argv[argc++] = o->heartbeat;
-	}
-	if (o->no_io)
-		argv[argc++] = "--no-io";
-	if (o->ocs_fetch) {
-		argv[argc++] = "--ocs-fetch";
-		argv[argc++] = o->ocs_fetch;
-	}
-	if (o->net) {
-		argv[argc++] = "--net";
-		argv[argc++] = o->net;
-	}
-	if (o->coflow) {
-		argv[argc++] = "--coflow";
-		argv[argc++] = o->coflow;
-	}
-	if (emul && o->prefix) {
-		argv[argc++] = "--prefix";
-		argv[argc++] = o->prefix;
+	for (k = 0; k < o->st.n_words; k++)
+		argv[argc++] = o->st.words[k];
+	for (k = 0; k < (size_t)sp->n_kv; k++) {
+		argv[argc++] = "-S";
+		argv[argc++] = sp->kv[k];
 	}
 	argv[argc] = NULL;
 
@@ -448,8 +430,11 @@ static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "hyde compare: fork: %s\n", strerror(errno));
-		return -errno;
+		int e = errno;
+
+		fprintf(stderr, "hyde compare: fork: %s\n", strerror(e));
+		free(argv);
+		return -e;
 	}
 	if (pid == 0) {
 		fd = open(run->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -466,6 +451,7 @@ static int start_run(const struct cmp_opts *o, const struct cmp_spec *sp, struct
 		fprintf(stderr, "hyde compare: exec /proc/self/exe: %s\n", strerror(errno));
 		_exit(127);
 	}
+	free(argv);
 	run->pid = pid;
 	run->ran = true;
 	return 0;
@@ -1573,27 +1559,60 @@ static int run_all(const struct cmp_opts *o, struct cmp_spec *specs, size_t n, b
 	return r;
 }
 
+/* The run options of compare's command line, in order, until the backend
+ * they are checked against is known. */
+struct cmp_pass {
+	int code;
+	const char *arg;
+};
+
+/* Check the run options as the runs will (for their backend) and keep
+ * their words: 0 or EXIT_USAGE. */
+static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t n, bool emul)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	size_t i;
+	int r;
+
+	runopt_state_init(&o->st, emul);
+	for (i = 0; i < n; i++)
+		if ((r = runopt_apply(&o->run, &o->st, "compare", pass[i].code, pass[i].arg)))
+			return r;
+	if ((r = runopt_check(&o->run, &o->st, "compare")))
+		return r;
+	/* the circuit scheduler and its options, and the backend's, as
+	 * each run will take them */
+	if (o->run.csched_name && strcmp(o->run.csched_name, "none")) {
+		const struct csched_ops *cs;
+		void *priv;
+
+		if (csched_new(o->run.csched_name, &cs, &priv, errbuf)) {
+			fprintf(stderr, "hyde compare: -C: %s\n", errbuf);
+			return EXIT_USAGE;
+		}
+		free(priv);
+	}
+	if (backend_opts_check(emul ? &backend_emul : &backend_sim, o->run.backend_kv,
+			       o->run.n_backend_kv, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "topology", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "schedulers", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
-		{ "circuits", required_argument, NULL, 'C' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "backend", required_argument, NULL, 1 },
-		{ "seed", required_argument, NULL, 2 },
-		{ "copies", required_argument, NULL, 3 },
-		{ "heartbeat", required_argument, NULL, 4 },
-		{ "prefix", required_argument, NULL, 5 },
-		{ "no-io", no_argument, NULL, 6 },
-		{ "runs", required_argument, NULL, 7 },
-		{ "from", required_argument, NULL, 8 },
-		{ "baseline", required_argument, NULL, 9 },
-		{ "ocs-fetch", required_argument, NULL, 10 },
-		{ "net", required_argument, NULL, 11 },
-		{ "coflow", required_argument, NULL, 12 },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1612,15 +1631,22 @@ int cmd_compare(int argc, char **argv)
 	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL;
 	char *from_backend = NULL;
 	bool run_opts = false; /* options that make runs, refused with --from */
+	struct cmp_pass *pass = NULL;
+	size_t n_pass = 0, cap_pass = 0;
+	struct option *longopts;
+	char *shortopts;
 	size_t n = 0, i;
 	bool emul, all_ok = true;
 	unsigned k;
 	struct stat st;
 	int opt, r = 0;
 
+	ctl_opts_default(&o.run);
+	runopt_state_init(&o.st, false);
+	longopts = runopt_longopts(RUNOPT_PASS, own, "t:w:s:o:j:qh", &shortopts);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:w:s:o:C:S:j:qh", longopts, NULL)) != -1) {
-		if (!strchr("oqh", opt) && opt != 8 && opt != 9)
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (!(opt < 256 && strchr("oqh", opt)) && opt != OPT_FROM && opt != OPT_BASELINE)
 			run_opts = true;
 		switch (opt) {
 		case 't':
@@ -1635,73 +1661,39 @@ int cmd_compare(int argc, char **argv)
 		case 'o':
 			o.outdir = optarg;
 			break;
-		case 'C':
-			o.circuits = optarg;
-			break;
-		case 'S':
-			o.kv = xrealloc(o.kv, sizeof(*o.kv) * (o.n_kv + 1));
-			o.kv[o.n_kv++] = optarg;
-			break;
 		case 'j':
 			jobs_arg = optarg;
 			break;
-		case 1:
+		case OPT_BACKEND:
 			o.backend = optarg;
 			break;
-		case 2:
+		case OPT_SEED:
 			seed_arg = optarg;
 			break;
-		case 3:
-			o.copies = optarg;
-			break;
-		case 4:
-			o.heartbeat = optarg;
-			break;
-		case 5:
-			o.prefix = optarg;
-			break;
-		case 6:
-			o.no_io = true;
-			break;
-		case 7:
+		case OPT_RUNS:
 			runs_arg = optarg;
 			break;
-		case 8:
+		case OPT_FROM:
 			o.from = optarg;
 			break;
-		case 9:
+		case OPT_BASELINE:
 			o.baseline = optarg;
-			break;
-		case 10:
-			o.ocs_fetch = optarg;
-			break;
-		case 11:
-			if (netsched_net_parse(optarg) < 0 || !strcmp(optarg, "maxmin")) {
-				free(o.kv);
-				return cli_usage_error("compare", "--net: expected fair, fcfs, srpt or las, got '%s'",
-						       optarg);
-			}
-			o.net = optarg;
-			break;
-		case 12:
-			if (netsched_coflow_parse(optarg) < 0) {
-				free(o.kv);
-				return cli_usage_error("compare", "--coflow: expected varys, scf, fcfs, fair or none, got '%s'",
-						       optarg);
-			}
-			o.coflow = optarg;
 			break;
 		case 'q':
 			o.quiet = true;
 			break;
 		case 'h':
 			compare_usage(stdout);
-			free(o.kv);
-			return 0;
+			goto out;
 		default:
+			if (opt != '?' && runopt_find(opt)) {
+				xgrow((void **)&pass, &cap_pass, n_pass + 1, sizeof(*pass));
+				pass[n_pass++] = (struct cmp_pass){ opt, optarg };
+				break;
+			}
 			compare_usage(stderr);
-			free(o.kv);
-			return EXIT_USAGE;
+			r = EXIT_USAGE;
+			goto out;
 		}
 	}
 	if (optind < argc) {
@@ -1756,6 +1748,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	emul = !strcmp(o.backend, "emul");
+	if ((r = cmp_run_opts(&o, pass, n_pass, emul)))
+		goto out;
 	if (seed_arg) {
 		errno = 0;
 		o.seed = strtoull(seed_arg, &end, 10);
@@ -1970,7 +1964,12 @@ out:
 	for (i = 0; i < n; i++)
 		cmp_spec_free(&specs[i], o.runs);
 	free(specs);
-	free(o.kv);
+	free(o.run.sched_kv);
+	free(o.run.backend_kv);
+	runopt_state_free(&o.st);
+	free(pass);
+	free(longopts);
+	free(shortopts);
 	free(from_backend);
 	return r;
 }

@@ -24,7 +24,7 @@ fi
 ls -A "$tmpdir/good" | grep -q -e '\.tmp' -e '\.gp' && fail "temporaries left: $(ls -A "$tmpdir/good")"
 # summary.json is valid JSON when python3 is there to say so
 if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["accuracy"]["fct_abs_diff"]["median_ns"] == 50000' \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == 1 and d["analysis"]["accuracy"]["fct_abs_diff"]["median_ns"] == 50000' \
 		"$tmpdir/good/summary.json" || fail "summary.json does not parse or lacks the accuracy figure"
 fi
 

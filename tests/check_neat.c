@@ -389,7 +389,7 @@ static const struct {
 START_TEST(fig1_sim)
 {
 	char *tp = write_tmp(FIG1_TOPO, ".topo"), *wp = write_tmp(FIG1_WL, ".wl");
-	char errbuf[HYDE_ERRBUF_SIZE], *kv[3];
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[3], rates_kv[32], *bkv[1] = { rates_kv };
 	struct hyde_sched_ops ops = sched_neat;
 	struct flow *const *fl;
 	struct ctl_opts o;
@@ -409,7 +409,10 @@ START_TEST(fig1_sim)
 	o.n_sched_kv = nkv;
 	o.heartbeat = 0;
 	o.net = fig1_runs[_i].net;
-	o.rates = strcmp(o.net, "fair") ? o.net : "maxmin";
+	/* the simulator's rate model, as hyde sim --net sets it */
+	snprintf(rates_kv, sizeof(rates_kv), "rates=%s", strcmp(o.net, "fair") ? o.net : "maxmin");
+	o.backend_kv = bkv;
+	o.n_backend_kv = 1;
 	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
 	fl = ctl_flows(c, &n);

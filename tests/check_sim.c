@@ -35,7 +35,7 @@ struct simrun {
 static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
 			 const char *csched, bool coflow_only, const char *rates)
 {
-	char errbuf[HYDE_ERRBUF_SIZE];
+	char errbuf[HYDE_ERRBUF_SIZE], kv[64], *kvs[1] = { kv };
 	struct ctl_opts o;
 
 	r->tpath = write_tmp(topo, ".topo");
@@ -51,7 +51,11 @@ static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
 	o.no_io = true;
 	if (coflow_only)
 		o.parallel_copies = 1000;
-	o.rates = rates;
+	if (rates) { /* the simulator's option (-B rates=) */
+		snprintf(kv, sizeof(kv), "rates=%s", rates);
+		o.backend_kv = kvs;
+		o.n_backend_kv = 1;
+	}
 	ck_assert_msg(ctl_new(&o, &r->c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(r->c, errbuf) == 0, "%s", errbuf);
 }

@@ -91,6 +91,54 @@ for m in maxmin fcfs srpt las; do
 	lines=$(awk -F, 'NR > 1 && $13 == "shuffle"' "$tmpdir/sim-$m/flows.csv" | wc -l)
 	[ "$flows" = "$lines" ] || fail "sim --rates $m: $flows flows in the summary, $lines shuffle flows in flows.csv"
 done
+# the backends' own options (-B KEY=VALUE): --rates and --rate-quantum
+# are the simulator's rates= and rate_quantum=, the same runs; a key the
+# backend does not have, or a value it cannot take, is refused up front,
+# in hyde compare too, before anything runs
+for a in "--rates srpt|-B rates=srpt" "--rate-quantum 300ms|-B rate_quantum=300ms"; do
+	"$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" ${a%%|*} -o "$tmpdir/alias" -q &&
+		"$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" ${a##*|} -o "$tmpdir/bopt" -q ||
+		fail "sim ${a%%|*} or ${a##*|} failed"
+	cmp -s "$tmpdir/alias/flows.csv" "$tmpdir/bopt/flows.csv" || fail "sim ${a%%|*} and ${a##*|} differ"
+	cmp -s "$tmpdir/alias/flows.csv" "$tmpdir/sim-maxmin/flows.csv" && fail "sim ${a##*|} changed nothing"
+	rm -rf "$tmpdir/alias" "$tmpdir/bopt"
+done
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -B bogus=1 &&
+	contains "$err" "backend sim: unknown option 'bogus' (expected one of: rates, rate_quantum)"
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -B rates=bogus &&
+	contains "$err" "backend sim: rates: expected maxmin, fcfs, srpt or las, got 'bogus'"
+expect_status 2 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-B prefix=hydex -o "$tmpdir/cmpb" && contains "$err" "backend sim: unknown option 'prefix'"
+[ -e "$tmpdir/cmpb" ] && fail "a refused compare left $tmpdir/cmpb"
+expect_status 0 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-s fair -B rates=srpt -o "$tmpdir/cmpb" -q
+cmp -s "$tmpdir/cmpb/fair/flows.csv" "$tmpdir/sim-srpt/flows.csv" ||
+	fail "compare -B rates=srpt: the run's flows are not srpt's"
+# circuit schedulers' options (-C NAME:KEY=VALUE): greedy's period
+# reaches it (matchings held half as long: more reconfigurations), and a
+# key it does not have is refused, in hyde compare before anything runs
+for p in default 100ms 50ms; do
+	spec=greedy:period=$p
+	[ $p = default ] && spec=greedy
+	expect_status 0 "$HYDE" sim -t "$T/rack8.topo" -w "$HYDE_SRCDIR/workloads/fb-small.wl" \
+		-C $spec -o "$tmpdir/greedy-$p" -q
+done
+cmp -s "$tmpdir/greedy-default/flows.csv" "$tmpdir/greedy-100ms/flows.csv" ||
+	fail "-C greedy:period=100ms is not greedy's default"
+reconf() { sed -n 's/^  "reconfigurations": \([0-9]*\),$/\1/p' "$tmpdir/greedy-$1/summary.json"; }
+[ "$(reconf 50ms)" -gt "$(reconf 100ms)" ] 2>/dev/null ||
+	fail "-C greedy:period=50ms: $(reconf 50ms) reconfigurations, 100ms: $(reconf 100ms)"
+grep -q '"circuit_scheduler": "greedy"' "$tmpdir/greedy-50ms/summary.json" ||
+	fail "greedy:period=50ms: $(grep circuit_scheduler "$tmpdir/greedy-50ms/summary.json")"
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -C greedy:bogus=1 &&
+	contains "$err" "circuit scheduler greedy: unknown option 'bogus' (expected one of: period)"
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -C sunflow:period=1s &&
+	contains "$err" "circuit scheduler sunflow: unknown option 'period' (it has none)"
+expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -C nosuch &&
+	contains "$err" "unknown circuit scheduler 'nosuch' (expected sunflow, greedy or none)"
+expect_status 2 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-C greedy:period=0 -o "$tmpdir/cmpc" && contains "$err" "period: expected"
+[ -e "$tmpdir/cmpc" ] && fail "a refused compare left $tmpdir/cmpc"
 expect_status 0 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" --progress -q &&
 	contains "$err" "jobs " && contains "$err" "ETA"
 

@@ -36,6 +36,30 @@ grep -qx '0 sched_options slowstart=1' "$O/fair-slowstart=1/events.log" ||
 grep -qx '0 sched_options' "$O/fair/events.log" ||
 	fail "fair ran with: $(grep sched_options "$O/fair/events.log")"
 
+# every run option reaches every run, as many as given: 40 -S options
+# (hyde compare once stopped at about 26 without a word), in their order,
+# then the spec's own
+S40=""
+i=1
+while [ $i -le 40 ]; do
+	S40="$S40 -S slowstart=$(printf '0.%03d' $i)"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086
+expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair,fair:slowstart=1 \
+	$S40 --heartbeat 0 -o "$tmpdir/many"
+want="0 sched_options$(echo "$S40" | sed 's/ -S / /g')"
+grep -qxF "$want" "$tmpdir/many/fair/events.log" ||
+	fail "40 -S options: fair ran with: $(grep sched_options "$tmpdir/many/fair/events.log")"
+grep -qxF "$want slowstart=1" "$tmpdir/many/fair-slowstart=1/events.log" ||
+	fail "40 -S options and the spec's: ran with: $(grep sched_options "$tmpdir/many/fair-slowstart=1/events.log")"
+# and the options the runs got are checked before anything runs
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair --copies 0 -o "$tmpdir/bad"
+contains "$err" "--copies: expected 1 to 1000"
+expect_status 2 "$HYDE" compare -t "$T" -w "$W" -s fair --coflow varys -o "$tmpdir/bad"
+contains "$err" "only the simulator schedules coflows"
+[ -e "$tmpdir/bad" ] && fail "a refused compare left $tmpdir/bad"
+
 # compare.csv against each run's summary.json (computed by the controller,
 # not by compare): makespan, average JCT, average CCT, OCS share
 json() { sed -n "s/^ *\"$2\": *\\([-0-9.e+]*\\),*\$/\\1/p" "$1/summary.json"; }

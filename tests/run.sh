@@ -100,6 +100,26 @@ decisions "$tmpdir/two-sim" >"$tmpdir/sim.dec"
 [ -s "$tmpdir/emul.dec" ] || fail "no task_start in the emulation's events.log"
 cmp -s "$tmpdir/emul.dec" "$tmpdir/sim.dec" ||
 	fail "emulation and simulation placed tasks differently: $(diff "$tmpdir/emul.dec" "$tmpdir/sim.dec")"
+# one summary.json for both backends (docs/summary-json.md): the same
+# keys, schema 1, the run's figures as the controller counted them (what
+# hyde run printed), and in emulation the analyzer's beside them
+keys() { sed -n 's/^  "\([a-z_]*\)": .*/\1/p' "$1/summary.json" | sort; }
+keys "$R" | grep -vx analysis >"$tmpdir/emul.keys"
+keys "$tmpdir/two-sim" >"$tmpdir/sim.keys"
+grep -qx schema "$tmpdir/sim.keys" || fail "no schema in the simulator's summary.json"
+cmp -s "$tmpdir/emul.keys" "$tmpdir/sim.keys" ||
+	fail "summary.json's keys differ between the backends: $(diff "$tmpdir/emul.keys" "$tmpdir/sim.keys")"
+for f in "$R" "$tmpdir/two-sim"; do
+	grep -qx '  "schema": 1,' "$f/summary.json" || fail "$f/summary.json: not schema 1"
+	grep -qx '  "jobs_done": 2,' "$f/summary.json" || fail "$f/summary.json: not 2 jobs done"
+done
+grep -q '^  "analysis": {' "$R/summary.json" || fail "emulation: no analysis in summary.json"
+grep -q '^    "accuracy": {' "$R/summary.json" || fail "emulation: the analyzer's accuracy is not in analysis"
+grep -q '"analysis"' "$tmpdir/two-sim/summary.json" && fail "simulation: an analysis in summary.json"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == 1 and d["jobs_done"] == 2 and d["analysis"]["jobs"]["finished"] == 2' \
+		"$R/summary.json" || fail "emulation: summary.json does not parse as schema 1"
+fi
 
 # 2. the heavy shuffle alone: T(C) <= CCT <= 1.5 T(C) (tasks placed at
 # once, not at heartbeats: the circuits' part of the CCT alone)

@@ -163,9 +163,9 @@ static const char *const role_names[] = {
 	[AN_ROLE_OCS] = "ocs_port", [AN_ROLE_OTHER] = "other",
 };
 
-int an_write_summary(FILE *fp, void *arg)
+/* The analyzer's figures: summary.json's "analysis" object. */
+static int write_analysis(FILE *fp, const struct an_state *st)
 {
-	const struct an_state *st = arg;
 	const struct analyze_result *r = st->res;
 	char a[16], b[16];
 	size_t i, n;
@@ -276,6 +276,64 @@ int an_write_summary(FILE *fp, void *arg)
 		json_str(fp, st->warnings[i]);
 	}
 	fprintf(fp, "%s]\n}\n", st->n_warnings ? "\n  " : "");
+	return io_result(fp);
+}
+
+/* The run's figures as its controller counted them (app/summary.json,
+ * the keys a simulated run's summary.json has), each line as written but
+ * the braces and the schema's; 0 if there is none (a run directory from
+ * before schema 1, or one made by hand). */
+static int copy_run_figures(FILE *fp, const char *dir)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_APP_SUMMARY), *line = NULL;
+	FILE *in = fopen(path, "r");
+	size_t cap = 0;
+	long n;
+
+	free(path);
+	if (!in)
+		return 0;
+	while ((n = read_line(in, &line, &cap)) >= 0) {
+		if (n < 4 || strncmp(line, "  \"", 3) || !strncmp(line, "  \"schema\":", 11))
+			continue;
+		fprintf(fp, "%s%s\n", line, line[n - 1] == ',' ? "" : ",");
+	}
+	free(line);
+	fclose(in);
+	return 0;
+}
+
+/* summary.json, schema RUNDIR_SUMMARY_SCHEMA (docs/summary-json.md): the
+ * run's figures in the keys of a simulated run's, then the analyzer's
+ * own under "analysis". */
+int an_write_summary(FILE *fp, void *arg)
+{
+	const struct an_state *st = arg;
+	char *body = NULL, *p;
+	size_t len = 0;
+	FILE *mem = open_memstream(&body, &len);
+	int r;
+
+	if (!mem)
+		return -errno;
+	r = write_analysis(mem, st);
+	if (fclose(mem) && !r)
+		r = -EIO;
+	if (r) {
+		free(body);
+		return r;
+	}
+	fprintf(fp, "{\n  \"schema\": %d,\n", RUNDIR_SUMMARY_SCHEMA);
+	copy_run_figures(fp, st->run->dir);
+	fprintf(fp, "  \"analysis\": ");
+	/* the object one level in */
+	for (p = body; *p; p++) {
+		fputc(*p, fp);
+		if (*p == '\n' && p[1])
+			fputs("  ", fp);
+	}
+	fprintf(fp, "}\n");
+	free(body);
 	return io_result(fp);
 }
 

@@ -14,6 +14,8 @@
  *   app/jobs.csv     the controller's view of every job
  *   app/coflows.csv  every coflow (one job's shuffle) with its T(C)
  *   app/fetches.csv  the reducers' own timestamps, one line per flow
+ *   app/summary.json the controller's figures of the run (emulation; hyde
+ *                    analyze puts them into summary.json)
  *   pcap/<node>-<iface>.pcap   libpcap captures of every ToR port
  *                    (ns-3 style names: tor3-h1, tor3-up, tor3-ocs)
  *   flows.csv, coflows.csv, jobs.csv, summary.json, *.png   the analysis
@@ -119,6 +121,14 @@
 	"job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes," \
 	"class,parents_ns,queue_ns,map_ns,wait_ns,shuffle_ns,reduce_ns"
 #define RUNDIR_SUMMARY "summary.json"
+/* summary.json's schema (docs/summary-json.md): the same keys for both
+ * backends, the run's figures as the controller counted them; an emulated
+ * run's adds the analyzer's under "analysis". Raised when a key changes
+ * meaning or goes; new keys do not raise it. */
+#define RUNDIR_SUMMARY_SCHEMA 1
+/* Emulation: the controller's figures of the run (summary.json's keys
+ * without "analysis"), which hyde analyze puts into summary.json. */
+#define RUNDIR_APP_SUMMARY "app/summary.json"
 
 /* The port the per-host shuffle service listens on (Hadoop's
  * ShuffleHandler default). */

@@ -22,6 +22,7 @@ struct ctl;
 struct backend;
 struct flow;
 struct live_status;
+struct opt_desc;
 
 struct backend_ops {
 	const char *name;
@@ -58,6 +59,19 @@ struct backend_ops {
 	void (*container_stop)(struct backend *b, const struct hyde_container *c, void *priv);
 	int (*container_usage)(struct backend *b, const struct hyde_container *c, void *priv,
 			       double *cpu_ns, double *mem);
+	/* Options (-B KEY=VALUE; core/opts.h): opts describes the options
+	 * struct at the start of priv, which is the backend's whole state
+	 * (priv_size bytes, zeroed). defaults fills it before the options
+	 * are set; check says whether they make a run (after every one is
+	 * set; 0 or -EINVAL with a message). Each may be NULL. */
+	const struct opt_desc *opts;
+	size_t n_opts;
+	void (*defaults)(void *priv);
+	int (*check)(const void *priv, char *errbuf);
+	/* The flow policy (enum hyde_net_policy) the options set, for the
+	 * schedulers that model the network, or -1 (may be NULL): the
+	 * controller's --net wins over it. */
+	int (*net_policy)(const void *priv);
 };
 
 struct backend {
@@ -68,5 +82,15 @@ struct backend {
 };
 
 extern const struct backend_ops backend_sim;
+
+/* Set a backend's options on priv (priv_size bytes, zeroed) as a run
+ * does: defaults, each KEY=VALUE in order (a later one wins), check. 0,
+ * or -EINVAL with "backend NAME: ..." in errbuf. */
+int backend_opts_apply(const struct backend_ops *ops, void *priv, char *const *kv, int n_kv,
+		       char *errbuf);
+/* The same on a scratch state, to check options before a run. */
+int backend_opts_check(const struct backend_ops *ops, char *const *kv, int n_kv, char *errbuf);
+/* Every option with its default and help, for --help. */
+void backend_print_options(const struct backend_ops *ops, void *fp);
 
 #endif

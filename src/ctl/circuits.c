@@ -118,12 +118,10 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	if (!name || !strcmp(name, "none") || !c->t->has_ocs) {
 		x->cs = NULL;
 	} else {
-		x->cs = csched_find(name);
-		if (!x->cs) {
-			errbuf_set(errbuf, "unknown circuit scheduler '%s' (expected sunflow, greedy or none)",
-				   name);
-			return -EINVAL;
-		}
+		int r = csched_new(name, &x->cs, &x->cs_priv, errbuf);
+
+		if (r)
+			return r;
 	}
 	x->out_of = xcalloc(R, sizeof(int32_t));
 	x->in_of = xcalloc(R, sizeof(int32_t));
@@ -154,6 +152,7 @@ void cexec_destroy(struct ctl *c)
 		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
 			(unsigned long long)x->plans, (unsigned long long)x->reconfigs);
 	cs_plan_free(&x->plan);
+	free(x->cs_priv);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -373,6 +372,7 @@ static void replan(struct ctl *c)
 		.busy = busy,
 		.n_busy = nb,
 		.out_of = x->out_of,
+		.priv = x->cs_priv,
 	};
 	x->cs->plan(&in, &x->plan);
 	x->plans++;

@@ -66,6 +66,11 @@ const struct ctl_opts *ctl_options(const struct ctl *c)
 	return &c->opts;
 }
 
+const void *ctl_backend_priv(const struct ctl *c)
+{
+	return c->be.priv;
+}
+
 /* Times in logs and files: from the loop's start in the simulator, the
  * wall clock (epoch ns, as pcap) in the emulator. */
 void ctl_event(struct ctl *c, const char *fmt, ...)
@@ -333,6 +338,12 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	netview_init(c);
 	if ((r = cont_init(c, errbuf)))
 		goto err;
+	/* the backend's state, its options set (the schedulers may ask
+	 * what they make of the network) */
+	c->be.priv = xcalloc(1, o->backend->priv_size ? o->backend->priv_size : 1);
+	if ((r = backend_opts_apply(o->backend, c->be.priv, o->backend_kv, o->n_backend_kv,
+				    errbuf)))
+		goto err;
 	if ((r = sched_bind(c->sched, c, c->c, c->t, o->seed, c->opts.heartbeat, errbuf)))
 		goto err;
 	if ((r = setup_outdir(c, errbuf)))
@@ -340,7 +351,6 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	c->be.ops = o->backend;
 	c->be.ctl = c;
 	c->be.loop = &c->loop;
-	c->be.priv = xcalloc(1, o->backend->priv_size ? o->backend->priv_size : 1);
 	if ((r = o->backend->init(&c->be, errbuf))) {
 		free(c->be.priv);
 		c->be.priv = NULL;
@@ -360,10 +370,9 @@ void ctl_free(struct ctl *c)
 
 	if (!c)
 		return;
-	if (c->be.ops) {
+	if (c->be.ops)
 		c->be.ops->destroy(&c->be);
-		free(c->be.priv);
-	}
+	free(c->be.priv);
 	if (!c->opts.stream_flows)
 		for (i = 0; i < c->n_flows; i++) {
 			free(c->flows[i]->maps);

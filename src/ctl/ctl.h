@@ -81,31 +81,30 @@ struct ctl_opts {
 	char **sched_kv;
 	int n_sched_kv;
 	const char *csched_name; /* sunflow, greedy, none */
-	char **csched_kv;
-	int n_csched_kv;
 	const struct backend_ops *backend;
+	/* The backend's options, KEY=VALUE (-B; its ops' table): the
+	 * simulator's rates and rate_quantum, the emulator's prefix */
+	char **backend_kv;
+	int n_backend_kv;
 	const char *outdir;	/* run directory, or NULL for none */
 	uint64_t seed;
 	unsigned parallel_copies; /* Hadoop: 5 */
 	int64_t heartbeat;	  /* node managers' heartbeat period (YARN: 1s); 0: none */
 	bool progress;		  /* a progress line on stderr */
-	const char *prefix;	  /* emulation: namespace prefix of the fabric */
 	bool quiet;
 	/* Free each flow when it is done, its line streamed to flows.csv,
 	 * and keep no map lists: memory stays bounded on long runs (hyde
 	 * sim). ctl_flows then lists nothing. */
 	bool stream_flows;
-	const char *rates; /* sim: maxmin (default), fcfs, srpt, las */
 	/* How the network schedules flows (--net; both backends: the
 	 * simulator's rate model, the fabric's priority bands and the
 	 * senders' marking in emulation): fair, fcfs, srpt, las; NULL:
-	 * fair, or the simulator's `rates` */
+	 * fair, or what the backend's options say (the simulator's
+	 * rates) */
 	const char *net;
 	/* How it schedules coflows (--coflow, simulation): varys, scf,
 	 * fcfs, fair; NULL: none (flows, by net) */
 	const char *coflow;
-	int64_t rate_quantum; /* sim: at most one rate computation per this
-			       * (ns); 0: at every change (exact) */
 	/* No HDFS traffic: maps read their input where they run and
 	 * reduces write one local replica; only the shuffle crosses the
 	 * network (as the papers' simulators assume). */
@@ -184,6 +183,8 @@ struct live_status;
 void ctl_live(struct ctl *c, bool final, struct live_status *s);
 const char *ctl_outdir(const struct ctl *c);
 const struct ctl_opts *ctl_options(const struct ctl *c);
+/* The backend's state, its options set (backend.h), from ctl_new on. */
+const void *ctl_backend_priv(const struct ctl *c);
 
 /* Progress of a running task as Hadoop's status reports give it (see
  * hyde_task_progress). -EINVAL if the task is not running. */

@@ -144,6 +144,7 @@ struct netview {
 /* The circuit executor (circuits.c). */
 struct cexec {
 	const struct csched_ops *cs;
+	void *cs_priv; /* its state, options first (csched_new) */
 	int32_t *out_of, *in_of; /* the matching asked for */
 	bool *up;		 /* out_of[i] is carrying data */
 	uint64_t *up_epoch;	 /* by (src, dst): times its circuit came up */
@@ -304,5 +305,7 @@ int report_flows_begin(struct ctl *c, char *errbuf);
 void report_flow_line(struct ctl *c, const struct flow *f);
 int report_write_app(struct ctl *c, char *errbuf);
 int report_write_analysis(struct ctl *c, char *errbuf);
+/* summary.json's run figures into name (docs/summary-json.md) */
+int report_write_summary(struct ctl *c, const char *name, char *errbuf);
 
 #endif

@@ -95,7 +95,11 @@ int report_write_app(struct ctl *c, char *errbuf)
 			i, c->wl->jobs[i].id, j->flows, j->bytes, j->ocs_bytes,
 			job_lower_bound(c, (uint32_t)i), j->cf_start, j->cf_end);
 	}
-	return out_close(&o, errbuf);
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	/* emulation: hyde analyze puts these beside its own in summary.json
+	 * (the simulator writes summary.json itself) */
+	return c->be.ops == &backend_sim ? 0 : report_write_summary(c, RUNDIR_APP_SUMMARY, errbuf);
 }
 
 static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
@@ -137,7 +141,6 @@ void report_flow_line(struct ctl *c, const struct flow *f)
  * `hyde analyze` derives from packet captures in an emulation. */
 int report_write_analysis(struct ctl *c, char *errbuf)
 {
-	struct ctl_totals tt;
 	struct outfile o;
 	size_t i;
 	int r;
@@ -204,11 +207,23 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 	}
 	if ((r = out_close(&o, errbuf)))
 		return r;
+	return report_write_summary(c, RUNDIR_SUMMARY, errbuf);
+}
+
+/* The run's figures as the controller counted them: summary.json's keys
+ * (docs/summary-json.md) in both backends. */
+int report_write_summary(struct ctl *c, const char *name, char *errbuf)
+{
+	struct ctl_totals tt;
+	struct outfile o;
+	int r;
+
 	ctl_totals(c, &tt);
-	if ((r = out_open(c, &o, RUNDIR_SUMMARY, NULL, errbuf)))
+	if ((r = out_open(c, &o, name, NULL, errbuf)))
 		return r;
 	fprintf(o.fp,
 		"{\n"
+		"  \"schema\": %d,\n"
 		"  \"backend\": \"%s\",\n"
 		"  \"scheduler\": \"%s\",\n"
 		"  \"circuit_scheduler\": \"%s\",\n"
@@ -234,7 +249,8 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		"  \"reconfigurations\": %" PRIu64 ",\n"
 		"  \"events\": %" PRIu64 "\n"
 		"}\n",
-		c->be.ops->name, c->sched->ops->name, c->cx.cs ? c->cx.cs->name : "none",
+		RUNDIR_SUMMARY_SCHEMA, c->be.ops->name, c->sched->ops->name,
+		c->cx.cs ? c->cx.cs->name : "none",
 		c->t->name, tt.jobs, tt.jobs_done, tt.flows, (double)tt.makespan / 1e9,
 		tt.avg_jct / 1e9, tt.avg_cct / 1e9,
 		tt.makespan > 0 ? (double)tt.jobs_done * 3600e9 / (double)tt.makespan : 0,

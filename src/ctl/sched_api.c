@@ -271,10 +271,12 @@ int sched_bind(struct hyde_sched *s, struct ctl *ctl, struct cluster *c, const s
 	};
 	if (ctl) { /* what the network does, for the schedulers that model it */
 		const struct ctl_opts *o = ctl_options(ctl);
-		const char *net = o->net ? o->net : o->rates;
+		const struct backend_ops *b = o->backend;
 		int v;
 
-		if (net && (v = netsched_net_parse(net)) >= 0)
+		if (o->net && (v = netsched_net_parse(o->net)) >= 0)
+			ci->net = (enum hyde_net_policy)v;
+		else if (!o->net && b->net_policy && (v = b->net_policy(ctl_backend_priv(ctl))) >= 0)
 			ci->net = (enum hyde_net_policy)v;
 		if (o->coflow && (v = netsched_coflow_parse(o->coflow)) >= 0)
 			ci->coflow = (enum hyde_coflow_policy)v;

@@ -33,6 +33,9 @@ struct cs_input {
 	const struct cs_busy *busy;
 	size_t n_busy;
 	const int32_t *out_of; /* circuits up or being set up now: dst or -1 */
+	/* the scheduler's state (priv_size bytes), its options first;
+	 * NULL when it has none */
+	const void *priv;
 };
 
 struct cs_resv {
@@ -57,12 +60,25 @@ struct csched_ops {
 	int (*plan)(const struct cs_input *in, struct cs_plan *out);
 	/* Re-plan every period (greedy), 0 for none. */
 	int64_t period;
+	/* Options (-C NAME:KEY=VALUE; core/opts.h): opts describes the
+	 * options struct at the start of the state (priv_size bytes,
+	 * zeroed; cs_input.priv), defaults fills it before them. */
+	size_t priv_size;
+	const struct opt_desc *opts;
+	size_t n_opts;
+	void (*defaults)(void *priv);
 };
 
 extern const struct csched_ops csched_sunflow;
 extern const struct csched_ops csched_greedy;
 extern const struct csched_ops *const csched_table[];
 const struct csched_ops *csched_find(const char *name);
+/* A circuit scheduler from its spec, NAME[:KEY=VALUE...]: its ops, and
+ * its state with the options set (NULL if it has none; the caller frees
+ * it). 0, or -EINVAL with a message. */
+int csched_new(const char *spec, const struct csched_ops **ops, void **priv, char *errbuf);
+/* Each scheduler's options with their defaults, for --help. */
+void csched_print_options(void *fp);
 
 void cs_plan_reset(struct cs_plan *p);
 void cs_plan_add(struct cs_plan *p, uint32_t coflow, uint32_t src,

@@ -8,10 +8,25 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "core/opts.h"
 #include "core/util.h"
 #include "net/csched.h"
 
 #define GREEDY_PERIOD (100 * NSEC_PER_MSEC)
+
+/* -C greedy:period=TIME */
+struct greedy_opts {
+	int64_t period; /* ns: how long a matching is held */
+};
+
+static const struct opt_desc greedy_opts[] = {
+	OPT(greedy_opts, period, O_TIME, 1, 0, "how long each matching is held before the next"),
+};
+
+static void greedy_defaults(void *priv)
+{
+	((struct greedy_opts *)priv)->period = GREEDY_PERIOD;
+}
 
 struct gpair {
 	uint32_t src, dst, owner;
@@ -41,6 +56,7 @@ static int greedy_plan(const struct cs_input *in, struct cs_plan *out)
 	struct gpair *g = xcalloc(in->n_d + 1, sizeof(*g));
 	bool *out_used = xcalloc(in->ports, sizeof(bool));
 	bool *in_used = xcalloc(in->ports, sizeof(bool));
+	int64_t period = in->priv ? ((const struct greedy_opts *)in->priv)->period : GREEDY_PERIOD;
 	size_t n = 0, i, k;
 
 	cs_plan_reset(out);
@@ -75,9 +91,9 @@ static int greedy_plan(const struct cs_input *in, struct cs_plan *out)
 			continue;
 		out_used[g[i].src] = in_used[g[i].dst] = true;
 		cs_plan_add(out, g[i].owner, g[i].src, g[i].dst, in->now,
-			    in->now + GREEDY_PERIOD);
+			    in->now + period);
 	}
-	out->replan_at = n ? in->now + GREEDY_PERIOD : -1;
+	out->replan_at = n ? in->now + period : -1;
 	free(g);
 	free(out_used);
 	free(in_used);
@@ -89,4 +105,8 @@ const struct csched_ops csched_greedy = {
 	.summary = "baseline: greedy max-weight matching on pair demand every 100ms",
 	.plan = greedy_plan,
 	.period = GREEDY_PERIOD,
+	.priv_size = sizeof(struct greedy_opts),
+	.opts = greedy_opts,
+	.n_opts = sizeof(greedy_opts) / sizeof(greedy_opts[0]),
+	.defaults = greedy_defaults,
 };

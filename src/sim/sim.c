@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/opts.h"
 #include "core/rng.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
@@ -119,8 +120,17 @@ struct port_timer {
 	unsigned port;
 };
 
+/* The simulator's options (-B KEY=VALUE; --rates and --rate-quantum are
+ * their aliases): the start of its state. */
+struct sim_opts {
+	char rates[64];	      /* a flow rate model; "": maxmin */
+	int64_t rate_quantum; /* at most one rate computation per this (ns);
+			       * 0: at every change (exact) */
+};
+
 struct sim {
-	struct ctl *ctl;
+	struct sim_opts opts; /* first: the backend's options table's */
+	struct ctl *ctl;      /* NULL until init and after destroy */
 	const struct topo *t;
 	unsigned H, R, L;
 	unsigned shift;	  /* a rate unit is 2^-shift bit per ns */
@@ -245,7 +255,7 @@ static bool per_flow(const struct rate_model *m)
 
 static inline struct sim *SIM(struct backend *b)
 {
-	return *(struct sim **)b->priv;
+	return b->priv;
 }
 
 #define L_HOST_UP(s, h) ((uint32_t)(h))
@@ -959,12 +969,15 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 
 /* ---- backend ops ---- */
 
+static void model_names(bool coflow, char *buf, size_t len);
+
 static int sim_init(struct backend *b, char *errbuf)
 {
-	struct sim *s;
+	struct sim *s = SIM(b);
 	const struct topo *t = ctl_topo(b->ctl);
-	const char *rates = ctl_options(b->ctl)->rates;
+	const char *rates = s->opts.rates[0] ? s->opts.rates : NULL;
 	const char *coflow = ctl_options(b->ctl)->coflow;
+	char names[96];
 	const struct rate_model *m;
 	uint64_t fastest = 1;
 	size_t tab = 1024;
@@ -977,20 +990,15 @@ static int sim_init(struct backend *b, char *errbuf)
 			   : !m->coflow && (!rates || !strcmp(rates, m->name)))
 			break;
 	if (!m->name) {
-		if (coflow)
-			errbuf_set(errbuf, "unknown coflow model '%s' (expected varys, scf, fcfs or fair)",
-				   coflow);
-		else
-			errbuf_set(errbuf, "unknown rate model '%s' (expected maxmin, fcfs, srpt or las)",
-				   rates);
+		model_names(coflow != NULL, names, sizeof(names));
+		errbuf_set(errbuf, "unknown %s model '%s' (expected %s)", coflow ? "coflow" : "rate",
+			   coflow ? coflow : rates, names);
 		return -EINVAL;
 	}
-	s = xcalloc(1, sizeof(*s));
 	s->model = m;
 	s->cf_alloc = m->coflow && !m->key;
-	s->quantum = ctl_options(b->ctl)->rate_quantum;
+	s->quantum = s->opts.rate_quantum;
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
-	*(struct sim **)b->priv = s;
 	s->ctl = b->ctl;
 	s->t = t;
 	s->H = topo_n_hosts(t);
@@ -1053,7 +1061,7 @@ static void sim_destroy(struct backend *b)
 	struct sim *s = SIM(b);
 	size_t i, k;
 
-	if (!s)
+	if (!s->ctl)
 		return;
 	if (getenv("HYDE_SIM_STATS")) {
 		struct mm_stats st;
@@ -1104,8 +1112,8 @@ static void sim_destroy(struct backend *b)
 	free(s->who);
 	free(s->cfs);
 	free(s->frate);
-	free(s);
-	*(struct sim **)b->priv = NULL;
+	/* the state is the controller's to free; the options stay */
+	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
 }
 
 static int sim_task_noop(struct backend *b, struct hyde_task *t)
@@ -1232,9 +1240,67 @@ static void sim_progress(struct backend *b, char *buf, size_t len)
 	snprintf(buf, len, "flows %zu active in %zu classes", s->n_flows, s->n_act);
 }
 
+/* ---- options ---- */
+
+/* The models' names, from the table: "maxmin, fcfs, srpt or las" */
+static void model_names(bool coflow, char *buf, size_t len)
+{
+	const struct rate_model *m;
+	size_t n = 0, k = 0;
+
+	for (m = rate_models; m->name; m++)
+		n += !m->coflow != coflow;
+	buf[0] = '\0';
+	for (m = rate_models; m->name; m++) {
+		if (!m->coflow == coflow)
+			continue;
+		k++;
+		strncat(buf, k == 1 ? "" : k == n ? " or " : ", ", len - strlen(buf) - 1);
+		strncat(buf, m->name, len - strlen(buf) - 1);
+	}
+}
+
+static const struct rate_model *flow_model(const char *name)
+{
+	const struct rate_model *m;
+
+	for (m = rate_models; m->name; m++)
+		if (!m->coflow && !strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+static const struct opt_desc sim_opts[] = {
+	OPT(sim_opts, rates, O_STR, 0, sizeof(((struct sim_opts *)0)->rates),
+	    "flow rate model (--rates lists them; default: --net's)"),
+	OPT(sim_opts, rate_quantum, O_TIME, 0, 0,
+	    "recompute rates at most once per this (0: at every change, exact)"),
+};
+
+static int sim_opts_check(const void *priv, char *errbuf)
+{
+	const struct sim_opts *o = priv;
+	char names[96];
+
+	if (o->rates[0] && !flow_model(o->rates)) {
+		model_names(false, names, sizeof(names));
+		errbuf_set(errbuf, "rates: expected %s, got '%s'", names, o->rates);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* what the flows' rates follow, for the schedulers (maxmin is fair) */
+static int sim_net_policy(const void *priv)
+{
+	const struct sim_opts *o = priv;
+
+	return o->rates[0] ? netsched_net_parse(o->rates) : -1;
+}
+
 const struct backend_ops backend_sim = {
 	.name = "sim",
-	.priv_size = sizeof(struct sim *),
+	.priv_size = sizeof(struct sim),
 	.clock = EVLOOP_VIRTUAL,
 	.init = sim_init,
 	.destroy = sim_destroy,
@@ -1246,4 +1312,8 @@ const struct backend_ops backend_sim = {
 	.flow_remaining = sim_flow_remaining,
 	.link_bytes = sim_link_bytes,
 	.progress = sim_progress,
+	.opts = sim_opts,
+	.n_opts = sizeof(sim_opts) / sizeof(sim_opts[0]),
+	.check = sim_opts_check,
+	.net_policy = sim_net_policy,
 };
