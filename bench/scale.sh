@@ -18,8 +18,10 @@
 # rack's host rates, 2 containers) or a topology file. The default list:
 # 8x4, 24x16, topologies/paper60s.topo (60x10) and topologies/rack64x16.topo.
 # A fabric hyde refuses (its estimate over what the box has) is said and
-# skipped. A benchmark: prints, never fails on time. Needs root.
-# Usage: bench/scale.sh [RxH | TOPOLOGY ...]
+# skipped. SCHEDS (default fair) runs each fabric with each scheduler
+# named (e.g. SCHEDS="fair coscheduler"). A benchmark: prints, never fails
+# on time. Needs root.
+# Usage: [SCHEDS="fair ..."] bench/scale.sh [RxH | TOPOLOGY ...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -57,11 +59,13 @@ avg_s() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "-" }'; }
 
+SCHEDS=${SCHEDS:-fair}
 "$HYDE" gen fb jobs=150 scale=0.005 span=60s seed=1 -o "$tmp/fb150.wl" >/dev/null || exit 1
-echo "workload: hyde gen fb jobs=150 scale=0.005 span=60s seed=1, scheduler fair; memory in MB"
+echo "workload: hyde gen fb jobs=150 scale=0.005 span=60s seed=1, schedulers: $SCHEDS; memory in MB"
 printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %6s  %9s %9s %9s\n' fabric hosts ns procs \
 	"estimate" "used" "rings" "setup(s)" "down(s)" drops "makespan" "avg JCT" "avg CCT"
 for size in "$@"; do
+for sched in $SCHEDS; do
 	case $size in
 	*x*)
 		R=${size%x*} H=${size#*x}
@@ -85,6 +89,7 @@ EOT
 		name=$(basename "$size" .topo)
 		;;
 	esac
+	[ "$SCHEDS" = fair ] || name="$name/$sched"
 	est=$("$HYDE" run -t "$topo" -w "$tmp/fb150.wl" --estimate 2>&1) ||
 		{ echo "$name: no estimate: $est"; continue; }
 	est_mb=$(printf '%s\n' "$est" | sed -n 's/^bytes *total \([0-9]*\),.*/\1/p' | awk '{ printf "%d", $1 / 1048576 }')
@@ -95,7 +100,7 @@ EOT
 	k0=$(kern_kb)
 	rm -rf "$tmp/run"
 	t0=$(date +%s%N)
-	"$HYDE" run -t "$topo" -w "$tmp/fb150.wl" -o "$tmp/run" --prefix $P --no-analyze \
+	"$HYDE" run -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/run" --prefix $P --no-analyze \
 		>"$tmp/run.out" 2>"$tmp/run.err" &
 	run=$!
 	top=0 procs=0 rings=0
@@ -130,7 +135,7 @@ EOT
 	jct=$(avg_s "$jobs" end_ns arrival_ns 2>/dev/null)
 	cct=$(avg_s "$tmp/run/app/coflows.csv" end_ns start_ns 2>/dev/null)
 	# the simulator on the same topology and workload
-	"$HYDE" sim -t "$topo" -w "$tmp/fb150.wl" -o "$tmp/sim" -q >/dev/null 2>&1
+	"$HYDE" sim -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/sim" -q >/dev/null 2>&1
 	smk=$(sed -n 's/.*"makespan_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
 	sjct=$(sed -n 's/.*"avg_jct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
 	scct=$(sed -n 's/.*"avg_cct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
@@ -145,4 +150,5 @@ EOT
 		"$(ratio "$mk" "$smk")" "$(ratio "$jct" "$sjct")" "$(ratio "$cct" "$scct")"
 	[ $st = 0 ] || echo "$name: the run failed (exit $st): $(grep -v '^hyde ocs' "$tmp/run.err" | tail -n 2)"
 	rm -rf "$tmp/run"
+done
 done
