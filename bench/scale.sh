@@ -67,7 +67,7 @@ printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %6s  %9s %9s %9s\n' fabric hosts 
 for size in "$@"; do
 for sched in $SCHEDS; do
 	case $size in
-	*x*)
+	[0-9]*x[0-9]*)
 		R=${size%x*} H=${size#*x}
 		topo="$tmp/t$size.topo"
 		cat >"$topo" <<EOT
