@@ -11,6 +11,8 @@
 #    (PSS)), and the capture rings' share;
 #  - set-up (launch to the controller's run_start: fabric, captures,
 #    services, crossbar) and teardown (run_end to the process's exit) time;
+#  - the CPU time the run took (hyde run and every process it started:
+#    tasks, services, captures, crossbar), against the box's 2 cores;
 #  - frames the captures dropped (their rings full), summed over ports;
 #  - makespan, average JCT and CCT (the controller's own clock) beside
 #    `hyde sim`'s on the same topology and workload, and the ratio.
@@ -62,8 +64,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%
 SCHEDS=${SCHEDS:-fair}
 "$HYDE" gen fb jobs=150 scale=0.005 span=60s seed=1 -o "$tmp/fb150.wl" >/dev/null || exit 1
 echo "workload: hyde gen fb jobs=150 scale=0.005 span=60s seed=1, schedulers: $SCHEDS; memory in MB"
-printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %6s  %9s %9s %9s\n' fabric hosts ns procs \
-	"estimate" "used" "rings" "setup(s)" "down(s)" drops "makespan" "avg JCT" "avg CCT"
+printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %7s %6s  %9s %9s %9s\n' fabric hosts ns procs \
+	"estimate" "used" "rings" "setup(s)" "down(s)" "cpu(s)" drops "makespan" "avg JCT" "avg CCT"
 for size in "$@"; do
 for sched in $SCHEDS; do
 	case $size in
@@ -100,15 +102,18 @@ EOT
 	k0=$(kern_kb)
 	rm -rf "$tmp/run"
 	t0=$(date +%s%N)
-	"$HYDE" run -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/run" --prefix $P --no-analyze \
+	/usr/bin/time -f '%U %S' -o "$tmp/cpu" \
+		"$HYDE" run -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/run" --prefix $P --no-analyze \
 		>"$tmp/run.out" 2>"$tmp/run.err" &
 	run=$!
 	top=0 procs=0 rings=0
 	while kill -0 $run 2>/dev/null; do
+		hp=$(pgrep -P $run | head -n 1) # hyde run, under GNU time
+		[ -n "$hp" ] || { sleep 1; continue; }
 		used=$(kern_kb)
-		used=$((used - k0 + $(proc_kb $run)))
+		used=$((used - k0 + $(proc_kb "$hp")))
 		r=0 n=0
-		for p in $(procs_of $run); do
+		for p in $(procs_of "$hp"); do
 			used=$((used + $(proc_kb "$p")))
 			r=$((r + $(ring_kb "$p")))
 			n=$((n + 1))
@@ -140,13 +145,14 @@ EOT
 	sjct=$(sed -n 's/.*"avg_jct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
 	scct=$(sed -n 's/.*"avg_cct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
 	rm -rf "$tmp/sim"
-	printf '%-9s %5d %5s %6d  %8s %8d %8d  %8s %8s %6s  %9s %9s %9s\n' "$name" "$hosts" "$ns" \
+	cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 + $2 }' "$tmp/cpu" 2>/dev/null)
+	printf '%-9s %5d %5s %6d  %8s %8d %8d  %8s %8s %7s %6s  %9s %9s %9s\n' "$name" "$hosts" "$ns" \
 		$((procs + 1)) "$est_mb" $((top / 1024)) $((rings / 1024)) \
-		"$(sec "$t0" "${start:-0}")" "$(sec "${end:-0}" "$t_exit")" "$drops" \
+		"$(sec "$t0" "${start:-0}")" "$(sec "${end:-0}" "$t_exit")" "${cpu:--}" "$drops" \
 		"${mk}s" "${jct}s" "${cct}s"
-	printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %6s  %9s %9s %9s\n' "  sim" "" "" "" "" "" "" "" "" "" \
+	printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %7s %6s  %9s %9s %9s\n' "  sim" "" "" "" "" "" "" "" "" "" "" \
 		"$(printf '%.1fs' "${smk:-0}")" "$(printf '%.2fs' "${sjct:-0}")" "$(printf '%.2fs' "${scct:-0}")"
-	printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %6s  %9s %9s %9s\n' "  ratio" "" "" "" "" "" "" "" "" "" \
+	printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %7s %6s  %9s %9s %9s\n' "  ratio" "" "" "" "" "" "" "" "" "" "" \
 		"$(ratio "$mk" "$smk")" "$(ratio "$jct" "$sjct")" "$(ratio "$cct" "$scct")"
 	[ $st = 0 ] || echo "$name: the run failed (exit $st): $(grep -v '^hyde ocs' "$tmp/run.err" | tail -n 2)"
 	rm -rf "$tmp/run"
