@@ -1,32 +1,36 @@
 #!/bin/sh
-# How large a fabric this box brings up and runs a workload on. For
-# growing fabrics (racks x hosts, rack8's rates: 100 Mbit/s hosts, 10:1
-# uplinks, a 400 Mbit/s OCS) it measures:
-#  - `hyde topo up` alone: its time, and the kernel memory it takes per
-#    namespace (the growth of Slab + Percpu + KernelStack + PageTables in
-#    /proc/meminfo, over the namespaces made: the namespace, its veths,
-#    bridge, HTB qdiscs, routes);
-#  - `hyde run` of the same FB-like workload on it (150 jobs, scale 0.005,
-#    arrivals over 60 s: `hyde gen fb jobs=150 scale=0.005 span=60s`): its
-#    set-up time (launch to the controller's run_start: fabric, captures,
-#    services, crossbar), the memory of its processes at their peak (the sum of
-#    their PSS, sampled every 2 s: capture rings are mapped into the
-#    captures, so they count), and that per captured port, processes,
-#    jobs done, makespan, wall time.
-# Kernel memory and PSS, not MemAvailable: on a shared box the page cache
-# of other work moves MemAvailable by more than a small fabric takes.
-# It stops before a size whose predicted peak (from the last size's
-# figures per namespace and per captured port) would leave less than
-# RESERVE_MB (default 4096) of MemAvailable: the box is shared. A
-# benchmark: prints, never fails on time. Needs root.
-# Usage: bench/scale.sh [RACKSxHOSTS ...]   (default: 8x4 16x8 24x16 32x16 48x16 64x16)
+# How large a cluster this box emulates, with a capture on every ToR port,
+# and how close it stays to the simulator (issue: 1,024 hosts in 24 GiB).
+# For each fabric, the same FB-like workload (150 jobs, scale 0.005, arrivals
+# over 60 s: `hyde gen fb jobs=150 scale=0.005 span=60s seed=1`), fair:
+#  - hosts, namespaces, the run's peak number of processes;
+#  - memory: hyde's estimate (`hyde run --estimate`) and what was used at
+#    the peak (sampled every 2 s: the kernel's growth in Slab + Percpu +
+#    KernelStack + PageTables, the capture and crossbar rings as mapped
+#    (whole: the kernel allocates them in full), the processes' own pages
+#    (PSS)), and the capture rings' share;
+#  - set-up (launch to the controller's run_start: fabric, captures,
+#    services, crossbar) and teardown (run_end to the process's exit) time;
+#  - the CPU time the run took (hyde run and every process it started:
+#    tasks, services, captures, crossbar), against the box's 2 cores;
+#  - frames the captures dropped (their rings full), summed over ports;
+#  - makespan, average JCT and CCT (the controller's own clock) beside
+#    `hyde sim`'s on the same topology and workload, and the ratio.
+# Fabrics: RxH (rack8's rates: 100 Mbit/s hosts, 10:1, an OCS port of a
+# rack's host rates, 2 containers) or a topology file. The default list:
+# 8x4, 24x16, topologies/paper60s.topo (60x10) and topologies/rack64x16.topo.
+# A fabric hyde refuses (its estimate over what the box has) is said and
+# skipped. SCHEDS (default fair) runs each fabric with each scheduler
+# named (e.g. SCHEDS="fair coscheduler"). A benchmark: prints, never fails
+# on time. Needs root.
+# Usage: [SCHEDS="fair ..."] bench/scale.sh [RxH | TOPOLOGY ...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
 HYDE=${HYDE:-$here/../hyde}
-RESERVE_MB=${RESERVE_MB:-4096}
 P=hydescale$$
 [ "$(id -u)" = 0 ] || { echo "bench/scale.sh: needs root" >&2; exit 2; }
-[ $# -gt 0 ] || set -- 8x4 16x8 24x16 32x16 48x16 64x16
+[ $# -gt 0 ] || set -- 8x4 24x16 "$src/topologies/paper60s.topo" "$src/topologies/rack64x16.topo"
 tmp=$(mktemp -d /tmp/hydescale.XXXXXX)
 run=
 cleanup() {
@@ -36,31 +40,39 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-avail_mb() { echo $(($(sed -n 's/^MemAvailable:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/meminfo) / 1024)); }
 kern_kb() { awk '/^(Slab|Percpu|KernelStack|PageTables):/ { s += $2 } END { print s }' /proc/meminfo; }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# PSS of a process and its children, in KB
-pss_kb() {
-	for p in $1 $(pgrep -P "$1"); do
-		cat "/proc/$p/smaps_rollup" 2>/dev/null
-	done | awk '/^Pss:/ { s += $2 } END { print s + 0 }'
+# a process's memory: mapped packet rings whole (Size), the rest by PSS
+proc_kb() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { sock = ($6 ~ /^socket:/) }
+	     /^Size:/ && sock { s += $2 } /^Pss:/ && !sock { s += $2 }
+	     END { print s + 0 }' "/proc/$1/smaps" 2>/dev/null || echo 0
 }
+ring_kb() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { sock = ($6 ~ /^socket:/) }
+	     /^Size:/ && sock { s += $2 } END { print s + 0 }' "/proc/$1/smaps" 2>/dev/null || echo 0
+}
+# the run's processes: its children (services, captures, crossbar, tasks)
+procs_of() { pgrep -P "$1"; }
+sec() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", (b - a) / 1e9; else print "-" }'; }
+# avg of a column of an app csv: avg_ns FILE COL_END COL_START
+avg_s() {
+	awk -F, -v e="$2" -v s="$3" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == e) ce = i; if ($i == s) cs = i }; next }
+		$ce > 0 && $cs > 0 { t += $ce - $cs; n++ } END { if (n) printf "%.2f", t / n / 1e9; else print "-" }' "$1"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "-" }'; }
 
+SCHEDS=${SCHEDS:-fair}
 "$HYDE" gen fb jobs=150 scale=0.005 span=60s seed=1 -o "$tmp/fb150.wl" >/dev/null || exit 1
-printf '%-7s %5s %6s  %8s %9s  %8s %8s %9s %5s  %8s %9s %8s\n' fabric hosts ns "up (s)" "KB/ns" \
-	"setup(s)" "peak MB" "MB/port" procs jobs makespan "wall(s)"
-echo "(KB/ns: kernel memory per namespace; peak MB: the run's processes' PSS at its peak plus the fabric's kernel memory; MB/port: the processes' share per captured port)"
-per_ns=0 per_port=0
+echo "workload: hyde gen fb jobs=150 scale=0.005 span=60s seed=1, schedulers: $SCHEDS; memory in MB"
+printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %7s %6s  %9s %9s %9s\n' fabric hosts ns procs \
+	"estimate" "used" "rings" "setup(s)" "down(s)" "cpu(s)" drops "makespan" "avg JCT" "avg CCT"
 for size in "$@"; do
-	R=${size%x*} H=${size#*x}
-	ns=$((R * H + R + 2)) ports=$((R * (H + 2)))
-	need=$(((per_ns * ns + 1023) / 1024 + per_port * ports))
-	avail=$(avail_mb)
-	if [ "$per_port" -gt 0 ] && [ $((avail - need)) -lt "$RESERVE_MB" ]; then
-		echo "$size: not tried: predicted peak ${need} MB would leave $((avail - need)) MB of the ${avail} MB available (reserve ${RESERVE_MB} MB)"
-		break
-	fi
-	cat >"$tmp/t.topo" <<EOT
+for sched in $SCHEDS; do
+	case $size in
+	[0-9]*x[0-9]*)
+		R=${size%x*} H=${size#*x}
+		topo="$tmp/t$size.topo"
+		cat >"$topo" <<EOT
 name scale${R}x$H
 racks $R
 hosts $H
@@ -68,61 +80,81 @@ containers 2
 host_rate 100Mbit
 uplink_rate $((H * 10))Mbit
 ocs yes
-ocs_rate 400Mbit
+ocs_rate $((H * 100))Mbit
 delta 10ms
-t_e 4.5MB
+t_e $((H * 100 * 90 / 8 / 1000))MB
 EOT
-	# the fabric alone, twice (the memory is the mean: other work moves
-	# the kernel's figures too; the time the faster)
-	up=0 kern=0 ok=1
-	for i in 1 2; do
-		sleep 3
-		k0=$(kern_kb)
-		t0=$(now_ms)
-		if ! "$HYDE" topo up -t "$tmp/t.topo" --prefix $P >"$tmp/up.out" 2>&1; then
-			echo "$size: hyde topo up failed: $(tail -n 2 "$tmp/up.out")"
-			ok=0
-			break
-		fi
-		t=$(($(now_ms) - t0))
-		[ $up = 0 ] || [ $t -lt $up ] && up=$t
-		sleep 3
-		kern=$((kern + $(kern_kb) - k0))
-		"$HYDE" topo down --prefix $P >/dev/null 2>&1
-	done
-	[ $ok = 1 ] || break
-	per_ns=$((kern / 2 / ns))
-	# a run on it
-	sleep 2
+		name=$size
+		;;
+	*)
+		topo=$size
+		name=$(basename "$size" .topo)
+		;;
+	esac
+	[ "$SCHEDS" = fair ] || name="$name/$sched"
+	est=$("$HYDE" run -t "$topo" -w "$tmp/fb150.wl" --estimate 2>&1) ||
+		{ echo "$name: no estimate: $est"; continue; }
+	est_mb=$(printf '%s\n' "$est" | sed -n 's/^bytes *total \([0-9]*\),.*/\1/p' | awk '{ printf "%d", $1 / 1048576 }')
+	ns=$(printf '%s\n' "$est" | sed -n 's/.* \([0-9]*\) namespaces.*/\1/p')
+	hosts=$(awk '$1 == "racks" { r = $2 } $1 == "hosts" { h = $2 } END { print r * h }' "$topo")
+	sleep 3
+	sync
+	k0=$(kern_kb)
+	rm -rf "$tmp/run"
 	t0=$(date +%s%N)
-	"$HYDE" run -t "$tmp/t.topo" -w "$tmp/fb150.wl" -o "$tmp/run" --prefix $P --no-analyze \
+	/usr/bin/time -f '%U %S' -o "$tmp/cpu" \
+		"$HYDE" run -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/run" --prefix $P --no-analyze \
 		>"$tmp/run.out" 2>"$tmp/run.err" &
 	run=$!
-	top=0 procs=0
+	top=0 procs=0 rings=0
 	while kill -0 $run 2>/dev/null; do
-		a=$(pss_kb $run)
-		[ "$a" -gt "$top" ] && top=$a
-		n=$(pgrep -P $run | wc -l)
+		hp=$(pgrep -P $run | head -n 1) # hyde run, under GNU time
+		[ -n "$hp" ] || { sleep 1; continue; }
+		used=$(kern_kb)
+		used=$((used - k0 + $(proc_kb "$hp")))
+		r=0 n=0
+		for p in $(procs_of "$hp"); do
+			used=$((used + $(proc_kb "$p")))
+			r=$((r + $(ring_kb "$p")))
+			n=$((n + 1))
+		done
+		[ "$used" -gt "$top" ] && top=$used
+		[ "$r" -gt "$rings" ] && rings=$r
 		[ "$n" -gt "$procs" ] && procs=$n
 		sleep 2
 	done
 	wait $run
 	st=$?
+	t_exit=$(date +%s%N)
 	run=
-	peak=$(((top + per_ns * ns) / 1024))
-	start=$(awk '$2 == "run_start" { print $1; exit }' "$tmp/run/events.log" 2>/dev/null)
-	setup=$(awk -v a="$t0" -v b="${start:-0}" 'BEGIN { if (b > 0) printf "%.2f", (b - a) / 1e9; else print "-" }')
-	per_port=$((top / 1024 / ports))
-	[ "$per_port" -gt 0 ] || per_port=1
-	jobs=$(sed -n 's/^ *jobs *\([0-9]* of [0-9]*\) done/\1/p' "$tmp/run.out")
-	mk=$(sed -n 's/^ *makespan *//p' "$tmp/run.out")
-	wall=$(sed -n 's/^ *wall time *\([0-9.]*\)s/\1/p' "$tmp/run.out")
-	printf '%-7s %5d %6d  %8.2f %9d  %8s %8d %9d %5d  %8s %9s %8s\n' "$size" $((R * H)) $ns \
-		"$(awk "BEGIN { print $up / 1000 }")" "$per_ns" "$setup" "$peak" "$per_port" \
-		"$((procs + 1))" "$(echo "${jobs:-?}" | tr -d ' ' | sed 's/of/\//')" "${mk:-?}" "${wall:-?}"
-	if [ $st != 0 ]; then
-		echo "$size: the run failed (exit $st): $(grep -v '^hyde ocs' "$tmp/run.err" | tail -n 2)"
-		break
+	if [ $st = 2 ]; then
+		echo "$name: refused: $(grep -v '^hyde ocs' "$tmp/run.err" | tail -n 1)"
+		continue
 	fi
+	ev="$tmp/run/events.log"
+	start=$(awk '$2 == "run_start" { print $1; exit }' "$ev" 2>/dev/null)
+	end=$(awk '$2 == "run_end" { print $1; exit }' "$ev" 2>/dev/null)
+	drops=$(cat "$tmp/run/pcap/"*.capstats 2>/dev/null | awk '$1 != "iface" { s += $5 } END { print s + 0 }')
+	jobs="$tmp/run/app/jobs.csv"
+	mk=$(awk -F, 'NR > 1 && $7 > 0 { if (!a || $3 < a) a = $3; if ($7 > b) b = $7 } END { if (b) printf "%.1f", (b - a) / 1e9; else print "-" }' "$jobs" 2>/dev/null)
+	jct=$(avg_s "$jobs" end_ns arrival_ns 2>/dev/null)
+	cct=$(avg_s "$tmp/run/app/coflows.csv" end_ns start_ns 2>/dev/null)
+	# the simulator on the same topology and workload
+	"$HYDE" sim -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/sim" -q >/dev/null 2>&1
+	smk=$(sed -n 's/.*"makespan_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
+	sjct=$(sed -n 's/.*"avg_jct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
+	scct=$(sed -n 's/.*"avg_cct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
+	rm -rf "$tmp/sim"
+	cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 + $2 }' "$tmp/cpu" 2>/dev/null)
+	printf '%-9s %5d %5s %6d  %8s %8d %8d  %8s %8s %7s %6s  %9s %9s %9s\n' "$name" "$hosts" "$ns" \
+		$((procs + 1)) "$est_mb" $((top / 1024)) $((rings / 1024)) \
+		"$(sec "$t0" "${start:-0}")" "$(sec "${end:-0}" "$t_exit")" "${cpu:--}" "$drops" \
+		"${mk}s" "${jct}s" "${cct}s"
+	printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %7s %6s  %9s %9s %9s\n' "  sim" "" "" "" "" "" "" "" "" "" "" \
+		"$(printf '%.1fs' "${smk:-0}")" "$(printf '%.2fs' "${sjct:-0}")" "$(printf '%.2fs' "${scct:-0}")"
+	printf '%-9s %5s %5s %6s  %8s %8s %8s  %8s %8s %7s %6s  %9s %9s %9s\n' "  ratio" "" "" "" "" "" "" "" "" "" "" \
+		"$(ratio "$mk" "$smk")" "$(ratio "$jct" "$sjct")" "$(ratio "$cct" "$scct")"
+	[ $st = 0 ] || echo "$name: the run failed (exit $st): $(grep -v '^hyde ocs' "$tmp/run.err" | tail -n 2)"
 	rm -rf "$tmp/run"
+done
 done

@@ -752,8 +752,8 @@ static int start_services(struct emul *e, char *errbuf)
 		return -errno;
 	}
 	for (k = 0; k < t->racks; k++) {
-		char **argv = xcalloc(t->hosts + 14, sizeof(char *));
-		char ifn[TOPO_MAX_HOSTS][12], snap[16];
+		char **argv = xcalloc(t->hosts + 16, sizeof(char *));
+		char ifn[TOPO_MAX_HOSTS + 2][40], snap[16], win[32];
 		int pfd[2], n = 0;
 		char ready[8] = "";
 
@@ -769,13 +769,23 @@ static int start_services(struct emul *e, char *errbuf)
 			argv[n++] = "--snaplen";
 			argv[n++] = snap;
 		}
+		if (o->capture_window_ns) {
+			snprintf(win, sizeof(win), "%" PRId64 "ns", o->capture_window_ns);
+			argv[n++] = "--window";
+			argv[n++] = win;
+		}
+		/* each port with its rate: its ring is sized from it */
 		for (i = 0; i < t->hosts; i++) {
-			snprintf(ifn[i], sizeof(ifn[i]), "h%u", i);
+			snprintf(ifn[i], sizeof(ifn[i]), "h%u@%" PRIu64 "bit", i, t->host_rate);
 			argv[n++] = ifn[i];
 		}
-		argv[n++] = "up";
-		if (t->has_ocs)
-			argv[n++] = "ocs";
+		snprintf(ifn[t->hosts], sizeof(ifn[0]), "up@%" PRIu64 "bit",
+			 t->uplink_rate ? t->uplink_rate : (uint64_t)t->hosts * t->host_rate);
+		argv[n++] = ifn[t->hosts];
+		if (t->has_ocs) {
+			snprintf(ifn[t->hosts + 1], sizeof(ifn[0]), "ocs@%" PRIu64 "bit", t->ocs_rate);
+			argv[n++] = ifn[t->hosts + 1];
+		}
 		if (pipe2(pfd, O_CLOEXEC)) {
 			free(argv);
 			return -errno;

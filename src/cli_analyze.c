@@ -65,13 +65,24 @@ void cli_analyze_print(const char *dir, const struct analyze_result *r)
 	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
 	printf("hyde analyze %s\n", dir);
-	if (r->incomplete)
+	if (r->interrupted)
 		printf("  INCOMPLETE the run was interrupted (no %s): what was captured, jobs from its\n"
 		       "             inputs and events.log; unfinished jobs and coflows have no JCT or CCT\n",
 		       RUNDIR_APP_JOBS);
-	printf("  captures   %u files, %" PRIu64 " packets (%" PRIu64 " TCP), %s\n",
+	if (r->capture_drops)
+		printf("  INCOMPLETE the captures dropped %" PRIu64 " frame(s) on %u port(s): their rings were\n"
+		       "             full; flows there may be measured wrong (a longer --capture-window\n"
+		       "             gives larger rings)\n", r->capture_drops, r->capture_drop_ports);
+	printf("  captures   %u files, %" PRIu64 " packets (%" PRIu64 " TCP), %s",
 	       r->captures, r->packets, r->tcp_packets,
 	       unit_human_size((double)r->capture_bytes, a, sizeof(a)));
+	/* the captures' own counts (pcap/NODE.capstats), where they left them */
+	if (r->capture_no_stats < r->captures)
+		printf("; rings %s, %" PRIu64 " frames dropped",
+		       unit_human_size((double)r->capture_ring_bytes, b, sizeof(b)), r->capture_drops);
+	if (r->capture_no_stats && r->capture_no_stats < r->captures)
+		printf(" (%u port(s) left no counts)", r->capture_no_stats);
+	printf("\n");
 	printf("  flows      %zu: %zu measured, %zu unfinished, %zu without SYN, %zu not captured, %zu on one host (app timestamps)\n",
 	       r->flows, r->flows_done, r->flows_unfinished, r->flows_no_syn,
 	       r->flows_not_captured, r->flows_host);

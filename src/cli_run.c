@@ -22,6 +22,7 @@
 #include "ctl/ctl.h"
 #include "ctl/sched_host.h"
 #include "emul/capture.h"
+#include "emul/estimate.h"
 #include "emul/emul.h"
 #include "net/csched.h"
 #include "net/netsched.h"
@@ -134,6 +135,44 @@ static void on_sigint(int sig)
 	ctl_interrupt();
 }
 
+/* Before anything is built: what the run will cost this box, refused
+ * (exit 2, nothing made) when the box cannot hold it; with --estimate,
+ * printed, and that is all. -1: go on; else the exit status. */
+static int check_estimate(const char *cmd, const struct ctl_opts *o, bool only)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct workload *wl = NULL;
+	uint64_t tasks = 0;
+	struct estimate e;
+	struct topo *t = NULL;
+	size_t j;
+
+	if (topo_load(o->topo_path, &t, errbuf) ||
+	    wl_open_seed(o->wl_spec, o->seed, &wl, errbuf)) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		if (wl)
+			wl_free(wl);
+		if (t)
+			topo_free(t);
+		return EXIT_USAGE;
+	}
+	for (j = 0; j < wl->n_jobs; j++)
+		tasks += (uint64_t)wl->jobs[j].maps + wl->jobs[j].reduces;
+	estimate_run(t, tasks, true, o->capture_snaplen, o->capture_window_ns, &e);
+	wl_free(wl);
+	topo_free(t);
+	if (only) {
+		estimate_print(&e, stdout);
+		printf("available  %.1f MB\n", (double)estimate_mem_available() / (1 << 20));
+		return 0;
+	}
+	if (estimate_check(&e, errbuf)) {
+		fprintf(stderr, "hyde %s: %s\n", cmd, errbuf);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 {
 	static const struct option help_opt[] = {
@@ -198,11 +237,19 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 		o.outdir = outbuf;
 	}
+	/* --estimate needs no root: it builds nothing */
+	if (st.estimate) {
+		r = check_estimate(cmd, &o, true);
+		goto out;
+	}
 	if (emul && geteuid() != 0) {
 		fprintf(stderr, "hyde %s: the emulation needs root (network namespaces): run it as root or with sudo\n", cmd);
 		r = EXIT_USAGE;
 		goto out;
 	}
+	if (emul && (r = check_estimate(cmd, &o, false)) >= 0)
+		goto out;
+	r = 0;
 	if (ctl_new(&o, &c, errbuf)) {
 		fprintf(stderr, "hyde: %s\n", errbuf);
 		r = EXIT_USAGE;

@@ -95,6 +95,16 @@ const struct runopt runopt_table[] = {
 	  "      --snaplen BYTES   (run) bytes the captures keep of each frame (default\n"
 	  "                        128: headers); 0: whole frames, payload included\n"
 	  "                        (to read the services' requests in Wireshark)\n" },
+	{ "capture-window", 0, required_argument, OPT_CAPTURE_WINDOW, RUNOPT_PASS,
+	  "      --capture-window TIME\n"
+	  "                        (run) how long a capture may go without draining\n"
+	  "                        its ports (default 250ms): each port's ring holds\n"
+	  "                        what its rate brings in TIME; a full ring drops\n"
+	  "                        frames, counted, and the run is marked incomplete\n" },
+	{ "estimate", 0, no_argument, OPT_ESTIMATE, 0,
+	  "      --estimate        (run) print what the run will cost this box (memory,\n"
+	  "                        namespaces, processes, descriptors) and stop; a run\n"
+	  "                        the box cannot hold is refused before anything is built\n" },
 	{ "quiet", 'q', no_argument, 'q', 0,
 	  "  -q, --quiet           no summary\n" },
 	{ 0 },
@@ -309,6 +319,19 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 			return cli_usage_error(cmd, "--snaplen: expected 0 (whole frames) or 64 to %d bytes, got '%s'",
 					       CAPTURE_SNAPLEN_FULL, optarg);
 		o->capture_snaplen = v ? (int)v : CAPTURE_SNAPLEN_FULL;
+		break;
+	case OPT_CAPTURE_WINDOW:
+		if (!emul)
+			return cli_usage_error(cmd, "--capture-window: only an emulated run (hyde run) has captures to size");
+		if (unit_parse_time(optarg, &o->capture_window_ns) || o->capture_window_ns <= 0 ||
+		    o->capture_window_ns > 60 * NSEC_PER_SEC)
+			return cli_usage_error(cmd, "--capture-window: expected a time from 1us to 60s, got '%s'",
+					       optarg);
+		break;
+	case OPT_ESTIMATE:
+		if (!emul)
+			return cli_usage_error(cmd, "--estimate: only an emulated run (hyde run) has a fabric to cost");
+		st->estimate = true;
 		break;
 	case OPT_RATES:
 		/* -B rates=MODEL of the simulator */

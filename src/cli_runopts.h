@@ -30,6 +30,8 @@ enum cli_opt_code {
 	OPT_NET,
 	OPT_COFLOW,
 	OPT_SNAPLEN,
+	OPT_CAPTURE_WINDOW,
+	OPT_ESTIMATE,
 	/* hyde compare's own */
 	OPT_BACKEND,
 	OPT_RUNS,
@@ -69,6 +71,7 @@ struct runopt_state {
 	bool copies;	/* --copies given */
 	int progress;	/* -1: not given; 0 or 1 */
 	bool no_analyze;
+	bool estimate;	/* --estimate: say what the run costs, run nothing */
 	/* the simulator's rate model as the options leave it (--rates,
 	 * --net, -B rates=), and the fabric's prefix (--prefix, -B
 	 * prefix=): NULL if not given */

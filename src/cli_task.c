@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <hyde/model.h>
@@ -163,15 +164,24 @@ int cmd_capture(int argc, char **argv)
 	const char *dir = NULL, *node = NULL;
 	char errbuf[HYDE_ERRBUF_SIZE];
 	uint64_t snaplen = CAPTURE_SNAPLEN;
-	int i;
+	int64_t window = CAPTURE_WINDOW_NS;
+	struct capture_port *ports;
+	char **names;
+	int i, k, n, r;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: hyde capture --dir DIR --node NODE [--snaplen BYTES] IFACE...\n\n"
+			printf("usage: hyde capture --dir DIR --node NODE [--snaplen BYTES] [--window TIME]\n"
+			       "                    IFACE[@RATE]...\n\n"
 			       "Capture IFACE... (headers only: %d bytes a frame unless --snaplen says,\n"
 			       "0 for whole frames) into DIR/NODE-IFACE.pcap until SIGTERM; writes\n"
-			       "'ready' on stdout once every interface is open. A run starts one per\n"
-			       "ToR, inside its namespace.\n", CAPTURE_SNAPLEN);
+			       "'ready' on stdout once every interface is open, and at the end each\n"
+			       "port's counts (received, dropped: frames its ring had no room for)\n"
+			       "into DIR/NODE.capstats. A port's kernel ring holds what RATE (each\n"
+			       "direction) brings in --window (default 250ms: how long the capture\n"
+			       "may go without draining it); a port without @RATE gets %u MB. A run\n"
+			       "starts one per ToR, inside its namespace.\n", CAPTURE_SNAPLEN,
+			       CAPTURE_RING_DEFAULT >> 20);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--dir") && i + 1 < argc)
@@ -183,14 +193,42 @@ int cmd_capture(int argc, char **argv)
 			    (snaplen && snaplen < 64))
 				return cli_usage_error("capture", "--snaplen: expected 0 (whole frames) or 64 to %d, got '%s'",
 						       CAPTURE_SNAPLEN_FULL, argv[i]);
+		} else if (!strcmp(argv[i], "--window") && i + 1 < argc) {
+			if (unit_parse_time(argv[++i], &window) || window <= 0 || window > 60 * NSEC_PER_SEC)
+				return cli_usage_error("capture", "--window: expected a time from 1us to 60s, got '%s'",
+						       argv[i]);
 		} else
 			break;
 	}
 	if (!dir || !node || i == argc)
 		return cli_usage_error("capture", "expected --dir DIR --node NODE IFACE...");
-	if (capture_run(dir, node, argv + i, argc - i, 1, (int)snaplen, errbuf)) {
-		fprintf(stderr, "hyde: %s\n", errbuf);
-		return EXIT_RUN_FAILED;
+	n = argc - i;
+	ports = xcalloc((size_t)n, sizeof(*ports));
+	names = xcalloc((size_t)n, sizeof(*names));
+	for (k = 0; k < n; k++) {
+		char *at;
+
+		names[k] = xstrdup(argv[i + k]);
+		at = strchr(names[k], '@');
+		if (at) {
+			*at = '\0';
+			if (unit_parse_rate(at + 1, &ports[k].rate_bps) || !ports[k].rate_bps || !*names[k]) {
+				r = cli_usage_error("capture", "'%s': expected IFACE@RATE (e.g. h0@100Mbit)",
+						    argv[i + k]);
+				goto out;
+			}
+		}
+		ports[k].ifname = names[k];
 	}
-	return 0;
+	r = 0;
+	if (capture_run(dir, node, ports, n, 1, (int)snaplen, window, errbuf)) {
+		fprintf(stderr, "hyde: %s\n", errbuf);
+		r = EXIT_RUN_FAILED;
+	}
+out:
+	for (k = 0; k < n; k++)
+		free(names[k]);
+	free(names);
+	free(ports);
+	return r;
 }

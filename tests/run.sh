@@ -62,6 +62,18 @@ for line in $(awk -F, 'NR > 1 && $15 == "shuffle" { print $13 ":" $9 ":" $10 }' 
 done
 grep -q '"jobs"' "$R/summary.json" || fail "summary.json without jobs"
 breakdown_ok "$R"
+# every captured port left its counts, its ring sized from its rate, and
+# nothing dropped on a run this small (issue 23: rings that follow the port)
+for k in 0 1; do
+	st="$R/pcap/tor$k.capstats"
+	[ -f "$st" ] || { fail "no $st"; continue; }
+	[ "$(awk 'NR > 1' "$st" | wc -l)" = 4 ] || fail "$st: expected 4 ports: $(cat "$st")"
+	awk 'NR > 1 && ($3 <= 0 || $3 % 4096) { bad = bad " " $1 } END { exit bad != "" }' "$st" ||
+		fail "$st: a port without its ring: $(cat "$st")"
+done
+grep -q '"dropped": 0, "drop_ports": 0, "ports_without_counts": 0' "$R/summary.json" ||
+	fail "summary.json: captures without their counts, or with drops: $(grep -o '"captures": {[^[]*' "$R/summary.json")"
+grep -q '"complete": true' "$R/summary.json" || fail "summary.json: the run is not complete"
 
 # the same inputs in the simulator: the same scheduler decisions (which
 # task on which host), as the controller cannot tell the backends apart.

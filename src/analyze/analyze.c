@@ -35,6 +35,7 @@
 #include "analyze/timeline.h"
 #include "analyze/tcpconn.h"
 #include "core/log.h"
+#include "emul/capture.h"
 #include "core/rundir.h"
 
 /* A connect() and the SYN it sends are microseconds apart on one clock;
@@ -267,6 +268,75 @@ static bool is_capture_name(const char *s)
 	return s[0] != '.' &&
 	       ((n > 5 && !strcmp(s + n - 5, ".pcap")) ||
 		(n > 7 && !strcmp(s + n - 7, ".pcapng")));
+}
+
+/* The captures' own counts: every pcap/<node>.capstats line,
+ * "iface rate_bps ring_bytes received dropped ifdropped lost", to the capture
+ * file <node>-<iface>.pcap it describes; dropped counts the frames the
+ * ring had no room for and those lost on the way to the file. A line that cannot be read is
+ * said and skipped: the counts describe the captures, they are not them. */
+static void read_capstats(struct an_state *st)
+{
+	const struct an_run *r = st->run;
+	struct dirent *de;
+	char *dir;
+	DIR *d;
+
+	dir = xasprintf("%s/%s", r->dir, RUNDIR_PCAP_DIR);
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name), sl = strlen(CAPTURE_STATS_SUFFIX), i;
+		char line[512], ifn[64], name[400], *path;
+		unsigned lineno = 0;
+		FILE *fp;
+
+		if (de->d_name[0] == '.' || n <= sl || n - sl >= 300 ||
+		    strcmp(de->d_name + n - sl, CAPTURE_STATS_SUFFIX))
+			continue;
+		path = xasprintf("%s/%s/%s", r->dir, RUNDIR_PCAP_DIR, de->d_name);
+		fp = fopen(path, "r");
+		if (!fp) {
+			an_warn(st, "%s: %s", path, strerror(errno));
+			free(path);
+			continue;
+		}
+		while (fgets(line, sizeof(line), fp)) {
+			unsigned long long rate, ring, rx, drop, ifdrop, lost = 0;
+			int k;
+
+			if (++lineno == 1)
+				continue; /* the header */
+			/* "lost" (frames the writer had no room for) is the
+			 * 7th column since it was added */
+			k = sscanf(line, "%63s %llu %llu %llu %llu %llu %llu", ifn, &rate, &ring, &rx,
+				   &drop, &ifdrop, &lost);
+			if (k != 6 && k != 7) {
+				an_warn(st, "%s:%u: expected 'iface rate_bps ring_bytes received dropped ifdropped lost': skipped",
+					path, lineno);
+				continue;
+			}
+			drop += lost;
+			snprintf(name, sizeof(name), "%.*s-%s.pcap", (int)(n - sl), de->d_name, ifn);
+			for (i = 0; i < st->n_caps; i++) {
+				struct an_capture *c = &st->caps[i];
+
+				if (strcmp(c->name, name))
+					continue;
+				c->has_stats = true;
+				c->ring_bytes = ring;
+				c->cap_received = rx;
+				c->cap_dropped = drop;
+				c->cap_ifdropped = ifdrop;
+				break;
+			}
+		}
+		fclose(fp);
+		free(path);
+	}
+	closedir(d);
 }
 
 static int list_captures(struct an_state *st, char *errbuf)
@@ -785,7 +855,8 @@ static void compute(struct an_state *st)
 			last = j->end_ns;
 	}
 	res->makespan_ns = last >= 0 ? last - first : -1;
-	res->incomplete = r->interrupted;
+	res->interrupted = r->interrupted;
+	res->incomplete = r->interrupted || res->capture_drops;
 	res->jobs_per_hour = res->makespan_ns > 0 ?
 		(double)res->jobs_finished * 3600e9 / (double)res->makespan_ns : -1;
 	res->ocs_share = res->ocs_bytes + res->eps_bytes ?
@@ -998,6 +1069,19 @@ int analyze_run(const char *rundir, const struct analyze_opts *o,
 		res->capture_bytes += st.caps[i].file_bytes;
 	}
 	res->captures = (unsigned)st.n_caps;
+	read_capstats(&st);
+	for (i = 0; i < st.n_caps; i++) {
+		const struct an_capture *c = &st.caps[i];
+
+		res->capture_no_stats += !c->has_stats;
+		res->capture_ring_bytes += c->ring_bytes;
+		res->capture_drops += c->cap_dropped;
+		res->capture_drop_ports += c->cap_dropped > 0;
+		if (c->cap_dropped)
+			an_warn(&st, "%s: the capture dropped %" PRIu64 " of %" PRIu64
+				" frames (its %" PRIu64 " KB ring was full): the run is incomplete; a longer --capture-window gives larger rings",
+				c->name, c->cap_dropped, c->cap_received, c->ring_bytes >> 10);
+	}
 	finish_flows(&st);
 	if ((ret = check_match(&st, errbuf)))
 		goto err;

@@ -37,6 +37,13 @@ struct analyze_dist {
 struct analyze_result {
 	unsigned captures;
 	uint64_t packets, tcp_packets, capture_bytes; /* bytes: file sizes */
+	/* What the captures say of themselves (pcap/NODE.capstats): the
+	 * frames their rings had no room for (dropped: the run is then
+	 * incomplete: a flow on such a port may be measured wrong), on how
+	 * many ports, the rings' total size, and the ports that left no
+	 * counts (a capture killed before its end, or an older run). */
+	uint64_t capture_drops, capture_ring_bytes;
+	unsigned capture_drop_ports, capture_no_stats;
 	/* flows by what could be measured (an_status) */
 	size_t flows, flows_done, flows_unfinished, flows_no_syn,
 		flows_not_captured, flows_host, flows_path_mismatch;
@@ -71,6 +78,7 @@ struct analyze_result {
 	 * that did not finish have no JCT or CCT, and nothing says how
 	 * many flows never started. Marked in summary.json. */
 	bool incomplete;
+	bool interrupted; /* incomplete for that reason (else: capture drops) */
 };
 
 /* Analyse the run directory `rundir` and write its outputs there

@@ -26,6 +26,12 @@ struct an_capture {
 	uint64_t wire_bytes, file_bytes;
 	int64_t first_ns, last_ns;
 	bool cut; /* ended inside a packet (an interrupted run) */
+	/* the capture's own counts (pcap/<tor>.capstats): its ring, frames
+	 * received and dropped (no room in the ring), and the interface's
+	 * drops; has_stats false when the capture wrote none (killed, or a
+	 * run of an older hyde) */
+	bool has_stats;
+	uint64_t ring_bytes, cap_received, cap_dropped, cap_ifdropped;
 };
 
 /* A TCP connection the manifest does not list (or one more instance of a

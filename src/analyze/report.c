@@ -179,13 +179,22 @@ static int write_analysis(FILE *fp, const struct an_state *st)
 
 		for (i = 0; i < st->n_caps; i++)
 			cut |= st->caps[i].cut;
-		fprintf(fp, ",\n  \"incomplete\": \"the run was interrupted (no %s): jobs from %s and %s; a job or coflow that did not finish has no JCT or CCT; flows that never started are in no file%s\"",
-			RUNDIR_APP_JOBS, RUNDIR_INPUT_WL, RUNDIR_EVENTS,
-			cut ? "; files that end inside a line or a packet were read up to there" : "");
+		fprintf(fp, ",\n  \"incomplete\": \"");
+		if (st->run->interrupted)
+			fprintf(fp, "the run was interrupted (no %s): jobs from %s and %s; a job or coflow that did not finish has no JCT or CCT; flows that never started are in no file%s",
+				RUNDIR_APP_JOBS, RUNDIR_INPUT_WL, RUNDIR_EVENTS,
+				cut ? "; files that end inside a line or a packet were read up to there" : "");
+		if (r->capture_drops)
+			fprintf(fp, "%sthe captures dropped %" PRIu64 " frame(s) on %u port(s) (their rings were full): flows on those ports may be measured wrong or not at all; a longer --capture-window gives larger rings",
+				st->run->interrupted ? "; " : "", r->capture_drops, r->capture_drop_ports);
+		fprintf(fp, "\"");
 	}
 	fprintf(fp, ",\n  \"captures\": { \"files\": %u, \"packets\": %" PRIu64
-		", \"tcp_packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"peak_connections\": %zu, \"list\": [",
-		r->captures, r->packets, r->tcp_packets, r->capture_bytes, r->peak_conns);
+		", \"tcp_packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"peak_connections\": %zu"
+		", \"ring_bytes\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"drop_ports\": %u"
+		", \"ports_without_counts\": %u, \"list\": [",
+		r->captures, r->packets, r->tcp_packets, r->capture_bytes, r->peak_conns,
+		r->capture_ring_bytes, r->capture_drops, r->capture_drop_ports, r->capture_no_stats);
 	for (i = 0; i < st->n_caps; i++) {
 		const struct an_capture *c = &st->caps[i];
 
@@ -193,9 +202,14 @@ static int write_analysis(FILE *fp, const struct an_state *st)
 		json_str(fp, c->name);
 		fprintf(fp, ", \"role\": \"%s\", \"packets\": %" PRIu64 ", \"tcp\": %" PRIu64
 			", \"matched\": %" PRIu64 ", \"other\": %" PRIu64 ", \"undecodable\": %" PRIu64
-			", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 " }",
+			", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64,
 			role_names[c->role], c->packets, c->tcp, c->matched, c->other,
 			c->bad, c->first_ns, c->last_ns);
+		if (c->has_stats)
+			fprintf(fp, ", \"ring_bytes\": %" PRIu64 ", \"received\": %" PRIu64
+				", \"dropped\": %" PRIu64 ", \"if_dropped\": %" PRIu64,
+				c->ring_bytes, c->cap_received, c->cap_dropped, c->cap_ifdropped);
+		fprintf(fp, " }");
 	}
 	fprintf(fp, "%s] },\n", st->n_caps ? "\n  " : "");
 

@@ -119,6 +119,9 @@ struct ctl_opts {
 	/* Emulation: bytes the captures keep of each frame (0: the default,
 	 * headers only; CAPTURE_SNAPLEN_FULL: whole frames). */
 	int capture_snaplen;
+	/* Emulation: how long a capture may go without draining its ports'
+	 * rings (their size follows; 0: CAPTURE_WINDOW_NS) */
+	int64_t capture_window_ns;
 	/* The live view (live.h) on stderr when progress is set: refreshed
 	 * every second on a terminal, else a line every this (0: 10 s). */
 	int64_t progress_every;
