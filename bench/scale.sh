@@ -141,9 +141,9 @@ EOT
 	cct=$(avg_s "$tmp/run/app/coflows.csv" end_ns start_ns 2>/dev/null)
 	# the simulator on the same topology and workload
 	"$HYDE" sim -t "$topo" -w "$tmp/fb150.wl" -s "$sched" -o "$tmp/sim" -q >/dev/null 2>&1
-	smk=$(sed -n 's/.*"makespan_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
-	sjct=$(sed -n 's/.*"avg_jct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
-	scct=$(sed -n 's/.*"avg_cct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json")
+	smk=$(sed -n 's/^  "makespan_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json" | head -n 1)
+	sjct=$(sed -n 's/^  "avg_jct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json" | head -n 1)
+	scct=$(sed -n 's/^  "avg_cct_s": \([0-9.]*\).*/\1/p' "$tmp/sim/summary.json" | head -n 1)
 	rm -rf "$tmp/sim"
 	cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 + $2 }' "$tmp/cpu" 2>/dev/null)
 	printf '%-9s %5d %5s %6d  %8s %8d %8d  %8s %8s %7s %6s  %9s %9s %9s\n' "$name" "$hosts" "$ns" \
