@@ -41,6 +41,11 @@ struct fixent {
 	struct mm_class *c;
 };
 
+struct hent {
+	uint64_t key;
+	uint32_t l;
+};
+
 struct mm_link {
 	struct mm_class **cls;
 	size_t n, capn;
@@ -68,7 +73,7 @@ struct mm {
 	size_t n_dirty, cap_dirty;
 	struct fixent *fix;
 	size_t n_fix, cap_fix;
-	uint32_t *heap; /* dirty links by key */
+	struct hent *heap; /* dirty links by key */
 	size_t hn;
 	uint32_t *batch, *touched;
 	size_t n_batch, n_touched;
@@ -100,7 +105,7 @@ struct mm *mm_new(unsigned n_links, const uint64_t *caps)
 		m->l[i].lam = MM_NONE;
 		m->l[i].hpos = -1;
 	}
-	m->heap = xcalloc(n_links + 1, sizeof(uint32_t));
+	m->heap = xcalloc(n_links + 1, sizeof(*m->heap));
 	m->batch = xcalloc(n_links + 1, sizeof(uint32_t));
 	m->touched = xcalloc(n_links + 1, sizeof(uint32_t));
 	m->w_cnt = xcalloc(n_links + 1, sizeof(uint64_t));
@@ -293,53 +298,54 @@ void mm_set_n(struct mm *m, struct mm_class *c, uint64_t n)
 	pend_add(m, c);
 }
 
-/* ---- the sweep's heap of dirty links, by key then index ---- */
+/* ---- the sweep's heap of dirty links, by key then index (the key is
+ * kept in the heap too, so comparisons stay in the heap's memory) ---- */
 
-static bool hless(const struct mm *m, uint32_t a, uint32_t b)
+static bool hless(struct hent a, struct hent b)
 {
-	return m->l[a].key < m->l[b].key || (m->l[a].key == m->l[b].key && a < b);
+	return a.key < b.key || (a.key == b.key && a.l < b.l);
 }
 
-static void hput(struct mm *m, size_t i, uint32_t l)
+static void hput(struct mm *m, size_t i, struct hent h)
 {
-	m->heap[i] = l;
-	m->l[l].hpos = (int)i;
+	m->heap[i] = h;
+	m->l[h.l].hpos = (int)i;
 }
 
 static void hup(struct mm *m, size_t i)
 {
-	uint32_t l = m->heap[i];
+	struct hent h = m->heap[i];
 
-	while (i > 0 && hless(m, l, m->heap[(i - 1) / 2])) {
+	while (i > 0 && hless(h, m->heap[(i - 1) / 2])) {
 		hput(m, i, m->heap[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
-	hput(m, i, l);
+	hput(m, i, h);
 }
 
 static void hdown(struct mm *m, size_t i)
 {
-	uint32_t l = m->heap[i];
+	struct hent h = m->heap[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= m->hn)
 			break;
-		if (c + 1 < m->hn && hless(m, m->heap[c + 1], m->heap[c]))
+		if (c + 1 < m->hn && hless(m->heap[c + 1], m->heap[c]))
 			c++;
-		if (!hless(m, m->heap[c], l))
+		if (!hless(m->heap[c], h))
 			break;
 		hput(m, i, m->heap[c]);
 		i = c;
 	}
-	hput(m, i, l);
+	hput(m, i, h);
 }
 
 static void hremove(struct mm *m, uint32_t l)
 {
 	size_t i = (size_t)m->l[l].hpos;
-	uint32_t last;
+	struct hent last;
 
 	m->l[l].hpos = -1;
 	last = m->heap[--m->hn];
@@ -347,7 +353,7 @@ static void hremove(struct mm *m, uint32_t l)
 		return;
 	hput(m, i, last);
 	hup(m, i);
-	hdown(m, (size_t)m->l[last].hpos);
+	hdown(m, (size_t)m->l[last.l].hpos);
 }
 
 /* The link's next event: its share, or the level of its next unexamined
@@ -371,14 +377,16 @@ static void rekey(struct mm *m, uint32_t li)
 	}
 	if (l->hpos < 0) {
 		l->key = key;
-		m->heap[m->hn] = li;
+		m->heap[m->hn] = (struct hent){ key, li };
 		l->hpos = (int)m->hn;
 		hup(m, m->hn++);
 	} else if (key < l->key) {
 		l->key = key;
+		m->heap[l->hpos].key = key;
 		hup(m, (size_t)l->hpos);
-	} else {
+	} else if (key > l->key) {
 		l->key = key;
+		m->heap[l->hpos].key = key;
 		hdown(m, (size_t)l->hpos);
 	}
 }
@@ -503,8 +511,8 @@ static void sweep_level(struct mm *m, uint64_t v)
 	size_t i, k;
 
 	m->n_batch = m->n_now = m->n_chg = 0;
-	while (m->hn && m->l[m->heap[0]].key == v) {
-		uint32_t li = m->heap[0];
+	while (m->hn && m->heap[0].key == v) {
+		uint32_t li = m->heap[0].l;
 
 		hremove(m, li);
 		m->batch[m->n_batch++] = li;
@@ -638,7 +646,7 @@ static void sweep(struct mm *m)
 		rekey(m, m->seed[i]);
 	m->n_seed = 0;
 	while (m->hn)
-		sweep_level(m, m->l[m->heap[0]].key);
+		sweep_level(m, m->heap[0].key);
 	for (i = 0; i < m->n_dirty; i++) {
 		struct mm_link *l = &m->l[m->dirty[i]];
 
