@@ -46,7 +46,7 @@ run() {
 	last=$(tr '\r' '\n' <"$tmp/err" | grep -a '^sim [0-9]' | tail -1 | sed 's/\x1b\[K//')
 	if grep -q '^  events' "$tmp/out"; then
 		ev=$(awk '/^  events/ { print $2 }' "$tmp/out" | tr -d ,)
-		evs=$(awk -v e="$ev" -v c="$cpu" 'BEGIN { printf "%.0f", c > 0 ? e / c : 0 }')
+		evs=$(awk -v e="$ev" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? e / c : 0) }')
 		jobs=$(awk '/^  (jobs|coflows) / { print $2 "/" $4 }' "$tmp/out")
 		stop=$(grep -o 'interrupted at [0-9.]*s' "$tmp/err" | sed 's/interrupted at /stopped at the limit, simulated time reached /')
 		if [ -n "$stop" ]; then

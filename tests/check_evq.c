@@ -40,6 +40,48 @@ START_TEST(order_and_ties)
 }
 END_TEST
 
+/* A place among ties reserved, then used: the node comes out where it
+ * would have had it been queued when the place was taken (behind the
+ * ties queued before, ahead of those queued after), wherever it was. */
+START_TEST(reserved_place_among_ties)
+{
+	struct evq q;
+	struct ev e[5];
+	static const int want[5] = { 0, 4, 1, 2, 3 };
+	uint64_t seq;
+	int i;
+
+	evq_init(&q);
+	for (i = 0; i < 5; i++) {
+		e[i].id = i;
+		evq_node_init(&e[i].node);
+	}
+	evq_push(&q, &e[4].node, 99); /* queued, elsewhere */
+	evq_push(&q, &e[0].node, 10);
+	seq = evq_reserve(&q);
+	evq_push(&q, &e[1].node, 10);
+	evq_push(&q, &e[2].node, 10);
+	evq_push(&q, &e[3].node, 10);
+	evq_update_seq(&q, &e[4].node, 10, seq);
+	ck_assert_uint_eq(evq_len(&q), 5);
+	for (i = 0; i < 5; i++) {
+		struct evq_node *n = evq_pop(&q);
+
+		ck_assert_ptr_nonnull(n);
+		ck_assert_int_eq(EV(n)->id, want[i]);
+	}
+	/* not queued before: the same */
+	evq_push(&q, &e[0].node, 7);
+	seq = evq_reserve(&q);
+	evq_push(&q, &e[1].node, 7);
+	evq_update_seq(&q, &e[2].node, 7, seq);
+	ck_assert_int_eq(EV(evq_pop(&q))->id, 0);
+	ck_assert_int_eq(EV(evq_pop(&q))->id, 2);
+	ck_assert_int_eq(EV(evq_pop(&q))->id, 1);
+	evq_destroy(&q);
+}
+END_TEST
+
 /* Random pushes, removals and updates against a sorted reference. */
 START_TEST(random_against_reference)
 {
@@ -109,6 +151,7 @@ Suite *evq_suite(void)
 
 	tcase_add_test(tc, order_and_ties);
 	tcase_add_test(tc, random_against_reference);
+	tcase_add_test(tc, reserved_place_among_ties);
 	tcase_add_test(tc, rng_reproducible);
 	suite_add_tcase(s, tc);
 	return s;

@@ -58,6 +58,16 @@ void evloop_at(struct evloop *l, struct evtimer *t, int64_t when)
 	evq_update(&l->q, &t->node, when);
 }
 
+void evloop_at_seq(struct evloop *l, struct evtimer *t, int64_t when, uint64_t seq)
+{
+	evq_update_seq(&l->q, &t->node, when, seq);
+}
+
+uint64_t evloop_reserve(struct evloop *l)
+{
+	return evq_reserve(&l->q);
+}
+
 void evloop_cancel(struct evloop *l, struct evtimer *t)
 {
 	evq_remove(&l->q, &t->node);

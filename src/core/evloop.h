@@ -69,6 +69,9 @@ static inline void evtimer_init(struct evtimer *t,
 /* Fire t at time `when` (re-arms it if already armed). */
 void evloop_at(struct evloop *l, struct evtimer *t, int64_t when);
 void evloop_cancel(struct evloop *l, struct evtimer *t);
+/* evloop_at as if called when `seq` was taken (evloop_reserve). */
+void evloop_at_seq(struct evloop *l, struct evtimer *t, int64_t when, uint64_t seq);
+uint64_t evloop_reserve(struct evloop *l);
 static inline bool evtimer_armed(const struct evtimer *t)
 {
 	return evq_queued(&t->node);

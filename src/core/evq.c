@@ -116,3 +116,11 @@ void evq_update(struct evq *q, struct evq_node *n, int64_t t)
 	evq_remove(q, n);
 	evq_push(q, n, t);
 }
+
+void evq_update_seq(struct evq *q, struct evq_node *n, int64_t t, uint64_t seq)
+{
+	evq_remove(q, n);
+	evq_push(q, n, t);
+	n->seq = seq; /* earlier than any taken since: it can only move up */
+	sift_up(q, n->slot);
+}

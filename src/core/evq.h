@@ -49,6 +49,14 @@ struct evq_node *evq_pop(struct evq *q);
 void evq_remove(struct evq *q, struct evq_node *n);
 /* Move n to time t (queued or not); it goes behind events already at t. */
 void evq_update(struct evq *q, struct evq_node *n, int64_t t);
+/* A place among ties taken now, for a node queued later by
+ * evq_update_seq: it goes where it would have gone had it been queued
+ * when the place was taken (numbers skipped change no order). */
+static inline uint64_t evq_reserve(struct evq *q)
+{
+	return q->next_seq++;
+}
+void evq_update_seq(struct evq *q, struct evq_node *n, int64_t t, uint64_t seq);
 
 static inline size_t evq_len(const struct evq *q)
 {

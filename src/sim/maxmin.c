@@ -41,6 +41,11 @@ struct fixent {
 	struct mm_class *c;
 };
 
+struct hent {
+	uint64_t key;
+	uint32_t l;
+};
+
 struct mm_link {
 	struct mm_class **cls;
 	size_t n, capn;
@@ -68,7 +73,7 @@ struct mm {
 	size_t n_dirty, cap_dirty;
 	struct fixent *fix;
 	size_t n_fix, cap_fix;
-	uint32_t *heap; /* dirty links by key */
+	struct hent *heap; /* dirty links by key */
 	size_t hn;
 	uint32_t *batch, *touched;
 	size_t n_batch, n_touched;
@@ -100,7 +105,7 @@ struct mm *mm_new(unsigned n_links, const uint64_t *caps)
 		m->l[i].lam = MM_NONE;
 		m->l[i].hpos = -1;
 	}
-	m->heap = xcalloc(n_links + 1, sizeof(uint32_t));
+	m->heap = xcalloc(n_links + 1, sizeof(*m->heap));
 	m->batch = xcalloc(n_links + 1, sizeof(uint32_t));
 	m->touched = xcalloc(n_links + 1, sizeof(uint32_t));
 	m->w_cnt = xcalloc(n_links + 1, sizeof(uint64_t));
@@ -161,12 +166,20 @@ bool mm_pending(const struct mm *m)
 	return m->n_seed || m->n_pend;
 }
 
+/* xgrow, the common case (room enough) inline: it is called for every
+ * class the sweep notes */
+static inline void grow(void **arr, size_t *cap, size_t need, size_t elsz)
+{
+	if (need > *cap)
+		xgrow(arr, cap, need, elsz);
+}
+
 static void seed(struct mm *m, uint32_t l)
 {
 	if (m->l[l].seeded)
 		return;
 	m->l[l].seeded = true;
-	xgrow((void **)&m->seed, &m->cap_seed, m->n_seed + 1, sizeof(*m->seed));
+	grow((void **)&m->seed, &m->cap_seed, m->n_seed + 1, sizeof(*m->seed));
 	m->seed[m->n_seed++] = l;
 }
 
@@ -177,7 +190,7 @@ static void remember(struct mm *m, struct mm_class *c)
 		return;
 	c->epoch = m->epoch;
 	c->old = c->lv;
-	xgrow((void **)&m->seen, &m->cap_seen, m->n_seen + 1, sizeof(*m->seen));
+	grow((void **)&m->seen, &m->cap_seen, m->n_seen + 1, sizeof(*m->seen));
 	m->seen[m->n_seen++] = c;
 }
 
@@ -197,7 +210,7 @@ static void pend_add(struct mm *m, struct mm_class *c)
 {
 	if (c->pslot != UINT32_MAX)
 		return;
-	xgrow((void **)&m->pend, &m->cap_pend, m->n_pend + 1, sizeof(*m->pend));
+	grow((void **)&m->pend, &m->cap_pend, m->n_pend + 1, sizeof(*m->pend));
 	c->pslot = (uint32_t)m->n_pend;
 	m->pend[m->n_pend++] = c;
 	c->st = ST_PEND;
@@ -224,13 +237,13 @@ void mm_add(struct mm *m, struct mm_class *c)
 	c->st = ST_FIXED;
 	c->pslot = UINT32_MAX;
 	c->epoch = m->epoch - 1;
-	xgrow((void **)&m->all, &m->cap_all, m->n_all + 1, sizeof(*m->all));
+	grow((void **)&m->all, &m->cap_all, m->n_all + 1, sizeof(*m->all));
 	c->slot = (uint32_t)m->n_all;
 	m->all[m->n_all++] = c;
 	for (k = 0; k < c->nlinks; k++) {
 		struct mm_link *l = &m->l[c->links[k]];
 
-		xgrow((void **)&l->cls, &l->capn, l->n + 1, sizeof(*l->cls));
+		grow((void **)&l->cls, &l->capn, l->n + 1, sizeof(*l->cls));
 		c->pos[k] = (uint32_t)l->n;
 		l->cls[l->n++] = c;
 		l->N += c->n;
@@ -293,53 +306,54 @@ void mm_set_n(struct mm *m, struct mm_class *c, uint64_t n)
 	pend_add(m, c);
 }
 
-/* ---- the sweep's heap of dirty links, by key then index ---- */
+/* ---- the sweep's heap of dirty links, by key then index (the key is
+ * kept in the heap too, so comparisons stay in the heap's memory) ---- */
 
-static bool hless(const struct mm *m, uint32_t a, uint32_t b)
+static bool hless(struct hent a, struct hent b)
 {
-	return m->l[a].key < m->l[b].key || (m->l[a].key == m->l[b].key && a < b);
+	return a.key < b.key || (a.key == b.key && a.l < b.l);
 }
 
-static void hput(struct mm *m, size_t i, uint32_t l)
+static void hput(struct mm *m, size_t i, struct hent h)
 {
-	m->heap[i] = l;
-	m->l[l].hpos = (int)i;
+	m->heap[i] = h;
+	m->l[h.l].hpos = (int)i;
 }
 
 static void hup(struct mm *m, size_t i)
 {
-	uint32_t l = m->heap[i];
+	struct hent h = m->heap[i];
 
-	while (i > 0 && hless(m, l, m->heap[(i - 1) / 2])) {
+	while (i > 0 && hless(h, m->heap[(i - 1) / 2])) {
 		hput(m, i, m->heap[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
-	hput(m, i, l);
+	hput(m, i, h);
 }
 
 static void hdown(struct mm *m, size_t i)
 {
-	uint32_t l = m->heap[i];
+	struct hent h = m->heap[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= m->hn)
 			break;
-		if (c + 1 < m->hn && hless(m, m->heap[c + 1], m->heap[c]))
+		if (c + 1 < m->hn && hless(m->heap[c + 1], m->heap[c]))
 			c++;
-		if (!hless(m, m->heap[c], l))
+		if (!hless(m->heap[c], h))
 			break;
 		hput(m, i, m->heap[c]);
 		i = c;
 	}
-	hput(m, i, l);
+	hput(m, i, h);
 }
 
 static void hremove(struct mm *m, uint32_t l)
 {
 	size_t i = (size_t)m->l[l].hpos;
-	uint32_t last;
+	struct hent last;
 
 	m->l[l].hpos = -1;
 	last = m->heap[--m->hn];
@@ -347,7 +361,7 @@ static void hremove(struct mm *m, uint32_t l)
 		return;
 	hput(m, i, last);
 	hup(m, i);
-	hdown(m, (size_t)m->l[last].hpos);
+	hdown(m, (size_t)m->l[last.l].hpos);
 }
 
 /* The link's next event: its share, or the level of its next unexamined
@@ -371,14 +385,16 @@ static void rekey(struct mm *m, uint32_t li)
 	}
 	if (l->hpos < 0) {
 		l->key = key;
-		m->heap[m->hn] = li;
+		m->heap[m->hn] = (struct hent){ key, li };
 		l->hpos = (int)m->hn;
 		hup(m, m->hn++);
 	} else if (key < l->key) {
 		l->key = key;
+		m->heap[l->hpos].key = key;
 		hup(m, (size_t)l->hpos);
-	} else {
+	} else if (key > l->key) {
 		l->key = key;
+		m->heap[l->hpos].key = key;
 		hdown(m, (size_t)l->hpos);
 	}
 }
@@ -434,9 +450,9 @@ static void make_dirty(struct mm *m, uint32_t li, bool started, uint64_t v)
 	l->dirty = true;
 	l->fired = MM_NONE;
 	l->F = l->U = 0;
-	xgrow((void **)&m->dirty, &m->cap_dirty, m->n_dirty + 1, sizeof(*m->dirty));
+	grow((void **)&m->dirty, &m->cap_dirty, m->n_dirty + 1, sizeof(*m->dirty));
 	m->dirty[m->n_dirty++] = li;
-	xgrow((void **)&m->fix, &m->cap_fix, m->n_fix + l->n, sizeof(*m->fix));
+	grow((void **)&m->fix, &m->cap_fix, m->n_fix + l->n, sizeof(*m->fix));
 	first = m->n_fix;
 	for (i = 0; i < l->n; i++) {
 		struct mm_class *c = l->cls[i];
@@ -458,7 +474,7 @@ static void make_dirty(struct mm *m, uint32_t li, bool started, uint64_t v)
 
 static void note(struct mm_class ***arr, size_t *n, size_t *cap, struct mm_class *c)
 {
-	xgrow((void **)arr, cap, *n + 1, sizeof(**arr));
+	grow((void **)arr, cap, *n + 1, sizeof(**arr));
 	(*arr)[(*n)++] = c;
 }
 
@@ -503,8 +519,8 @@ static void sweep_level(struct mm *m, uint64_t v)
 	size_t i, k;
 
 	m->n_batch = m->n_now = m->n_chg = 0;
-	while (m->hn && m->l[m->heap[0]].key == v) {
-		uint32_t li = m->heap[0];
+	while (m->hn && m->heap[0].key == v) {
+		uint32_t li = m->heap[0].l;
 
 		hremove(m, li);
 		m->batch[m->n_batch++] = li;
@@ -569,7 +585,7 @@ static void sweep_level(struct mm *m, uint64_t v)
 				continue;
 			if (m->may_skip && l->lam == MM_NONE) {
 				l->skipped = true;
-				xgrow((void **)&m->skip, &m->cap_skip, m->n_skip + 1, sizeof(*m->skip));
+				grow((void **)&m->skip, &m->cap_skip, m->n_skip + 1, sizeof(*m->skip));
 				m->skip[m->n_skip++] = c->links[k];
 				continue;
 			}
@@ -598,7 +614,7 @@ static bool still_idle(struct mm *m, uint32_t li)
 	if (l->D <= l->cap && l->D + l->N <= l->cap)
 		return true; /* F(v) + (v + 1) U(v) <= D + N: never fires */
 	m->n_fix = 0;
-	xgrow((void **)&m->fix, &m->cap_fix, n + 1, sizeof(*m->fix));
+	grow((void **)&m->fix, &m->cap_fix, n + 1, sizeof(*m->fix));
 	for (i = 0; i < n; i++)
 		m->fix[i] = (struct fixent){ l->cls[i]->lv, l->cls[i] };
 	sort_fix(m->fix, n);
@@ -638,7 +654,7 @@ static void sweep(struct mm *m)
 		rekey(m, m->seed[i]);
 	m->n_seed = 0;
 	while (m->hn)
-		sweep_level(m, m->l[m->heap[0]].key);
+		sweep_level(m, m->heap[0].key);
 	for (i = 0; i < m->n_dirty; i++) {
 		struct mm_link *l = &m->l[m->dirty[i]];
 
@@ -746,8 +762,8 @@ void mm_waterfill(struct mm *m, struct mm_class *const *cls, size_t n, uint64_t 
 		}
 	for (k = 0; k < L; k++)
 		m->w_off[k + 1] += m->w_off[k];
-	xgrow((void **)&m->w_lcls, &m->cap_lcls, m->w_off[L] + 1, sizeof(uint32_t));
-	xgrow((void **)&m->w_frozen, &m->cap_frozen, n + 1, sizeof(bool));
+	grow((void **)&m->w_lcls, &m->cap_lcls, m->w_off[L] + 1, sizeof(uint32_t));
+	grow((void **)&m->w_frozen, &m->cap_frozen, n + 1, sizeof(bool));
 	memcpy(m->w_fill, m->w_off, L * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		m->w_frozen[i] = false;

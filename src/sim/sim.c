@@ -69,6 +69,7 @@ typedef __int128 i128;
  * the time their next member ends: an event costs the classes whose rate
  * it changes, not every class. */
 struct sim_class;
+struct chent;
 
 /* A coflow, for the coflow models: a job's flows of one kind. */
 struct sim_coflow {
@@ -101,6 +102,9 @@ struct sim_class {
 	int64_t done_at; /* when its first member ends; INT64_MAX: never */
 	size_t cslot;	 /* in the completion heap, SIZE_MAX when not */
 	struct sim_flow **h; /* members, min-heap on finish */
+	i128 top;	     /* h[0]->finish, kept here: arm reads it for every
+			      * class whose rate changes, and the member itself
+			      * is seldom in the cache */
 	size_t n, cap;
 	size_t slot; /* in the active class array */
 	struct sim_class *pnext, *pprev; /* OCS: on its (sr, dr) list */
@@ -140,7 +144,7 @@ struct sim {
 	struct sim_class **act; /* classes with members */
 	size_t n_act, cap_act;
 	struct sim_class **ocs_cls; /* R x R lists of OCS classes, by (sr, dr) */
-	struct sim_class **cheap; /* classes by done_at, then seq */
+	struct chent *cheap; /* classes by done_at, then seq */
 	size_t n_cheap, cap_cheap;
 	struct sim_class **tab; /* hash of classes by key */
 	size_t tab_mask;
@@ -165,6 +169,10 @@ struct sim {
 	struct evtimer cross_timer; /* an ordered model's order changes */
 	int64_t last_cross;
 	int64_t quantum, last_compute;
+	/* done_fire's computation put off (see there): the completion
+	 * timer's place among ties, and whether it was armed since */
+	uint64_t done_seq;
+	bool done_rearmed;
 	/* The network view (link_bytes): what each link carried, in its
 	 * order (the first 2H + 3R links are this file's, the last R the
 	 * OCS ports' downward direction), from the classes' counters. */
@@ -270,6 +278,8 @@ static void mh_set(struct sim_class *c, size_t i, struct sim_flow *f)
 {
 	c->h[i] = f;
 	f->hslot = i;
+	if (i == 0)
+		c->top = f->finish;
 }
 
 static void mh_push(struct sim_class *c, struct sim_flow *f)
@@ -307,53 +317,60 @@ static struct sim_flow *mh_pop(struct sim_class *c)
 	return top;
 }
 
-/* ---- classes by the time their next member ends ---- */
+/* ---- classes by the time their next member ends (the heap holds the
+ * keys, so that comparisons read the heap, not the classes) ---- */
 
-static bool cless(const struct sim_class *a, const struct sim_class *b)
+struct chent {
+	int64_t at; /* the class's done_at */
+	uint32_t seq;
+	struct sim_class *c;
+};
+
+static bool cless(const struct chent *a, const struct chent *b)
 {
-	return a->done_at < b->done_at || (a->done_at == b->done_at && a->seq < b->seq);
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
 }
 
-static void ch_put(struct sim *s, size_t i, struct sim_class *c)
+static void ch_put(struct sim *s, size_t i, struct chent e)
 {
-	s->cheap[i] = c;
-	c->cslot = i;
+	s->cheap[i] = e;
+	e.c->cslot = i;
 }
 
 static void ch_up(struct sim *s, size_t i)
 {
-	struct sim_class *c = s->cheap[i];
+	struct chent e = s->cheap[i];
 
-	while (i > 0 && cless(c, s->cheap[(i - 1) / 2])) {
+	while (i > 0 && cless(&e, &s->cheap[(i - 1) / 2])) {
 		ch_put(s, i, s->cheap[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
-	ch_put(s, i, c);
+	ch_put(s, i, e);
 }
 
 static void ch_down(struct sim *s, size_t i)
 {
-	struct sim_class *c = s->cheap[i];
+	struct chent e = s->cheap[i];
 
 	for (;;) {
 		size_t k = 2 * i + 1;
 
 		if (k >= s->n_cheap)
 			break;
-		if (k + 1 < s->n_cheap && cless(s->cheap[k + 1], s->cheap[k]))
+		if (k + 1 < s->n_cheap && cless(&s->cheap[k + 1], &s->cheap[k]))
 			k++;
-		if (!cless(s->cheap[k], c))
+		if (!cless(&s->cheap[k], &e))
 			break;
 		ch_put(s, i, s->cheap[k]);
 		i = k;
 	}
-	ch_put(s, i, c);
+	ch_put(s, i, e);
 }
 
 static void ch_remove(struct sim *s, struct sim_class *c)
 {
 	size_t i = c->cslot;
-	struct sim_class *last;
+	struct chent last;
 
 	if (i == SIZE_MAX)
 		return;
@@ -363,7 +380,7 @@ static void ch_remove(struct sim *s, struct sim_class *c)
 		return;
 	ch_put(s, i, last);
 	ch_up(s, i);
-	ch_down(s, last->cslot);
+	ch_down(s, last.c->cslot);
 }
 
 /* vt and the bit counters up to now, at the rate in effect. */
@@ -405,7 +422,7 @@ static void arm(struct sim *s, struct sim_class *c)
 	int64_t at = INT64_MAX, old = c->done_at;
 
 	if (c->n) {
-		i128 rem = c->h[0]->finish - c->vt -
+		i128 rem = c->top - c->vt -
 			   (s->cf_alloc ? (i128)(c->rate / 1000000) : s->tol);
 
 		/* (a member done stays due, even if its class stops now) */
@@ -425,11 +442,13 @@ static void arm(struct sim *s, struct sim_class *c)
 	}
 	if (c->cslot == SIZE_MAX) {
 		xgrow((void **)&s->cheap, &s->cap_cheap, s->n_cheap + 1, sizeof(*s->cheap));
-		ch_put(s, s->n_cheap, c);
+		ch_put(s, s->n_cheap, (struct chent){ at, c->seq, c });
 		ch_up(s, s->n_cheap++);
 	} else if (at < old) {
+		s->cheap[c->cslot].at = at;
 		ch_up(s, c->cslot);
 	} else {
+		s->cheap[c->cslot].at = at;
 		ch_down(s, c->cslot);
 	}
 }
@@ -450,14 +469,28 @@ static void set_rate(struct sim *s, struct sim_class *c, uint64_t rate)
  * part of what a run does. */
 static void arm_done(struct sim *s)
 {
-	int64_t at = s->n_cheap ? s->cheap[0]->done_at : INT64_MAX;
+	int64_t at = s->n_cheap ? s->cheap[0].at : INT64_MAX;
+
+	if (s->n_local)
+		at = ctl_now(s->ctl);
+	s->done_rearmed = true;
+	if (at == INT64_MAX)
+		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
+	else
+		evloop_at(ctl_loop(s->ctl), &s->done_timer, at);
+}
+
+/* The same, at the place among ties taken by evloop_reserve. */
+static void arm_done_seq(struct sim *s, uint64_t seq)
+{
+	int64_t at = s->n_cheap ? s->cheap[0].at : INT64_MAX;
 
 	if (s->n_local)
 		at = ctl_now(s->ctl);
 	if (at == INT64_MAX)
 		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
 	else
-		evloop_at(ctl_loop(s->ctl), &s->done_timer, at);
+		evloop_at_seq(ctl_loop(s->ctl), &s->done_timer, at, seq);
 }
 
 /* ---- classes ---- */
@@ -769,7 +802,8 @@ static void compute_coflow(struct sim *s)
 	}
 }
 
-static void compute_rates(struct sim *s)
+/* The rates; the completion timer is the caller's. */
+static void compute_rates_only(struct sim *s)
 {
 	s->recomputes++;
 	s->cls_sum += s->n_act;
@@ -781,6 +815,11 @@ static void compute_rates(struct sim *s)
 		compute_coflow(s);
 	else
 		compute_maxmin(s);
+}
+
+static void compute_rates(struct sim *s)
+{
+	compute_rates_only(s);
 	arm_done(s);
 }
 
@@ -846,6 +885,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 	int64_t now = ctl_now(s->ctl);
 	struct sim_class *dead = NULL;
 	size_t n = 0, nd = 0, i;
+	bool defer = false;
 
 	(void)l;
 	for (i = 0; i < s->n_local; i++) {
@@ -854,8 +894,8 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 		free(s->local[i]);
 	}
 	s->n_local = 0;
-	while (s->n_cheap && s->cheap[0]->done_at <= now) {
-		struct sim_class *c = s->cheap[0];
+	while (s->n_cheap && s->cheap[0].at <= now) {
+		struct sim_class *c = s->cheap[0].c;
 
 		ch_remove(s, c);
 		c->due = true;
@@ -925,6 +965,21 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 	if (s->quantum && now < s->last_compute + s->quantum) {
 		rates_dirty(s);
 		arm_done(s);
+	} else if (!s->quantum && !per_flow(s->model)) {
+		/* Max-min: those rates are put off until the controller has
+		 * heard. No time passes in between, so nothing can tell (a
+		 * flow's bits left and a link's bytes are the same at either
+		 * rate), and if it starts or stops flows, the one computation
+		 * that follows gives the rates both would have (max-min's are
+		 * unique): one solve where there were two. What the
+		 * computation did for the order of events is kept: the rate
+		 * timer is cancelled now, and the completion timer, unless
+		 * armed again since, takes the place among ties it would
+		 * have taken now. */
+		evloop_cancel(ctl_loop(s->ctl), &s->rate_timer);
+		s->done_seq = evloop_reserve(ctl_loop(s->ctl));
+		s->done_rearmed = false;
+		defer = true;
 	} else {
 		compute_rates(s);
 	}
@@ -933,6 +988,11 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 
 		f->bpriv = NULL;
 		ctl_flow_done(s->ctl, f);
+	}
+	if (defer && !evtimer_armed(&s->rate_timer)) {
+		compute_rates_only(s);
+		if (!s->done_rearmed)
+			arm_done_seq(s, s->done_seq);
 	}
 }
 
