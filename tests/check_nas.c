@@ -1,4 +1,4 @@
-/* NAS (papers/001 §III): its rules on hand-worked tables (nas.h): the
+/* NAS ([NAS §III]): its rules on hand-worked tables (nas.h): the
  * TrafficThreshold (eq. 3) and a node's available space, MTS's (Alg. 2)
  * locality / shuffle-qualified choice, skip counters, the four categories
  * and MapCost, CA-RTS's ReduceNum (eq. 4) and six levels (Alg. 3), CR-RTS's

@@ -111,7 +111,14 @@ done
 wait "$run" || fail "the 16 x 16 run failed: $(tail -n 3 "$tmpdir/run.err")"
 run=
 echo "16x16: estimate ${est_kb} KB ($(printf '%s\n' "$out" | sed -n 's/^bytes *//p')), used at peak ${peak} KB ($what)" >&2
-[ $((peak * 4)) -ge $((est_kb * 3)) ] && [ $((peak * 4)) -le $((est_kb * 5)) ] ||
-	fail "16x16: the estimate (${est_kb} KB) is more than 25% off what was used (${peak} KB)"
+# Under AddressSanitizer every process carries its shadow memory and
+# quarantine (7.4 GB used for the same run): the estimate is of hyde as
+# built for use, so the comparison holds only there.
+if [ "${HYDE_SANITIZERS:-no}" = yes ]; then
+	echo "note: a sanitizer build: the estimate is not compared with what was used" >&2
+else
+	[ $((peak * 4)) -ge $((est_kb * 3)) ] && [ $((peak * 4)) -le $((est_kb * 5)) ] ||
+		fail "16x16: the estimate (${est_kb} KB) is more than 25% off what was used (${peak} KB)"
+fi
 ip netns list | grep -q "^$P-" && fail "namespaces left after the run"
 finish

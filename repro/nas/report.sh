@@ -87,7 +87,7 @@ fmt() { awk -v m="$1" -v ci="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f ± %.*f", 
 pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 
 {
-	echo "# NAS (papers/001) in hyde's simulator: a first, reduced reproduction of §IV"
+	echo "# NAS (CCGrid 2018) in hyde's simulator: a first, reduced reproduction of §IV"
 	echo
 	echo "Setting: topologies/nas30.topo (30 racks x 20 nodes x 6 containers, 1 Gbit/s rack"
 	echo "uplinks, 250 Mbit/s per node: the paper's 5:1), workload \`$WL\`, $RUNS runs per"

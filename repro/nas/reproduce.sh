@@ -1,5 +1,5 @@
 #!/bin/sh
-# make reproduce-nas: NAS (Li, Shen, Sarker; papers/001) §IV's simulation,
+# make reproduce-nas: NAS (Li, Shen, Sarker; [NAS]) §IV's simulation,
 # a FIRST, REDUCED setting that runs in minutes (the whole FB-2010 day,
 # 24,442 jobs, waits for the simulator's speed work):
 #

@@ -92,7 +92,7 @@
 #define RUNDIR_APP_COFLOWS_HEADER \
 	"coflow,job,flows,bytes,ocs_bytes,lower_bound_ns,start_ns,end_ns"
 
-/* The metrics NAS reports (papers/001 §IV-B), as the controller saw them,
+/* The metrics NAS reports ([NAS §IV-B]), as the controller saw them,
  * on both backends: one JSON object, "paper_metrics" (src/ctl/metrics.c);
  * the simulator's summary.json carries the same object. */
 #define RUNDIR_APP_PAPER_METRICS "app/paper_metrics.json"

@@ -1,4 +1,4 @@
-/* The metrics NAS reports (papers/001 §IV-B), for every scheduler, kept
+/* The metrics NAS reports ([NAS §IV-B]), for every scheduler, kept
  * as the run goes and written into summary.json ("paper_metrics"):
  * - rack congestion occurrences (Fig. 3(f), 4(d)): at each network-view
  *   sample (one per heartbeat period), the racks whose EPS uplink or

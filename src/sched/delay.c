@@ -13,7 +13,7 @@
  * heartbeat).
  *
  * form=skip: the paper's own form (Zaharia et al., Algorithm 1; the
- * Delay baseline of NAS, papers/001 §IV-A, D = 135): a job without a
+ * Delay baseline of NAS, [NAS §IV-A], D = 135): a job without a
  * node-local map for the container is skipped and its skip count grows;
  * once it has been skipped d times it launches its best-placed map (rack-
  * local before remote); a node-local launch resets the count (a non-local

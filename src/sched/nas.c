@@ -1,4 +1,4 @@
-/* nas: NAS, the network-aware scheduler (Li, Shen, Sarker; papers/001,
+/* nas: NAS, the network-aware scheduler (Li, Shen, Sarker; [NAS],
  * §III), every mechanism; the pure rules are in nas_policy.c (nas.h):
  *
  * - Shuffle predictor (§III-A, eq. 1): MapOutput = ratio x MapInput, the
@@ -645,7 +645,7 @@ static void nas_job_finished(struct hyde_sched *s, const struct hyde_job *j)
 const struct hyde_sched_ops sched_nas = {
 	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "nas",
-	.summary = "NAS: MTS under a traffic threshold, CA-RTS, CR-RTS on congestion (papers/001)",
+	.summary = "NAS: MTS under a traffic threshold, CA-RTS, CR-RTS on congestion [NAS]",
 	.priv_size = sizeof(struct nas_priv),
 	.opts = nas_opts,
 	.n_opts = sizeof(nas_opts) / sizeof(nas_opts[0]),

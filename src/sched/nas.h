@@ -1,4 +1,4 @@
-/* NAS's pure decision rules (Li, Shen, Sarker; papers/001 §III), apart from
+/* NAS's pure decision rules (Li, Shen, Sarker; [NAS §III]), apart from
  * any cluster so that tests can drive them on hand-worked tables: the
  * TrafficThreshold (eq. 2-3), a node's available space, MTS (Alg. 2) with
  * its skip counters, categories and MapCost, CA-RTS's ReduceNum (eq. 4) and

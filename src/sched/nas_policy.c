@@ -1,4 +1,4 @@
-/* NAS's pure rules (papers/001 §III); see nas.h. */
+/* NAS's pure rules ([NAS §III]); see nas.h. */
 #include "config.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /* shufflewatcher: ShuffleWatcher (Ahmad, Chakradhar, Raghunathan,
  * Vijaykumar, USENIX ATC 2014) on top of delay scheduling, as NAS's
- * evaluation ran it ("SW-delay", papers/001 §IV-A). A RECONSTRUCTION: the
+ * evaluation ran it ("SW-delay", [NAS §IV-A]). A RECONSTRUCTION: the
  * ShuffleWatcher paper is not in hyde's sources; this follows its summary
  * in NAS (§I, §II) and the three policies as described from memory of the
- * ATC paper (ALGORITHMS.md), not its code or pseudo-code:
+ * ATC paper (docs/REFERENCES.md, Readings), not its code or pseudo-code:
  *
  * - Delay scheduling, skip-count form (delay.c's form=skip, D = d = 135
  *   as NAS set it): jobs in fair order; a job without a node-local map
