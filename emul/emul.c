@@ -736,16 +736,16 @@ static int start_datanodes(struct emul *e, const char *seed, char *errbuf)
 	return r;
 }
 
-static int start_services(struct emul *e, char *errbuf)
+/* The captures, one a ToR, each port with its rate (its ring is sized
+ * from it): first, so that nothing the run sends may be missed. */
+static int start_captures(struct emul *e, char *errbuf)
 {
 	const struct topo *t = e->t;
 	const struct ctl_opts *o = ctl_options(e->ctl);
-	char path[4200], node[32], seed[32], a[32], b[32], c[32], name[64];
-	unsigned k, i, h;
-	int r, fd;
+	char path[4200], node[32], name[64];
+	unsigned k, i;
+	int r;
 
-	snprintf(seed, sizeof(seed), "%" PRIu64, e->seed);
-	/* captures first: nothing the run sends may be missed */
 	snprintf(path, sizeof(path), "%s/%s", e->rundir, RUNDIR_PCAP_DIR);
 	if (mkdir(path, 0755) && errno != EEXIST) {
 		errbuf_set(errbuf, "%s: %s", path, strerror(errno));
@@ -807,7 +807,17 @@ static int start_services(struct emul *e, char *errbuf)
 		if (r)
 			return r;
 	}
-	/* the shuffle service of every host */
+	return 0;
+}
+
+/* The shuffle service of every host, each up before the run goes on. */
+static int start_shuffle_services(struct emul *e, char *seed, char *errbuf)
+{
+	const struct topo *t = e->t;
+	char path[4200], node[32], name[64];
+	unsigned h;
+	int r, fd;
+
 	for (h = 0; h < topo_n_hosts(t); h++) {
 		char *argv[14];
 
@@ -834,74 +844,89 @@ static int start_services(struct emul *e, char *errbuf)
 		}
 		close(fd);
 	}
-	if ((r = start_datanodes(e, seed, errbuf)))
-		return r;
-	/* the crossbar */
-	if (t->has_ocs) {
-		char ns[80], logp[4200], sock[300];
-		char *argv[20];
-		int n = 0;
+	return 0;
+}
 
-		snprintf(ns, sizeof(ns), "%s-ocs", e->fab->prefix);
-		snprintf(sock, sizeof(sock), "%s/ocs.sock", e->fab->state_dir);
-		snprintf(logp, sizeof(logp), "%s/%s", e->rundir, RUNDIR_OCS_CONTROL);
-		e->ocs_log = fopen(logp, "w");
-		snprintf(logp, sizeof(logp), "%s/%s", e->rundir, RUNDIR_OCS_EVENTS);
-		snprintf(a, sizeof(a), "%u", t->racks);
-		unit_fmt_rate(t->ocs_rate, b, sizeof(b));
-		unit_fmt_time(t->delta, c, sizeof(c));
-		argv[n++] = self_exe();
-		argv[n++] = "ocs";
-		argv[n++] = "serve";
-		argv[n++] = "--netns";
-		argv[n++] = ns;
-		argv[n++] = "--socket";
-		argv[n++] = sock;
-		argv[n++] = "--ports";
-		argv[n++] = a;
-		argv[n++] = "--rate";
-		argv[n++] = b;
-		argv[n++] = "--delta";
-		argv[n++] = c;
-		argv[n++] = "--log";
-		argv[n++] = logp;
-		argv[n] = NULL;
-		if ((r = proc_spawn(e, "ocs", argv, -1, P_OCS, NULL, "the OCS crossbar", errbuf)))
-			return r;
-		e->ocs_fd = wait_socket(sock, 10000);
-		e->ocs_watch = e->ocs_fd >= 0 ? emul_unix_connect(sock) : -1;
-		if (e->ocs_fd < 0 || e->ocs_watch < 0) {
-			errbuf_set(errbuf, "the OCS crossbar did not start");
+/* The crossbar, and a second connection to it that reports its events
+ * into the run's event loop. */
+static int start_crossbar(struct emul *e, char *errbuf)
+{
+	const struct topo *t = e->t;
+	char a[32], b[32], c[32], ns[80], logp[4200], sock[300];
+	char *argv[20];
+	int r, n = 0;
+
+	snprintf(ns, sizeof(ns), "%s-ocs", e->fab->prefix);
+	snprintf(sock, sizeof(sock), "%s/ocs.sock", e->fab->state_dir);
+	snprintf(logp, sizeof(logp), "%s/%s", e->rundir, RUNDIR_OCS_CONTROL);
+	e->ocs_log = fopen(logp, "w");
+	snprintf(logp, sizeof(logp), "%s/%s", e->rundir, RUNDIR_OCS_EVENTS);
+	snprintf(a, sizeof(a), "%u", t->racks);
+	unit_fmt_rate(t->ocs_rate, b, sizeof(b));
+	unit_fmt_time(t->delta, c, sizeof(c));
+	argv[n++] = self_exe();
+	argv[n++] = "ocs";
+	argv[n++] = "serve";
+	argv[n++] = "--netns";
+	argv[n++] = ns;
+	argv[n++] = "--socket";
+	argv[n++] = sock;
+	argv[n++] = "--ports";
+	argv[n++] = a;
+	argv[n++] = "--rate";
+	argv[n++] = b;
+	argv[n++] = "--delta";
+	argv[n++] = c;
+	argv[n++] = "--log";
+	argv[n++] = logp;
+	argv[n] = NULL;
+	if ((r = proc_spawn(e, "ocs", argv, -1, P_OCS, NULL, "the OCS crossbar", errbuf)))
+		return r;
+	e->ocs_fd = wait_socket(sock, 10000);
+	e->ocs_watch = e->ocs_fd >= 0 ? emul_unix_connect(sock) : -1;
+	if (e->ocs_fd < 0 || e->ocs_watch < 0) {
+		errbuf_set(errbuf, "the OCS crossbar did not start");
+		return -EIO;
+	}
+	{
+		char reply[256];
+		ssize_t got;
+		int fl;
+
+		if (send_line(e->ocs_watch, "watch\n") ||
+		    (got = read(e->ocs_watch, reply, sizeof(reply) - 1)) <= 0) {
+			errbuf_set(errbuf, "the OCS crossbar refused to report events");
 			return -EIO;
 		}
-		{
-			char reply[256];
-			ssize_t got;
-			int fl;
-
-			if (send_line(e->ocs_watch, "watch\n") ||
-			    (got = read(e->ocs_watch, reply, sizeof(reply) - 1)) <= 0) {
-				errbuf_set(errbuf, "the OCS crossbar refused to report events");
-				return -EIO;
-			}
-			reply[got] = '\0';
-			ocs_log_lines(e, "watch", '>', "watch\n");
-			reply[strcspn(reply, "\n")] = '\0';
-			ocs_log_lines(e, "watch", '<', reply);
-			fl = fcntl(e->ocs_watch, F_GETFL);
-			fcntl(e->ocs_watch, F_SETFL, fl | O_NONBLOCK);
-			/* the crossbar's clocks side by side: its event times
-			 * (CLOCK_MONOTONIC) on the captures' clock */
-			if (ocs_request(e, "time\n", reply, sizeof(reply)))
-				log_warnx("OCS: 'time' -> %s", reply);
-		}
-		e->ocs_w.fd = e->ocs_watch;
-		e->ocs_w.cb = ocs_events;
-		if ((r = evloop_add_fd(ctl_loop(e->ctl), &e->ocs_w, EPOLLIN)))
-			return r;
+		reply[got] = '\0';
+		ocs_log_lines(e, "watch", '>', "watch\n");
+		reply[strcspn(reply, "\n")] = '\0';
+		ocs_log_lines(e, "watch", '<', reply);
+		fl = fcntl(e->ocs_watch, F_GETFL);
+		fcntl(e->ocs_watch, F_SETFL, fl | O_NONBLOCK);
+		/* the crossbar's clocks side by side: its event times
+		 * (CLOCK_MONOTONIC) on the captures' clock */
+		if (ocs_request(e, "time\n", reply, sizeof(reply)))
+			log_warnx("OCS: 'time' -> %s", reply);
 	}
-	(void)o;
+	e->ocs_w.fd = e->ocs_watch;
+	e->ocs_w.cb = ocs_events;
+	if ((r = evloop_add_fd(ctl_loop(e->ctl), &e->ocs_w, EPOLLIN)))
+		return r;
 	return 0;
+}
+
+static int start_services(struct emul *e, char *errbuf)
+{
+	char seed[32];
+	int r;
+
+	snprintf(seed, sizeof(seed), "%" PRIu64, e->seed);
+	if ((r = start_captures(e, errbuf)) ||
+	    (r = start_shuffle_services(e, seed, errbuf)) ||
+	    (r = start_datanodes(e, seed, errbuf)))
+		return r;
+	return e->t->has_ocs ? start_crossbar(e, errbuf) : 0;
 }
 
 static int emul_init(struct backend *b, char *errbuf)
