@@ -1600,6 +1600,269 @@ static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t 
 	return 0;
 }
 
+/* --from DIR: the finished runs of an earlier compare (or a sweep), read
+ * as if they had just run; the tables go to -o. 0, or the exit status. */
+static int compare_load_from(struct cmp_opts *o, struct cmp_spec **specs, size_t *n,
+			     char **from_backend)
+{
+	char errbuf[512];
+	struct stat st;
+	unsigned k;
+	size_t i;
+	int r;
+
+	if (!o->outdir)
+		return cli_usage_error("compare", "--from: give -o, where the tables go");
+	if (load_from(o->from, specs, n, &o->runs, from_backend, errbuf)) {
+		fprintf(stderr, "hyde compare: --from: %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	o->backend = *from_backend;
+	if (o->baseline && set_baseline(*specs, *n, o->baseline, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	{
+		char *csv = xasprintf("%s/compare.csv", o->outdir);
+
+		r = !lstat(csv, &st);
+		if (r)
+			fprintf(stderr, "hyde compare: %s exists: give another -o\n", csv);
+		free(csv);
+		if (r)
+			return EXIT_USAGE;
+	}
+	if (mkdirs(o->outdir, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < *n; i++)
+		for (k = 0; k < o->runs; k++)
+			read_run(&(*specs)[i], &(*specs)[i].runs[k]);
+	return 0;
+}
+
+/* --seed, --runs and -j: 0, or the exit status. */
+static int compare_counts(struct cmp_opts *o, const char *seed_arg, const char *runs_arg,
+			  const char *jobs_arg, bool emul)
+{
+	char *end;
+
+	if (seed_arg) {
+		errno = 0;
+		o->seed = strtoull(seed_arg, &end, 10);
+		if (errno || end == seed_arg || *end || *seed_arg == '-') {
+			return cli_usage_error("compare", "--seed: expected a number, got '%s'", seed_arg);
+		}
+	}
+	if (runs_arg) {
+		unsigned long v = strtoul(runs_arg, &end, 10);
+
+		if (end == runs_arg || *end || *runs_arg == '-' || v < 1 || v > CMP_MAX_RUNS) {
+			return cli_usage_error("compare", "--runs: expected 1 to %d, got '%s'",
+					       CMP_MAX_RUNS, runs_arg);
+		}
+		o->runs = (unsigned)v;
+		if (o->seed > UINT64_MAX - o->runs) {
+			return cli_usage_error("compare", "--seed %" PRIu64 " + --runs %u overflows",
+					       o->seed, o->runs);
+		}
+	}
+	if (jobs_arg) {
+		unsigned long v = strtoul(jobs_arg, &end, 10);
+
+		if (end == jobs_arg || *end || *jobs_arg == '-' || v < 1 || v > 1024) {
+			return cli_usage_error("compare", "-j: expected 1 to 1024, got '%s'", jobs_arg);
+		}
+		if (emul && v > 1) {
+			return cli_usage_error("compare", "-j %lu: the emulation runs one at a time "
+					       "(each run has the machine to itself)", v);
+		}
+		o->jobs = (unsigned)v;
+	} else {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o->jobs = emul || c < 1 ? 1 : (unsigned)c;
+	}
+	return 0;
+}
+
+/* The topology and the workload, read once before any run: a bad one is
+ * one message, not a failure per run. 0, or the exit status. */
+static int compare_check_inputs(const struct cmp_opts *o)
+{
+	char errbuf[512];
+	struct stat st;
+
+	if (stat(o->topo, &st) || (strncmp(o->wl, "swim:", 5) && strncmp(o->wl, "coflow:", 7) &&
+				  strncmp(o->wl, "wl:", 3) && strncmp(o->wl, "gen:", 4) &&
+				  stat(o->wl, &st))) {
+		const char *missing = stat(o->topo, &st) ? o->topo : o->wl;
+
+		fprintf(stderr, "hyde compare: %s: %s%s\n", missing, strerror(errno),
+			missing == o->topo && !strcmp(o->topo, CMP_DEFAULT_TOPO) ?
+			" (run from the hyde source directory, or give -t and -w)" : "");
+		return EXIT_USAGE;
+	}
+	{
+		/* the workload too, as the first run will read it: a bad
+		 * one is one message, not a failure per run */
+		struct workload *wl = NULL;
+
+		if (wl_open_seed(o->wl, o->seed, &wl, errbuf)) {
+			fprintf(stderr, "hyde compare: -w: %s\n", errbuf);
+			return EXIT_USAGE;
+		}
+		wl_free(wl);
+	}
+	return 0;
+}
+
+/* Every run's directory, <out>/<spec> or <out>/<spec>/seed-N, none of
+ * them there before. 0, or the exit status. */
+static int compare_make_dirs(const struct cmp_opts *o, struct cmp_spec *specs, size_t n)
+{
+	char errbuf[512];
+	struct stat st;
+	unsigned k;
+	size_t i;
+
+	/* every run's directory: <out>/<spec>, or <out>/<spec>/seed-N */
+	for (i = 0; i < n; i++) {
+		char *d = spec_dirname(specs[i].label), *top = xasprintf("%s/%s", o->outdir, d);
+
+		free(d);
+		if (!lstat(top, &st)) {
+			fprintf(stderr, "hyde compare: %s exists: give another -o\n", top);
+			free(top);
+			return EXIT_USAGE;
+		}
+		specs[i].runs = xcalloc(o->runs, sizeof(*specs[i].runs));
+		for (k = 0; k < o->runs; k++) {
+			struct cmp_run *run = &specs[i].runs[k];
+
+			run->seed = o->seed + k;
+			run->dir = o->runs == 1 ? xstrdup(top) :
+				xasprintf("%s/seed-%" PRIu64, top, run->seed);
+			run->log = xasprintf("%s.log", run->dir);
+			for (int m = 0; m < M_N; m++)
+				run->m[m] = NAN;
+		}
+		free(top);
+	}
+	if (mkdirs(o->outdir, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		return EXIT_USAGE;
+	}
+	for (i = 0; o->runs > 1 && i < n; i++) {
+		char *top = xasprintf("%s", specs[i].runs[0].dir);
+
+		*strrchr(top, '/') = '\0';
+		if (mkdirs(top, errbuf)) {
+			fprintf(stderr, "hyde compare: %s\n", errbuf);
+			free(top);
+			return EXIT_USAGE;
+		}
+		free(top);
+	}
+	return 0;
+}
+
+/* The tables, the CSV files and the plots of the runs, finished or read
+ * (--from). Whether every run and file went well. */
+static bool compare_report(const struct cmp_opts *o, struct cmp_spec *specs, size_t n)
+{
+	char errbuf[512];
+	bool all_ok = true;
+	unsigned k;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < o->runs; k++)
+			if (!specs[i].runs[k].ok)
+				all_ok = false;
+	summarise(specs, n, o->runs);
+	if (!o->quiet)
+		putchar('\n');
+	if (o->runs > 1) {
+		print_table_ci(stdout, specs, n, o->runs);
+	} else {
+		print_table_one(stdout, specs, n);
+		/* one run says nothing of its spread: the same main job in
+		 * emulation moved its average CCT by tens of percent between
+		 * runs */
+		printf("\none run per scheduler: no confidence interval; --runs N (N >= 2) "
+		       "tells how much these figures move from run to run\n");
+	}
+	print_breakdown(stdout, specs, n, o->runs);
+	{
+		static const char *const files[] = { "compare.csv", "summary.csv", "breakdown.csv" };
+		int (*const fns[])(FILE *, void *) = { write_compare_csv, write_summary_csv,
+						       write_breakdown_csv };
+		struct csv_arg a = { specs, n, o->runs, o->backend };
+
+		for (k = 0; k < 3; k++) {
+			char *path = xasprintf("%s/%s", o->outdir, files[k]);
+
+			if (cli_write_file(path, fns[k], &a, errbuf)) {
+				fprintf(stderr, "hyde compare: %s\n", errbuf);
+				all_ok = false;
+			}
+			free(path);
+		}
+	}
+	{
+		bool any = false;
+		unsigned plots;
+
+		for (i = 0; i < n; i++)
+			any |= runs_ok(&specs[i], o->runs) > 0 || specs[i].runs[0].jobs_done > 0;
+		plots = plot_available() && any ? write_plots(o->outdir, specs, n, o->runs) : 0;
+
+		if (!o->quiet)
+			printf("\nwritten: %s/compare.csv, summary.csv, breakdown.csv%s; each run's "
+			       "files in %s/%s%s\n", o->outdir,
+			       plots ? ", compare.png, jct_cdf.png, cct_cdf.png" :
+			       plot_available() ? "" : " (no plots: gnuplot is not installed)",
+			       o->from ? o->from : o->outdir,
+			       o->from && is_sweep_dir(o->from) ? "runs/" : "<scheduler>/",
+			       o->from && is_sweep_dir(o->from) ? "" : o->runs > 1 ? "seed-N/" : "");
+	}
+	return all_ok;
+}
+
+/* Every run (run_all), SIGINT and SIGTERM stopping them: 0, or the exit
+ * status. */
+static int compare_run(struct cmp_opts *o, struct cmp_spec *specs, size_t n, bool emul)
+{
+	struct sigaction sa, old_int, old_term;
+	int r = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cmp_on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (!o->quiet) {
+		printf("compare: %s on %s, workload %s, %s, ", o->scheds, o->topo, o->wl,
+		       emul ? "emulation" : "simulation");
+		if (o->runs > 1)
+			printf("seeds %" PRIu64 "..%" PRIu64 ", %u at a time", o->seed,
+			       o->seed + o->runs - 1, o->jobs);
+		else
+			printf("seed %" PRIu64, o->seed);
+		printf("; output in %s\n", o->outdir);
+	}
+	if (run_all(o, specs, n, emul))
+		r = EXIT_RUN_FAILED;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (cmp_interrupted) {
+		fprintf(stderr, "hyde compare: interrupted\n");
+		r = EXIT_RUN_FAILED;
+	}
+	return r;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -1626,8 +1889,7 @@ int cmd_compare(int argc, char **argv)
 		.runs = 1,
 	};
 	struct cmp_spec *specs = NULL;
-	char errbuf[512], outbuf[128], *end;
-	struct sigaction sa, old_int, old_term;
+	char errbuf[512], outbuf[128];
 	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL;
 	char *from_backend = NULL;
 	bool run_opts = false; /* options that make runs, refused with --from */
@@ -1637,8 +1899,6 @@ int cmd_compare(int argc, char **argv)
 	char *shortopts;
 	size_t n = 0, i;
 	bool emul, all_ok = true;
-	unsigned k;
-	struct stat st;
 	int opt, r = 0;
 
 	ctl_opts_default(&o.run);
@@ -1706,41 +1966,8 @@ int cmd_compare(int argc, char **argv)
 					    "--baseline and -q go with it");
 			goto out;
 		}
-		if (!o.outdir) {
-			r = cli_usage_error("compare", "--from: give -o, where the tables go");
+		if ((r = compare_load_from(&o, &specs, &n, &from_backend)))
 			goto out;
-		}
-		if (load_from(o.from, &specs, &n, &o.runs, &from_backend, errbuf)) {
-			fprintf(stderr, "hyde compare: --from: %s\n", errbuf);
-			r = EXIT_USAGE;
-			goto out;
-		}
-		o.backend = from_backend;
-		if (o.baseline && set_baseline(specs, n, o.baseline, errbuf)) {
-			fprintf(stderr, "hyde compare: %s\n", errbuf);
-			r = EXIT_USAGE;
-			goto out;
-		}
-		{
-			char *csv = xasprintf("%s/compare.csv", o.outdir);
-
-			r = !lstat(csv, &st);
-			if (r)
-				fprintf(stderr, "hyde compare: %s exists: give another -o\n", csv);
-			free(csv);
-			if (r) {
-				r = EXIT_USAGE;
-				goto out;
-			}
-		}
-		if (mkdirs(o.outdir, errbuf)) {
-			fprintf(stderr, "hyde compare: %s\n", errbuf);
-			r = EXIT_USAGE;
-			goto out;
-		}
-		for (i = 0; i < n; i++)
-			for (k = 0; k < o.runs; k++)
-				read_run(&specs[i], &specs[i].runs[k]);
 		goto report;
 	}
 	if (strcmp(o.backend, "emul") && strcmp(o.backend, "sim")) {
@@ -1750,70 +1977,10 @@ int cmd_compare(int argc, char **argv)
 	emul = !strcmp(o.backend, "emul");
 	if ((r = cmp_run_opts(&o, pass, n_pass, emul)))
 		goto out;
-	if (seed_arg) {
-		errno = 0;
-		o.seed = strtoull(seed_arg, &end, 10);
-		if (errno || end == seed_arg || *end || *seed_arg == '-') {
-			r = cli_usage_error("compare", "--seed: expected a number, got '%s'", seed_arg);
-			goto out;
-		}
-	}
-	if (runs_arg) {
-		unsigned long v = strtoul(runs_arg, &end, 10);
-
-		if (end == runs_arg || *end || *runs_arg == '-' || v < 1 || v > CMP_MAX_RUNS) {
-			r = cli_usage_error("compare", "--runs: expected 1 to %d, got '%s'",
-					    CMP_MAX_RUNS, runs_arg);
-			goto out;
-		}
-		o.runs = (unsigned)v;
-		if (o.seed > UINT64_MAX - o.runs) {
-			r = cli_usage_error("compare", "--seed %" PRIu64 " + --runs %u overflows",
-					    o.seed, o.runs);
-			goto out;
-		}
-	}
-	if (jobs_arg) {
-		unsigned long v = strtoul(jobs_arg, &end, 10);
-
-		if (end == jobs_arg || *end || *jobs_arg == '-' || v < 1 || v > 1024) {
-			r = cli_usage_error("compare", "-j: expected 1 to 1024, got '%s'", jobs_arg);
-			goto out;
-		}
-		if (emul && v > 1) {
-			r = cli_usage_error("compare", "-j %lu: the emulation runs one at a time "
-					    "(each run has the machine to itself)", v);
-			goto out;
-		}
-		o.jobs = (unsigned)v;
-	} else {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		o.jobs = emul || c < 1 ? 1 : (unsigned)c;
-	}
-	if (stat(o.topo, &st) || (strncmp(o.wl, "swim:", 5) && strncmp(o.wl, "coflow:", 7) &&
-				  strncmp(o.wl, "wl:", 3) && strncmp(o.wl, "gen:", 4) &&
-				  stat(o.wl, &st))) {
-		const char *missing = stat(o.topo, &st) ? o.topo : o.wl;
-
-		fprintf(stderr, "hyde compare: %s: %s%s\n", missing, strerror(errno),
-			missing == o.topo && !strcmp(o.topo, CMP_DEFAULT_TOPO) ?
-			" (run from the hyde source directory, or give -t and -w)" : "");
-		r = EXIT_USAGE;
+	if ((r = compare_counts(&o, seed_arg, runs_arg, jobs_arg, emul)))
 		goto out;
-	}
-	{
-		/* the workload too, as the first run will read it: a bad
-		 * one is one message, not a failure per run */
-		struct workload *wl = NULL;
-
-		if (wl_open_seed(o.wl, o.seed, &wl, errbuf)) {
-			fprintf(stderr, "hyde compare: -w: %s\n", errbuf);
-			r = EXIT_USAGE;
-			goto out;
-		}
-		wl_free(wl);
-	}
+	if ((r = compare_check_inputs(&o)))
+		goto out;
 	if (parse_specs(&o, &specs, &n, errbuf)) {
 		fprintf(stderr, "hyde compare: -s: %s\n", errbuf);
 		r = EXIT_USAGE;
@@ -1840,125 +2007,13 @@ int cmd_compare(int argc, char **argv)
 			 tm.tm_sec);
 		o.outdir = outbuf;
 	}
-	/* every run's directory: <out>/<spec>, or <out>/<spec>/seed-N */
-	for (i = 0; i < n; i++) {
-		char *d = spec_dirname(specs[i].label), *top = xasprintf("%s/%s", o.outdir, d);
-
-		free(d);
-		if (!lstat(top, &st)) {
-			fprintf(stderr, "hyde compare: %s exists: give another -o\n", top);
-			free(top);
-			r = EXIT_USAGE;
-			goto out;
-		}
-		specs[i].runs = xcalloc(o.runs, sizeof(*specs[i].runs));
-		for (k = 0; k < o.runs; k++) {
-			struct cmp_run *run = &specs[i].runs[k];
-
-			run->seed = o.seed + k;
-			run->dir = o.runs == 1 ? xstrdup(top) :
-				xasprintf("%s/seed-%" PRIu64, top, run->seed);
-			run->log = xasprintf("%s.log", run->dir);
-			for (int m = 0; m < M_N; m++)
-				run->m[m] = NAN;
-		}
-		free(top);
-	}
-	if (mkdirs(o.outdir, errbuf)) {
-		fprintf(stderr, "hyde compare: %s\n", errbuf);
-		r = EXIT_USAGE;
+	if ((r = compare_make_dirs(&o, specs, n)))
 		goto out;
-	}
-	for (i = 0; o.runs > 1 && i < n; i++) {
-		char *top = xasprintf("%s", specs[i].runs[0].dir);
 
-		*strrchr(top, '/') = '\0';
-		if (mkdirs(top, errbuf)) {
-			fprintf(stderr, "hyde compare: %s\n", errbuf);
-			free(top);
-			r = EXIT_USAGE;
-			goto out;
-		}
-		free(top);
-	}
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = cmp_on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	if (!o.quiet) {
-		printf("compare: %s on %s, workload %s, %s, ", o.scheds, o.topo, o.wl,
-		       emul ? "emulation" : "simulation");
-		if (o.runs > 1)
-			printf("seeds %" PRIu64 "..%" PRIu64 ", %u at a time", o.seed,
-			       o.seed + o.runs - 1, o.jobs);
-		else
-			printf("seed %" PRIu64, o.seed);
-		printf("; output in %s\n", o.outdir);
-	}
-	if (run_all(&o, specs, n, emul))
-		r = EXIT_RUN_FAILED;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (cmp_interrupted) {
-		fprintf(stderr, "hyde compare: interrupted\n");
-		r = EXIT_RUN_FAILED;
-		goto out;
-	}
-	if (r)
+	if ((r = compare_run(&o, specs, n, emul)))
 		goto out;
 report:
-	for (i = 0; i < n; i++)
-		for (k = 0; k < o.runs; k++)
-			if (!specs[i].runs[k].ok)
-				all_ok = false;
-	summarise(specs, n, o.runs);
-	if (!o.quiet)
-		putchar('\n');
-	if (o.runs > 1) {
-		print_table_ci(stdout, specs, n, o.runs);
-	} else {
-		print_table_one(stdout, specs, n);
-		/* one run says nothing of its spread: the same main job in
-		 * emulation moved its average CCT by tens of percent between
-		 * runs */
-		printf("\none run per scheduler: no confidence interval; --runs N (N >= 2) "
-		       "tells how much these figures move from run to run\n");
-	}
-	print_breakdown(stdout, specs, n, o.runs);
-	{
-		static const char *const files[] = { "compare.csv", "summary.csv", "breakdown.csv" };
-		int (*const fns[])(FILE *, void *) = { write_compare_csv, write_summary_csv,
-						       write_breakdown_csv };
-		struct csv_arg a = { specs, n, o.runs, o.backend };
-
-		for (k = 0; k < 3; k++) {
-			char *path = xasprintf("%s/%s", o.outdir, files[k]);
-
-			if (cli_write_file(path, fns[k], &a, errbuf)) {
-				fprintf(stderr, "hyde compare: %s\n", errbuf);
-				all_ok = false;
-			}
-			free(path);
-		}
-	}
-	{
-		bool any = false;
-		unsigned plots;
-
-		for (i = 0; i < n; i++)
-			any |= runs_ok(&specs[i], o.runs) > 0 || specs[i].runs[0].jobs_done > 0;
-		plots = plot_available() && any ? write_plots(o.outdir, specs, n, o.runs) : 0;
-
-		if (!o.quiet)
-			printf("\nwritten: %s/compare.csv, summary.csv, breakdown.csv%s; each run's "
-			       "files in %s/%s%s\n", o.outdir,
-			       plots ? ", compare.png, jct_cdf.png, cct_cdf.png" :
-			       plot_available() ? "" : " (no plots: gnuplot is not installed)",
-			       o.from ? o.from : o.outdir,
-			       o.from && is_sweep_dir(o.from) ? "runs/" : "<scheduler>/",
-			       o.from && is_sweep_dir(o.from) ? "" : o.runs > 1 ? "seed-N/" : "");
-	}
+	all_ok = compare_report(&o, specs, n);
 	r = all_ok ? 0 : EXIT_RUN_FAILED;
 out:
 	for (i = 0; i < n; i++)
