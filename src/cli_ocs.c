@@ -453,6 +453,56 @@ static char *join_request(const char *verb, int argc, char **argv, int first)
 	return s;
 }
 
+/* A client's subcommand (set, raw, watch, show, stats, events, delta) on
+ * the crossbar's control socket; its words from argv[optind]. */
+static int ocs_client(const char *sub, const struct ocs_where *w, uint64_t count, int argc,
+		      char **argv)
+{
+	char *req;
+	int rc;
+
+	if (!strcmp(sub, "set")) {
+		char *label;
+
+		if (optind == argc)
+			return cli_usage_error("ocs", "set: expected circuits such as 0-1 2>3, or 'none'");
+		req = join_request("set", argc, argv, optind);
+		label = join_request("", argc, argv, optind);
+		rc = ctl_once(w->socket, req, show_set, label);
+		free(label);
+		free(req);
+		return rc;
+	}
+	if (!strcmp(sub, "raw")) {
+		if (optind == argc)
+			return cli_usage_error("ocs", "raw: expected a request such as 'stats'");
+		req = join_request("", argc, argv, optind);
+		rc = ctl_once(w->socket, req, show_raw, NULL);
+		free(req);
+		return rc;
+	}
+	if (!strcmp(sub, "watch")) {
+		if (optind != argc)
+			return cli_usage_error("ocs", "watch: unexpected argument '%s'", argv[optind]);
+		return ocs_watch(w->socket, count);
+	}
+	if (!strcmp(sub, "show") || !strcmp(sub, "stats")) {
+		if (optind != argc)
+			return cli_usage_error("ocs", "%s: unexpected argument '%s'", sub, argv[optind]);
+		return ctl_once(w->socket, sub, !strcmp(sub, "show") ? show_circuits : show_data, NULL);
+	}
+	if (!strcmp(sub, "events") || !strcmp(sub, "delta")) {
+		if (argc - optind > 1)
+			return cli_usage_error("ocs", "%s: unexpected argument '%s'", sub,
+					       argv[optind + 1]);
+		req = join_request(sub, argc, argv, optind);
+		rc = ctl_once(w->socket, req, !strcmp(sub, "delta") ? show_delta : show_data, NULL);
+		free(req);
+		return rc;
+	}
+	return cli_usage_error("ocs", "unknown subcommand '%s'", sub);
+}
+
 int cmd_ocs(int argc, char **argv)
 {
 	enum {
@@ -480,7 +530,6 @@ int cmd_ocs(int argc, char **argv)
 	bool have_rate = false, have_delta = false;
 	uint64_t v, count = 0;
 	const char *sub;
-	char *req;
 	int c, rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -575,44 +624,5 @@ int cmd_ocs(int argc, char **argv)
 		return cli_usage_error("ocs", "%s: --count is for 'watch'", sub);
 	if ((rc = where_resolve(&w)))
 		return rc;
-	if (!strcmp(sub, "set")) {
-		char *label;
-
-		if (optind == argc)
-			return cli_usage_error("ocs", "set: expected circuits such as 0-1 2>3, or 'none'");
-		req = join_request("set", argc, argv, optind);
-		label = join_request("", argc, argv, optind);
-		rc = ctl_once(w.socket, req, show_set, label);
-		free(label);
-		free(req);
-		return rc;
-	}
-	if (!strcmp(sub, "raw")) {
-		if (optind == argc)
-			return cli_usage_error("ocs", "raw: expected a request such as 'stats'");
-		req = join_request("", argc, argv, optind);
-		rc = ctl_once(w.socket, req, show_raw, NULL);
-		free(req);
-		return rc;
-	}
-	if (!strcmp(sub, "watch")) {
-		if (optind != argc)
-			return cli_usage_error("ocs", "watch: unexpected argument '%s'", argv[optind]);
-		return ocs_watch(w.socket, count);
-	}
-	if (!strcmp(sub, "show") || !strcmp(sub, "stats")) {
-		if (optind != argc)
-			return cli_usage_error("ocs", "%s: unexpected argument '%s'", sub, argv[optind]);
-		return ctl_once(w.socket, sub, !strcmp(sub, "show") ? show_circuits : show_data, NULL);
-	}
-	if (!strcmp(sub, "events") || !strcmp(sub, "delta")) {
-		if (argc - optind > 1)
-			return cli_usage_error("ocs", "%s: unexpected argument '%s'", sub,
-					       argv[optind + 1]);
-		req = join_request(sub, argc, argv, optind);
-		rc = ctl_once(w.socket, req, !strcmp(sub, "delta") ? show_delta : show_data, NULL);
-		free(req);
-		return rc;
-	}
-	return cli_usage_error("ocs", "unknown subcommand '%s'", sub);
+	return ocs_client(sub, &w, count, argc, argv);
 }
