@@ -736,25 +736,19 @@ static int64_t i64abs(int64_t v)
 	return v < 0 ? -v : v;
 }
 
-static void compute(struct an_state *st)
+/* The samples of the distributions the analysis reports. */
+struct an_samples {
+	int64_t *fct, *err, *cct, *cerr, *jct;
+	size_t n_fct, n_err, n_cct, n_cerr, n_jct;
+};
+
+/* Every flow: its status, kind and bytes; the shuffle's FCTs, paths and
+ * coflows (incomplete: a coflow with a flow that has no start or end). */
+static void compute_flows(struct an_state *st, struct an_samples *sm, bool *incomplete)
 {
 	struct an_run *r = st->run;
 	struct analyze_result *res = st->res;
-	size_t i, n_fct = 0, n_err = 0, n_cct = 0, n_cerr = 0, n_jct = 0;
-	int64_t *fct, *err, *cct, *cerr, *jct, first = -1, last = -1;
-	size_t nmax = r->n_flows + r->n_coflows + r->n_jobs + 1;
-	bool *incomplete;
-
-	fct = xmalloc(nmax * sizeof(*fct));
-	err = xmalloc(nmax * sizeof(*err));
-	cct = xmalloc(nmax * sizeof(*cct));
-	cerr = xmalloc(nmax * sizeof(*cerr));
-	jct = xmalloc(nmax * sizeof(*jct));
-	st->cf = xcalloc(r->n_coflows + 1, sizeof(*st->cf));
-	st->job_cross = xcalloc(r->n_jobs + 1, sizeof(*st->job_cross));
-	incomplete = xcalloc(r->n_coflows + 1, sizeof(*incomplete));
-	for (i = 0; i < r->n_coflows; i++)
-		st->cf[i].start_ns = st->cf[i].end_ns = -1;
+	size_t i;
 
 	res->flows = r->n_flows;
 	for (i = 0; i < r->n_flows; i++) {
@@ -770,7 +764,7 @@ static void compute(struct an_state *st)
 		case AN_HOST: res->flows_host++; break;
 		}
 		if (f->status == AN_DONE && app >= 0)
-			err[n_err++] = i64abs(v - app);
+			sm->err[sm->n_err++] = i64abs(v - app);
 		if (f->status == AN_DONE && f->data_bytes != f->bytes)
 			res->flows_bytes_mismatch++;
 		if ((f->path == AN_PATH_OCS && f->eps_bytes) ||
@@ -786,7 +780,7 @@ static void compute(struct an_state *st)
 			continue;
 		c = &st->cf[f->cf];
 		if (v >= 0)
-			fct[n_fct++] = v;
+			sm->fct[sm->n_fct++] = v;
 		res->shuffle_bytes += f->bytes;
 		res->ocs_bytes += f->ocs_bytes;
 		res->eps_bytes += f->eps_bytes;
@@ -813,6 +807,15 @@ static void compute(struct an_state *st)
 		if (f->end_ns > c->end_ns)
 			c->end_ns = f->end_ns;
 	}
+}
+
+/* Every coflow's CCT, measured and as the application saw it. */
+static void compute_coflows(struct an_state *st, struct an_samples *sm, bool *incomplete)
+{
+	struct an_run *r = st->run;
+	struct analyze_result *res = st->res;
+	size_t i;
+
 	res->coflows = r->n_coflows;
 	for (i = 0; i < r->n_coflows; i++) {
 		struct an_cfres *c = &st->cf[i];
@@ -835,10 +838,20 @@ static void compute(struct an_state *st)
 		if (c->cct_ns < 0)
 			continue;
 		res->coflows_complete++;
-		cct[n_cct++] = c->cct_ns;
+		sm->cct[sm->n_cct++] = c->cct_ns;
 		if (c->measured && c->app_cct_ns >= 0)
-			cerr[n_cerr++] = i64abs(c->cct_ns - c->app_cct_ns);
+			sm->cerr[sm->n_cerr++] = i64abs(c->cct_ns - c->app_cct_ns);
 	}
+}
+
+/* Every job's JCT, the makespan, and the run's completeness. */
+static void compute_jobs(struct an_state *st, struct an_samples *sm)
+{
+	struct an_run *r = st->run;
+	struct analyze_result *res = st->res;
+	int64_t first = -1, last = -1;
+	size_t i;
+
 	res->jobs = r->n_jobs;
 	for (i = 0; i < r->n_jobs; i++) {
 		const struct an_job *j = &r->jobs[i];
@@ -850,7 +863,7 @@ static void compute(struct an_state *st)
 		if (j->end_ns < 0)
 			continue;
 		res->jobs_finished++;
-		jct[n_jct++] = j->end_ns - j->arrival_ns;
+		sm->jct[sm->n_jct++] = j->end_ns - j->arrival_ns;
 		if (j->end_ns > last)
 			last = j->end_ns;
 	}
@@ -861,11 +874,14 @@ static void compute(struct an_state *st)
 		(double)res->jobs_finished * 3600e9 / (double)res->makespan_ns : -1;
 	res->ocs_share = res->ocs_bytes + res->eps_bytes ?
 		(double)res->ocs_bytes / (double)(res->ocs_bytes + res->eps_bytes) : -1;
-	analyze_dist_of(fct, n_fct, &res->fct);
-	analyze_dist_of(err, n_err, &res->fct_err);
-	analyze_dist_of(cct, n_cct, &res->cct);
-	analyze_dist_of(cerr, n_cerr, &res->cct_err);
-	analyze_dist_of(jct, n_jct, &res->jct);
+}
+
+/* What the analysis could not match or measure, said once each. */
+static void compute_warnings(struct an_state *st)
+{
+	struct analyze_result *res = st->res;
+	size_t i;
+
 	for (i = 0; i < st->n_unknown; i++) {
 		if (st->unknown[i]->in_manifest)
 			res->stray_instances++;
@@ -887,12 +903,41 @@ static void compute(struct an_state *st)
 	if (res->flows_not_captured)
 		an_warn(st, "%zu flow(s) not seen on their client's host port",
 			res->flows_not_captured);
+}
+
+static void compute(struct an_state *st)
+{
+	struct an_run *r = st->run;
+	struct analyze_result *res = st->res;
+	size_t i, nmax = r->n_flows + r->n_coflows + r->n_jobs + 1;
+	struct an_samples sm = { 0 };
+	bool *incomplete;
+
+	sm.fct = xmalloc(nmax * sizeof(*sm.fct));
+	sm.err = xmalloc(nmax * sizeof(*sm.err));
+	sm.cct = xmalloc(nmax * sizeof(*sm.cct));
+	sm.cerr = xmalloc(nmax * sizeof(*sm.cerr));
+	sm.jct = xmalloc(nmax * sizeof(*sm.jct));
+	st->cf = xcalloc(r->n_coflows + 1, sizeof(*st->cf));
+	st->job_cross = xcalloc(r->n_jobs + 1, sizeof(*st->job_cross));
+	incomplete = xcalloc(r->n_coflows + 1, sizeof(*incomplete));
+	for (i = 0; i < r->n_coflows; i++)
+		st->cf[i].start_ns = st->cf[i].end_ns = -1;
+	compute_flows(st, &sm, incomplete);
+	compute_coflows(st, &sm, incomplete);
+	compute_jobs(st, &sm);
+	analyze_dist_of(sm.fct, sm.n_fct, &res->fct);
+	analyze_dist_of(sm.err, sm.n_err, &res->fct_err);
+	analyze_dist_of(sm.cct, sm.n_cct, &res->cct);
+	analyze_dist_of(sm.cerr, sm.n_cerr, &res->cct_err);
+	analyze_dist_of(sm.jct, sm.n_jct, &res->jct);
+	compute_warnings(st);
 	free(incomplete);
-	free(fct);
-	free(err);
-	free(cct);
-	free(cerr);
-	free(jct);
+	free(sm.fct);
+	free(sm.err);
+	free(sm.cct);
+	free(sm.cerr);
+	free(sm.jct);
 }
 
 /* ---- plots ---- */
