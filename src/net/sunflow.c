@@ -447,27 +447,15 @@ static int64_t hold_time(double bits, double bw)
 	return (int64_t)ceil(bits / bw);
 }
 
-static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
+/* The demand per (coflow, pair) in sc->p, grouped by coflow: returns how
+ * many. */
+static size_t sf_aggregate(const struct cs_input *in, struct sf_cache *sc, unsigned R)
 {
-	unsigned R = in->ports;
-	struct sf_cache *sc = sf_cache_of(out, R);
-	struct timeline *outl = sc->outl, *inl = sc->inl;
 	struct pairdem *p;
-	struct cfinfo *cf;
-	int32_t *last_out = xcalloc(R, sizeof(int32_t)), *last_in = xcalloc(R, sizeof(int32_t));
-	struct sf_cache next = { .e = sc->e2, .cap_e = sc->cap_e2, .in = sc->in2,
-				 .cap_in = sc->cap_in2, .sorted = sc->sorted2,
-				 .cap_sorted = sc->cap_sorted2 };
-	unsigned *taken = sc->taken;
-	double *srow = xcalloc(R, sizeof(double)), *scol = xcalloc(R, sizeof(double));
-	size_t np = 0, ncf = 0, i, k, gfirst = 0, old = 0;
-	int64_t t_plan = in->now;
+	size_t np = 0, i, k, gfirst = 0;
 
-	cs_plan_reset(out);
 	xgrow((void **)&sc->p, &sc->cap_p, in->n_d + 1, sizeof(*sc->p));
 	p = sc->p;
-	for (i = 0; i < R; i++)
-		outl[i].n = inl[i].n = 0;
 	/* aggregate per (coflow, pair): group by coflow (the controller
 	 * already lists a coflow's pairs together), then merge a pair's
 	 * entries inside its group through a per-cell stamp */
@@ -497,11 +485,23 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 		sc->cells[c].at = k;
 		p[k++] = p[i];
 	}
-	np = k;
-	if (!++sc->tstamp) {
-		memset(taken, 0, (size_t)R * R * sizeof(*taken));
-		sc->tstamp = 1;
-	}
+	return k;
+}
+
+/* Each coflow's pairs in layer order and its T(C) (reused from the last
+ * plan where its demand is unchanged), in sc->cf sorted shortest first;
+ * this plan's arrays become the cache. Returns how many coflows. */
+static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t np)
+{
+	unsigned R = in->ports;
+	struct pairdem *p = sc->p;
+	struct cfinfo *cf;
+	struct sf_cache next = { .e = sc->e2, .cap_e = sc->cap_e2, .in = sc->in2,
+				 .cap_in = sc->cap_in2, .sorted = sc->sorted2,
+				 .cap_sorted = sc->cap_sorted2 };
+	double *srow = xcalloc(R, sizeof(double)), *scol = xcalloc(R, sizeof(double));
+	size_t ncf = 0, i, k, old = 0;
+
 	/* coflows and their T(C), over the pairs in layer order (heaviest
 	 * first: a total order, so the sums do not depend on the input's) */
 	xgrow((void **)&sc->cf, &sc->cap_cf, np + 1, sizeof(*sc->cf));
@@ -557,152 +557,162 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	sc->sorted = next.sorted, sc->cap_sorted = next.cap_sorted;
 	sc->n = next.n;
 	qsort(cf, ncf, sizeof(*cf), cmp_cf);
+	free(srow);
+	free(scol);
+	return ncf;
+}
 
-	for (i = 0; i < R; i++) {
-		last_out[i] = in->out_of ? in->out_of[i] : -1;
-		last_in[i] = -1;
-	}
-	for (i = 0; i < R; i++)
-		if (last_out[i] >= 0)
-			last_in[last_out[i]] = (int32_t)i;
+/* The first layer (the shortest coflow), list-scheduled from now: see
+ * the comment inside. Returns the plan's end (t_plan, or later). */
+static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, struct sf_cache *sc,
+			      const struct cfinfo *c, const struct pairdem *p, int32_t *last_out,
+			      int32_t *last_in, int64_t t_plan)
+{
+	unsigned R = in->ports;
+	struct timeline *outl = sc->outl, *inl = sc->inl;
+	unsigned *taken = sc->taken;
+	size_t i, k;
+
+	/* first layer: list scheduling of the shortest coflow. At each
+	 * instant the pairs whose two ports are idle start together;
+	 * which of them is a maximum matching on those pairs (heaviest
+	 * first, then augmented), so that no port idles when a perfect
+	 * matching exists (Co-scheduler §III-B: 6 + 2 delta).
+	 * A side of a port is free from the end of its last interval
+	 * on (free_at: out sides 0..R-1, in sides R..2R-1). The matching
+	 * is maximal, so after each instant every pair left has a busy
+	 * side: only the instants when a side frees up (rh) can start
+	 * pairs, and only pairs on such a side. */
+	const struct pairdem *q0 = p + c->first;
+	bool *done = xcalloc(c->n, sizeof(bool));
+	size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
+	size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
+	int64_t *free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
+	uint32_t *side_off = xcalloc(2 * (size_t)R + 1, sizeof(uint32_t));
+	uint32_t *side_fill = xcalloc(2 * (size_t)R, sizeof(uint32_t));
+	uint32_t *side = xcalloc(2 * c->n, sizeof(uint32_t));
+	unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
+	struct mscratch ms = {
+		.adj_off = xcalloc(R + 1, sizeof(uint32_t)),
+		.fill = xcalloc(R, sizeof(uint32_t)),
+		.by_dst = xcalloc(R, sizeof(long)),
+		.by_src = xcalloc(R, sizeof(long)),
+		.seen = xcalloc(R, sizeof(unsigned)),
+	};
+	struct rheap rh = { 0 };
+	size_t left = c->n;
+	int64_t t = in->now;
+	bool first = true;
+
+	for (i = 0; i < 2 * (size_t)R; i++)
+		free_at[i] = in->now;
 	for (i = 0; i < in->n_busy; i++) {
 		const struct cs_busy *b = &in->busy[i];
 
 		if (b->until > in->now) {
-			tl_add(&outl[b->src], in->now, b->until);
-			tl_add(&inl[b->dst], in->now, b->until);
+			free_at[b->src] = free_at[R + b->dst] = b->until;
+			rh_push(&rh, b->until, b->src);
+			rh_push(&rh, b->until, R + b->dst);
 		}
 	}
+	for (k = 0; k < c->n; k++) {
+		side_off[q0[k].src + 1]++;
+		side_off[R + q0[k].dst + 1]++;
+	}
+	for (i = 0; i < 2 * (size_t)R; i++) {
+		side_off[i + 1] += side_off[i];
+		side_fill[i] = side_off[i];
+	}
+	for (k = 0; k < c->n; k++) {
+		side[side_fill[q0[k].src]++] = (uint32_t)k;
+		side[side_fill[R + q0[k].dst]++] = (uint32_t)k;
+	}
 
-	if (ncf) {
-		/* first layer: list scheduling of the shortest coflow. At each
-		 * instant the pairs whose two ports are idle start together;
-		 * which of them is a maximum matching on those pairs (heaviest
-		 * first, then augmented), so that no port idles when a perfect
-		 * matching exists (Co-scheduler §III-B: 6 + 2 delta).
-		 * A side of a port is free from the end of its last interval
-		 * on (free_at: out sides 0..R-1, in sides R..2R-1). The matching
-		 * is maximal, so after each instant every pair left has a busy
-		 * side: only the instants when a side frees up (rh) can start
-		 * pairs, and only pairs on such a side. */
-		const struct cfinfo *c = &cf[0];
-		const struct pairdem *q0 = p + c->first;
-		bool *done = xcalloc(c->n, sizeof(bool));
-		size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
-		size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
-		int64_t *free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
-		uint32_t *side_off = xcalloc(2 * (size_t)R + 1, sizeof(uint32_t));
-		uint32_t *side_fill = xcalloc(2 * (size_t)R, sizeof(uint32_t));
-		uint32_t *side = xcalloc(2 * c->n, sizeof(uint32_t));
-		unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
-		struct mscratch ms = {
-			.adj_off = xcalloc(R + 1, sizeof(uint32_t)),
-			.fill = xcalloc(R, sizeof(uint32_t)),
-			.by_dst = xcalloc(R, sizeof(long)),
-			.by_src = xcalloc(R, sizeof(long)),
-			.seen = xcalloc(R, sizeof(unsigned)),
-		};
-		struct rheap rh = { 0 };
-		size_t left = c->n;
-		int64_t t = in->now;
-		bool first = true;
+	while (left) {
+		ncand = 0;
+		stamp++;
+		if (first) {
+			for (k = 0; k < c->n; k++)
+				if (free_at[q0[k].src] <= t && free_at[R + q0[k].dst] <= t)
+					cand[ncand++] = k;
+			first = false;
+		} else {
+			while (rh.n && rh.v[0].t <= t) {
+				struct release e = rh_pop(&rh);
+				uint32_t a;
 
-		for (i = 0; i < 2 * (size_t)R; i++)
-			free_at[i] = in->now;
-		for (i = 0; i < in->n_busy; i++) {
-			const struct cs_busy *b = &in->busy[i];
+				for (a = side_off[e.port]; a < side_off[e.port + 1]; a++) {
+					size_t kk = side[a];
 
-			if (b->until > in->now) {
-				free_at[b->src] = free_at[R + b->dst] = b->until;
-				rh_push(&rh, b->until, b->src);
-				rh_push(&rh, b->until, R + b->dst);
-			}
-		}
-		for (k = 0; k < c->n; k++) {
-			side_off[q0[k].src + 1]++;
-			side_off[R + q0[k].dst + 1]++;
-		}
-		for (i = 0; i < 2 * (size_t)R; i++) {
-			side_off[i + 1] += side_off[i];
-			side_fill[i] = side_off[i];
-		}
-		for (k = 0; k < c->n; k++) {
-			side[side_fill[q0[k].src]++] = (uint32_t)k;
-			side[side_fill[R + q0[k].dst]++] = (uint32_t)k;
-		}
-
-		while (left) {
-			ncand = 0;
-			stamp++;
-			if (first) {
-				for (k = 0; k < c->n; k++)
-					if (free_at[q0[k].src] <= t && free_at[R + q0[k].dst] <= t)
-						cand[ncand++] = k;
-				first = false;
-			} else {
-				while (rh.n && rh.v[0].t <= t) {
-					struct release e = rh_pop(&rh);
-					uint32_t a;
-
-					for (a = side_off[e.port]; a < side_off[e.port + 1]; a++) {
-						size_t kk = side[a];
-
-						if (done[kk] || mark[kk] == stamp ||
-						    free_at[q0[kk].src] > t || free_at[R + q0[kk].dst] > t)
-							continue;
-						mark[kk] = stamp;
-						cand[ncand++] = kk;
-					}
+					if (done[kk] || mark[kk] == stamp ||
+					    free_at[q0[kk].src] > t || free_at[R + q0[kk].dst] > t)
+						continue;
+					mark[kk] = stamp;
+					cand[ncand++] = kk;
 				}
-				qsort(cand, ncand, sizeof(*cand), cmp_size);
 			}
-			nch = match_pairs(q0, cand, ncand, R, &ms, chosen);
-			for (k = 0; k < nch; k++) {
-				const struct pairdem *q = &q0[chosen[k]];
-				int64_t end, d;
-
-				d = (last_out[q->src] == (int32_t)q->dst &&
-				     last_in[q->dst] == (int32_t)q->src) ? 0 : in->delta;
-				end = t + d + hold_time(q->bits, in->bw);
-				tl_add(&outl[q->src], t, end);
-				tl_add(&inl[q->dst], t, end);
-				free_at[q->src] = free_at[R + q->dst] = end;
-				rh_push(&rh, end, q->src);
-				rh_push(&rh, end, R + q->dst);
-				if (last_out[q->src] >= 0)
-					last_in[last_out[q->src]] = -1;
-				if (last_in[q->dst] >= 0)
-					last_out[last_in[q->dst]] = -1;
-				last_out[q->src] = (int32_t)q->dst;
-				last_in[q->dst] = (int32_t)q->src;
-				cs_plan_add(out, q->coflow, q->src, q->dst, t, end);
-				taken[(size_t)q->src * R + q->dst] = sc->tstamp;
-				if (end > t_plan)
-					t_plan = end;
-				done[chosen[k]] = true;
-				left--;
-			}
-			if (left && !rh.n)
-				break; /* cannot happen: a pair left has a busy side */
-			if (left)
-				t = rh.v[0].t;
+			qsort(cand, ncand, sizeof(*cand), cmp_size);
 		}
-		free(done);
-		free(cand);
-		free(chosen);
-		free(free_at);
-		free(side_off);
-		free(side_fill);
-		free(side);
-		free(mark);
-		free(ms.adj_off);
-		free(ms.fill);
-		free(ms.by_dst);
-		free(ms.by_src);
-		free(ms.seen);
-		free(ms.adj);
-		free(rh.v);
+		nch = match_pairs(q0, cand, ncand, R, &ms, chosen);
+		for (k = 0; k < nch; k++) {
+			const struct pairdem *q = &q0[chosen[k]];
+			int64_t end, d;
+
+			d = (last_out[q->src] == (int32_t)q->dst &&
+			     last_in[q->dst] == (int32_t)q->src) ? 0 : in->delta;
+			end = t + d + hold_time(q->bits, in->bw);
+			tl_add(&outl[q->src], t, end);
+			tl_add(&inl[q->dst], t, end);
+			free_at[q->src] = free_at[R + q->dst] = end;
+			rh_push(&rh, end, q->src);
+			rh_push(&rh, end, R + q->dst);
+			if (last_out[q->src] >= 0)
+				last_in[last_out[q->src]] = -1;
+			if (last_in[q->dst] >= 0)
+				last_out[last_in[q->dst]] = -1;
+			last_out[q->src] = (int32_t)q->dst;
+			last_in[q->dst] = (int32_t)q->src;
+			cs_plan_add(out, q->coflow, q->src, q->dst, t, end);
+			taken[(size_t)q->src * R + q->dst] = sc->tstamp;
+			if (end > t_plan)
+				t_plan = end;
+			done[chosen[k]] = true;
+			left--;
+		}
+		if (left && !rh.n)
+			break; /* cannot happen: a pair left has a busy side */
+		if (left)
+			t = rh.v[0].t;
 	}
+	free(done);
+	free(cand);
+	free(chosen);
+	free(free_at);
+	free(side_off);
+	free(side_fill);
+	free(side);
+	free(mark);
+	free(ms.adj_off);
+	free(ms.fill);
+	free(ms.by_dst);
+	free(ms.by_src);
+	free(ms.seen);
+	free(ms.adj);
+	free(rh.v);
+	return t_plan;
+}
+
+/* The later layers: each pair no higher coflow owns, in the first gap of
+ * both its ports inside [now, t_plan] long enough for delta. */
+static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, struct sf_cache *sc,
+			    const struct cfinfo *cf, size_t ncf, const struct pairdem *p,
+			    int64_t t_plan)
+{
+	unsigned R = in->ports;
+	struct timeline *outl = sc->outl, *inl = sc->inl;
+	unsigned *taken = sc->taken;
+	size_t i, k;
+
 	/* later layers: gaps inside [now, t_plan] only */
 	for (i = 1; i < ncf; i++) {
 		const struct cfinfo *c = &cf[i];
@@ -740,12 +750,55 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 			}
 		}
 	}
+}
+
+static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
+{
+	unsigned R = in->ports;
+	struct sf_cache *sc = sf_cache_of(out, R);
+	struct timeline *outl = sc->outl, *inl = sc->inl;
+	struct pairdem *p;
+	struct cfinfo *cf;
+	int32_t *last_out = xcalloc(R, sizeof(int32_t)), *last_in = xcalloc(R, sizeof(int32_t));
+	unsigned *taken = sc->taken;
+	size_t np, ncf, i;
+	int64_t t_plan = in->now;
+
+	cs_plan_reset(out);
+	for (i = 0; i < R; i++)
+		outl[i].n = inl[i].n = 0;
+	np = sf_aggregate(in, sc, R);
+	p = sc->p;
+	if (!++sc->tstamp) {
+		memset(taken, 0, (size_t)R * R * sizeof(*taken));
+		sc->tstamp = 1;
+	}
+	ncf = sf_coflows(in, sc, np);
+	cf = sc->cf;
+
+	for (i = 0; i < R; i++) {
+		last_out[i] = in->out_of ? in->out_of[i] : -1;
+		last_in[i] = -1;
+	}
+	for (i = 0; i < R; i++)
+		if (last_out[i] >= 0)
+			last_in[last_out[i]] = (int32_t)i;
+	for (i = 0; i < in->n_busy; i++) {
+		const struct cs_busy *b = &in->busy[i];
+
+		if (b->until > in->now) {
+			tl_add(&outl[b->src], in->now, b->until);
+			tl_add(&inl[b->dst], in->now, b->until);
+		}
+	}
+
+	if (ncf)
+		t_plan = sf_first_layer(in, out, sc, &cf[0], p, last_out, last_in, t_plan);
+	sf_later_layers(in, out, sc, cf, ncf, p, t_plan);
 	out->replan_at = out->n ? t_plan : -1;
 
 	free(last_out);
 	free(last_in);
-	free(srow);
-	free(scol);
 	return 0;
 }
 
