@@ -196,7 +196,14 @@ static int wl_source_cmd(const char *cmd, const struct wl_source *sources,
 	src->defaults(opts);
 	for (i = 0; i < nkv; i++)
 		if (src->set(opts, kvs[i], errbuf)) {
-			r = cli_usage_error(cmd, "%s", errbuf);
+			/* the option parsers name their --help already (they
+			 * serve -w gen:... too): not twice */
+			if (strstr(errbuf, "--help)")) {
+				fprintf(stderr, "hyde %s: %s\n", cmd, errbuf);
+				r = EXIT_USAGE;
+			} else {
+				r = cli_usage_error(cmd, "%s", errbuf);
+			}
 			goto done;
 		}
 	if (src->make(opts, trace, &wl, errbuf)) {
