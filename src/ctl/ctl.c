@@ -1,4 +1,12 @@
-/* The controller. See ctl.h for what it does; the comments here say why. */
+/* The controller's core. See ctl.h for what it does; the comments here say
+ * why. It owns the event loop (arrivals, heartbeat, progress, stall and
+ * interrupt), a run's set-up and tear-down (ctl_new, ctl_free, ctl_run),
+ * jobs and tasks (start, done, placement rounds, node heartbeats) and the
+ * shuffle's flows (made, queued for copies or circuits, started, done).
+ * It may call every other part of the controller (ctl_int.h): rundir.c
+ * for the run directory and events.log, nodes.c, taskio.c, netview.c,
+ * metrics.c, circuits.c, containers.c, report.c, and the backend and the
+ * scheduler through their ops. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -69,21 +76,6 @@ const struct ctl_opts *ctl_options(const struct ctl *c)
 const void *ctl_backend_priv(const struct ctl *c)
 {
 	return c->be.priv;
-}
-
-/* Times in logs and files: from the loop's start in the simulator, the
- * wall clock (epoch ns, as pcap) in the emulator. */
-void ctl_event(struct ctl *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!c->events)
-		return;
-	fprintf(c->events, "%" PRId64 " ", ctl_now(c));
-	va_start(ap, fmt);
-	vfprintf(c->events, fmt, ap);
-	va_end(ap);
-	fputc('\n', c->events);
 }
 
 void ctl_fail(struct ctl *c, const char *fmt, ...)
@@ -208,94 +200,6 @@ int ctl_task_progress(struct ctl *c, const struct hyde_task *t, int64_t *elapsed
 
 /* ---- set-up ---- */
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096], *p;
-
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "r"), *out;
-	char buf[65536];
-	size_t n;
-	int r = 0;
-
-	if (!in)
-		return -errno;
-	out = fopen(to, "w");
-	if (!out) {
-		r = -errno;
-		fclose(in);
-		return r;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n) {
-			r = -EIO;
-			break;
-		}
-	if (ferror(in))
-		r = -EIO;
-	fclose(in);
-	if (fclose(out) && !r)
-		r = -errno;
-	return r;
-}
-
-static int setup_outdir(struct ctl *c, char *errbuf)
-{
-	char path[4096];
-	FILE *fp;
-	int r;
-
-	if (!c->opts.outdir)
-		return 0;
-	c->outdir = xstrdup(c->opts.outdir);
-	snprintf(path, sizeof(path), "%s/inputs", c->outdir);
-	if ((r = mkdir_p(path)))
-		goto err;
-	snprintf(path, sizeof(path), "%s/app", c->outdir);
-	if ((r = mkdir_p(path)))
-		goto err;
-	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_TOPO);
-	if ((r = copy_file(c->opts.topo_path, path)))
-		goto err;
-	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_WL);
-	fp = fopen(path, "w");
-	if (!fp || wl_write(c->wl, fp) || fclose(fp)) {
-		r = -errno ? -errno : -EIO;
-		goto err;
-	}
-	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_EVENTS);
-	c->events = fopen(path, "w");
-	if (!c->events) {
-		r = -errno;
-		goto err;
-	}
-	/* in real time, each line as it happens: a run killed outright
-	 * keeps its log up to the kill (hyde analyze reads it then) */
-	if (c->opts.backend->clock == EVLOOP_REAL)
-		setvbuf(c->events, NULL, _IOLBF, 0);
-	return 0;
-err:
-	errbuf_set(errbuf, "%s: %s", path, strerror(-r));
-	return r;
-}
-
 int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 {
 	struct ctl *c = xcalloc(1, sizeof(*c));
@@ -346,7 +250,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	if ((r = sched_bind(c->sched, c, c->c, c->t, o->seed, c->opts.heartbeat, errbuf)))
 		goto err;
-	if ((r = setup_outdir(c, errbuf)))
+	if ((r = rundir_setup(c, errbuf)))
 		goto err;
 	c->be.ops = o->backend;
 	c->be.ctl = c;

@@ -1,4 +1,5 @@
-/* Controller internals shared by ctl.c, circuits.c and report.c. */
+/* Controller internals shared by the files of src/ctl/ (ctl.c the core;
+ * rundir.c, circuits.c, report.c, nodes.c, taskio.c, ...). */
 #ifndef HYDE_CTL_INT_H
 #define HYDE_CTL_INT_H
 
@@ -319,6 +320,10 @@ void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
 
 /* ctl.c: a flow's bytes so far (a waiting batched fetch grows). */
 uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
+
+/* rundir.c: make the run directory (opts.outdir; none: nothing) and open
+ * events.log. */
+int rundir_setup(struct ctl *c, char *errbuf);
 
 /* report.c */
 int report_flows_begin(struct ctl *c, char *errbuf);
