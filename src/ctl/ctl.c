@@ -4,9 +4,10 @@
  * jobs and tasks (start, done, placement rounds, node heartbeats) and the
  * shuffle's flows (made, queued for copies or circuits, started, done).
  * It may call every other part of the controller (ctl_int.h): rundir.c
- * for the run directory and events.log, nodes.c, taskio.c, netview.c,
- * metrics.c, circuits.c, containers.c, report.c, and the backend and the
- * scheduler through their ops. */
+ * for the run directory and events.log, ocspairs.c for the OCS pair
+ * table, nodes.c, taskio.c, netview.c, metrics.c, circuits.c,
+ * containers.c, report.c, and the backend and the scheduler through their
+ * ops. */
 #include "config.h"
 
 #include <errno.h>
@@ -665,108 +666,6 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 	reduce_pump(c, &c->js[f->job], rs);
 }
 
-static size_t ptab_slot(const struct ctl *c, uint64_t key)
-{
-	uint64_t h = key;
-	size_t i = (size_t)splitmix64(&h) & c->ptab_mask;
-
-	while (c->ptab_key[i] && c->ptab_key[i] != key)
-		i = (i + 1) & c->ptab_mask;
-	return i;
-}
-
-static void ptab_grow(struct ctl *c)
-{
-	uint64_t *okey = c->ptab_key;
-	struct pair_ref *oval = c->ptab_val;
-	size_t on = c->ptab_key ? c->ptab_mask + 1 : 0, n = on ? 2 * on : 1024, i;
-
-	c->ptab_key = xcalloc(n, sizeof(*c->ptab_key));
-	c->ptab_val = xcalloc(n, sizeof(*c->ptab_val));
-	c->ptab_mask = n - 1;
-	for (i = 0; i < on; i++)
-		if (okey[i]) {
-			size_t k = ptab_slot(c, okey[i]);
-
-			c->ptab_key[k] = okey[i];
-			c->ptab_val[k] = oval[i];
-		}
-	free(okey);
-	free(oval);
-}
-
-/* The pair's record, made on first use. Found through a hash: a job can
- * have thousands of pairs and this is asked for every OCS flow. */
-struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
-{
-	struct jstate *j = &c->js[job];
-	uint64_t key = ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
-	size_t k;
-
-	if (2 * (c->ptab_n + 1) > (c->ptab_key ? c->ptab_mask + 1 : 0))
-		ptab_grow(c);
-	k = ptab_slot(c, key);
-	if (c->ptab_key[k])
-		return &j->pairs[c->ptab_val[k].idx];
-	c->ptab_key[k] = key;
-	c->ptab_val[k] = (struct pair_ref){ job, (uint32_t)j->n_pairs };
-	c->ptab_n++;
-	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
-	j->pairs[j->n_pairs] = (struct ocs_pair){ .job = job, .src = src, .dst = dst,
-						   .live = SIZE_MAX };
-	return &j->pairs[j->n_pairs++];
-}
-
-/* The pair's bytes not started grow (or shrink) by d on source host h. */
-void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d)
-{
-	if (!p->src_wait)
-		p->src_wait = xcalloc(c->t->hosts, sizeof(*p->src_wait));
-	p->wait_bytes += (uint64_t)d;
-	p->src_wait[h % c->t->hosts] += (uint64_t)d;
-}
-
-/* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
- * its place among the pairs with demand. The circuits are planned again
- * when a pair's demand appears or its coflow's OCS demand ends, not when
- * demand grows or shrinks: the plans' own re-plan times (Sunflow's T_plan,
- * the end of a reservation) catch demand that outlives its reservation. */
-static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
-{
-	unsigned H = c->t->hosts;
-	uint32_t *s, *t;
-
-	if (!p->per_host)
-		p->per_host = xcalloc(2 * (size_t)H, sizeof(uint32_t));
-	s = &p->per_host[f->src_host % H];
-	t = &p->per_host[H + f->dst_host % H];
-	if (d > 0) {
-		p->nsrc += !(*s)++;
-		p->ndst += !(*t)++;
-		c->js[p->job].ocs_flows_left++;
-		if (!p->flows_left++) {
-			cexec_demand_changed(c);
-			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
-			p->live = c->n_live;
-			c->live[c->n_live++] = (struct pair_ref){ p->job,
-								  (uint32_t)(p - c->js[p->job].pairs) };
-		}
-	} else {
-		p->nsrc -= !--(*s);
-		p->ndst -= !--(*t);
-		if (!--p->flows_left) {
-			/* a hole, closed at the next plan (which keeps the
-			 * list in order without sorting all of it) */
-			c->live[p->live].job = UINT32_MAX;
-			p->live = SIZE_MAX;
-		}
-		/* Sunflow re-plans when a coflow finishes, not a pair: a
-		 * coflow may have thousands (the Coflow-Benchmark) */
-		if (!--c->js[p->job].ocs_flows_left)
-			cexec_demand_changed(c);
-	}
-}
-
 /* The circuit of (src, dst) is up and owned by the job's coflow: its
  * waiting flows go to their reduces' copies, ahead of EPS flows (the
  * circuit's time is reserved for them). */
@@ -808,24 +707,6 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 	free(v);
 }
 
-/* Is the job's traffic from rack i to rack j an elephant (Co-scheduler
- * eq. 3: the bytes from a map rack to a reduce rack reach T_e)? Counted
- * over the maps finished and the reduces placed so far, so a pair can only
- * turn from EPS to OCS as the job progresses. */
-static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j)
-{
-	const struct wl_job *w = &c->wl->jobs[job];
-	const struct jstate *js = &c->js[job];
-	double bytes;
-
-	if (!c->t->has_ocs || i == j)
-		return false;
-	if (!c->t->has_eps)
-		return true; /* the OCS is the only way out of the rack */
-	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
-	return bytes >= (double)c->t->t_e;
-}
-
 struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 			  uint32_t task, unsigned src_host, unsigned dst_host)
 {
@@ -844,7 +725,7 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	f->path = flow_base_path(c->t, src_host, dst_host);
 	/* only the shuffle's elephants take circuits (Co-scheduler eq. 3) */
 	if (kind == HYDE_FLOW_SHUFFLE && f->path == PATH_EPS && c->cx.cs &&
-	    pair_is_elephant(c, job, f->src_rack, f->dst_rack)) {
+	    ocspairs_is_elephant(c, job, f->src_rack, f->dst_rack)) {
 		f->path = PATH_OCS;
 		f->pair = (uint32_t)(ctl_pair(c, job, f->src_rack, f->dst_rack) - c->js[job].pairs);
 	}
@@ -910,7 +791,7 @@ static void flow_enqueue_new(struct ctl *c, struct jstate *j, uint32_t job, stru
 		else
 			p->wait_head = f;
 		p->wait_tail = f;
-		pair_count(c, p, f, +1);
+		ocspairs_count(c, p, f, +1);
 		if (cexec_may_send(c, f))
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
 	} else {
@@ -1507,7 +1388,7 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 
 		p->active[f->pslot] = last;
 		last->pslot = f->pslot;
-		pair_count(c, p, f, -1);
+		ocspairs_count(c, p, f, -1);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);

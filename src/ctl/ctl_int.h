@@ -315,8 +315,15 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
 
 /* ctl.c: start an OCS flow that was waiting for its circuit. */
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
+
+/* ocspairs.c: the job's record of rack pair (src, dst), made on first use */
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
+/* the pair's bytes not started grow (or shrink) by d on source host h */
 void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
+/* a flow of the pair appears (d = +1) or ends (-1) */
+void ocspairs_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d);
+/* the job's traffic from rack i to rack j is an elephant (goes by OCS) */
+bool ocspairs_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j);
 
 /* ctl.c: a flow's bytes so far (a waiting batched fetch grows). */
 uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
