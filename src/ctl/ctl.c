@@ -1,4 +1,13 @@
-/* The controller. See ctl.h for what it does; the comments here say why. */
+/* The controller's core. See ctl.h for what it does; the comments here say
+ * why. It owns the event loop (arrivals, heartbeat, progress, stall and
+ * interrupt), a run's set-up and tear-down (ctl_new, ctl_free, ctl_run),
+ * jobs and tasks (start, done, placement rounds, node heartbeats) and the
+ * shuffle's flows (made, queued for copies or circuits, started, done).
+ * It may call every other part of the controller (ctl_int.h): rundir.c
+ * for the run directory and events.log, ocspairs.c for the OCS pair
+ * table, jobbatch.c for the simulator's lazy job batching, nodes.c,
+ * taskio.c, netview.c, metrics.c, circuits.c, containers.c, report.c, and
+ * the backend and the scheduler through their ops. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -19,11 +27,6 @@
 
 #define CTL_OF_TIMER(t, field) \
 	((struct ctl *)((char *)(t) - offsetof(struct ctl, field)))
-
-/* batched map outputs (struct jlazy) */
-static void lz_init(struct ctl *c, struct jstate *j, const struct wl_job *w);
-static void lz_free(struct ctl *c, struct jstate *j);
-static void lz_need(struct jlazy *lz, unsigned h, uint32_t r, bool on);
 
 void ctl_opts_default(struct ctl_opts *o)
 {
@@ -69,21 +72,6 @@ const struct ctl_opts *ctl_options(const struct ctl *c)
 const void *ctl_backend_priv(const struct ctl *c)
 {
 	return c->be.priv;
-}
-
-/* Times in logs and files: from the loop's start in the simulator, the
- * wall clock (epoch ns, as pcap) in the emulator. */
-void ctl_event(struct ctl *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!c->events)
-		return;
-	fprintf(c->events, "%" PRId64 " ", ctl_now(c));
-	va_start(ap, fmt);
-	vfprintf(c->events, fmt, ap);
-	va_end(ap);
-	fputc('\n', c->events);
 }
 
 void ctl_fail(struct ctl *c, const char *fmt, ...)
@@ -208,94 +196,6 @@ int ctl_task_progress(struct ctl *c, const struct hyde_task *t, int64_t *elapsed
 
 /* ---- set-up ---- */
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096], *p;
-
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "r"), *out;
-	char buf[65536];
-	size_t n;
-	int r = 0;
-
-	if (!in)
-		return -errno;
-	out = fopen(to, "w");
-	if (!out) {
-		r = -errno;
-		fclose(in);
-		return r;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n) {
-			r = -EIO;
-			break;
-		}
-	if (ferror(in))
-		r = -EIO;
-	fclose(in);
-	if (fclose(out) && !r)
-		r = -errno;
-	return r;
-}
-
-static int setup_outdir(struct ctl *c, char *errbuf)
-{
-	char path[4096];
-	FILE *fp;
-	int r;
-
-	if (!c->opts.outdir)
-		return 0;
-	c->outdir = xstrdup(c->opts.outdir);
-	snprintf(path, sizeof(path), "%s/inputs", c->outdir);
-	if ((r = mkdir_p(path)))
-		goto err;
-	snprintf(path, sizeof(path), "%s/app", c->outdir);
-	if ((r = mkdir_p(path)))
-		goto err;
-	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_TOPO);
-	if ((r = copy_file(c->opts.topo_path, path)))
-		goto err;
-	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_WL);
-	fp = fopen(path, "w");
-	if (!fp || wl_write(c->wl, fp) || fclose(fp)) {
-		r = -errno ? -errno : -EIO;
-		goto err;
-	}
-	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_EVENTS);
-	c->events = fopen(path, "w");
-	if (!c->events) {
-		r = -errno;
-		goto err;
-	}
-	/* in real time, each line as it happens: a run killed outright
-	 * keeps its log up to the kill (hyde analyze reads it then) */
-	if (c->opts.backend->clock == EVLOOP_REAL)
-		setvbuf(c->events, NULL, _IOLBF, 0);
-	return 0;
-err:
-	errbuf_set(errbuf, "%s: %s", path, strerror(-r));
-	return r;
-}
-
 int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 {
 	struct ctl *c = xcalloc(1, sizeof(*c));
@@ -346,7 +246,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 		goto err;
 	if ((r = sched_bind(c->sched, c, c->c, c->t, o->seed, c->opts.heartbeat, errbuf)))
 		goto err;
-	if ((r = setup_outdir(c, errbuf)))
+	if ((r = rundir_setup(c, errbuf)))
 		goto err;
 	c->be.ops = o->backend;
 	c->be.ctl = c;
@@ -403,7 +303,7 @@ void ctl_free(struct ctl *c)
 			if (j->red)
 				for (r = 0; r < c->wl->jobs[i].reduces; r++)
 					free(j->red[r].open);
-			lz_free(c, j);
+			jobbatch_free(c, j);
 			taskio_free(j);
 			free(j->out_rack);
 			free(j->red);
@@ -452,7 +352,7 @@ static struct jstate *jstate_of(struct ctl *c, uint32_t job)
 		j->fetching = xcalloc(w->reduces + 1, sizeof(uint32_t));
 		j->maps_done_rack = xcalloc(c->t->racks, sizeof(uint32_t));
 		j->red_bytes_rack = xcalloc(c->t->racks, sizeof(uint64_t));
-		lz_init(c, j, w);
+		jobbatch_init(c, j, w);
 		taskio_init(c, j, job);
 	}
 	return j;
@@ -525,7 +425,7 @@ static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 		unsigned h;
 
 		for (h = 0; h < topo_n_hosts(c->t); h++)
-			lz_need(j->lz, h, t->idx, false);
+			jobbatch_need(j->lz, h, t->idx, false);
 	}
 	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
@@ -537,135 +437,6 @@ static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 
 static void flow_activate(struct ctl *c, struct flow *f);
 static void fetch_start(struct ctl *c, struct rstate *rs, struct flow *f, bool slot);
-
-/* ---- batched map outputs (struct jlazy) ---- */
-
-static unsigned lz_class(const struct wl_job *w, uint32_t r)
-{
-	return r < w->shuffle % w->reduces;
-}
-
-static void lz_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
-{
-	unsigned H = topo_n_hosts(c->t), k;
-	struct jlazy *lz;
-
-	/* every partition must have bytes (a map with none to give is no
-	 * fetch), and no per-reduce sizes */
-	if (!c->opts.stream_flows || !w->reduces || !w->maps || w->reduce_bytes ||
-	    w->shuffle / w->reduces < w->maps)
-		return;
-	lz = j->lz = xcalloc(1, sizeof(*lz));
-	lz->words = (w->reduces + 63) / 64;
-	lz->need = xcalloc((size_t)H * lz->words, sizeof(uint64_t));
-	lz->n_out = xcalloc(H, sizeof(uint32_t));
-	lz->cap = xcalloc(H, sizeof(uint32_t));
-	lz->single_n = xcalloc(H, sizeof(uint32_t));
-	lz->single_bytes = xcalloc(H, sizeof(uint64_t));
-	for (k = 0; k < 2; k++) {
-		uint64_t rb = w->shuffle / w->reduces + k;
-
-		lz->below[k] = xcalloc(H, sizeof(uint32_t *));
-		lz->base[k] = rb / w->maps;
-		lz->rem[k] = (uint32_t)(rb % w->maps);
-	}
-}
-
-static void lz_free(struct ctl *c, struct jstate *j)
-{
-	struct jlazy *lz = j->lz;
-	unsigned H = topo_n_hosts(c->t), h, k;
-
-	if (!lz)
-		return;
-	for (k = 0; k < 2; k++) {
-		for (h = 0; h < H; h++)
-			free(lz->below[k][h]);
-		free(lz->below[k]);
-	}
-	free(lz->need);
-	free(lz->n_out);
-	free(lz->cap);
-	free(lz->ocs_wait);
-	free(lz->single_n);
-	free(lz->single_bytes);
-	free(lz);
-	j->lz = NULL;
-}
-
-static void lz_need(struct jlazy *lz, unsigned h, uint32_t r, bool on)
-{
-	uint64_t *w = &lz->need[(size_t)h * lz->words + r / 64];
-
-	if (on)
-		*w |= 1ULL << (r % 64);
-	else
-		*w &= ~(1ULL << (r % 64));
-}
-
-/* Bytes of a host's outputs [from, end) for a reduce of class k. */
-static uint64_t lz_range(const struct jlazy *lz, unsigned h, unsigned k, uint32_t from,
-			 uint32_t end)
-{
-	if (end == from)
-		return 0;
-	return (uint64_t)(end - from) * lz->base[k] + lz->below[k][h][end] -
-	       lz->below[k][h][from];
-}
-
-static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow *f)
-{
-	unsigned H = topo_n_hosts(c->t), R = c->t->racks;
-
-	if (!lz->ocs_wait)
-		lz->ocs_wait = xcalloc((size_t)H * R * 2, sizeof(uint32_t));
-	return &lz->ocs_wait[((size_t)f->src_host * R + f->dst_rack) * 2 +
-			     lz_class(c->wl->jobs + f->job, f->reduce)];
-}
-
-/* The bytes a waiting batched fetch holds so far (for a run's files when
- * it stops before the fetch starts). */
-uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f)
-{
-	const struct jlazy *lz = c->js[f->job].lz;
-
-	if (!f->lz_open || !lz)
-		return f->bytes;
-	return lz_range(lz, f->src_host, lz_class(&c->wl->jobs[f->job], f->reduce), f->lz_from,
-			lz->n_out[f->src_host]) - f->lz_adj_bytes;
-}
-
-/* A batched fetch starts: its bytes are final now; count them where
- * eager batching (flow_add_map) counts them map by map. */
-static void lz_settle(struct ctl *c, struct flow *f)
-{
-	struct jstate *j = &c->js[f->job];
-	struct jlazy *lz = j->lz;
-	const struct wl_job *w = &c->wl->jobs[f->job];
-
-	if (f->lz_open) {
-		uint32_t end = lz->n_out[f->src_host];
-
-		f->bytes = lz_range(lz, f->src_host, lz_class(w, f->reduce), f->lz_from, end) -
-			   f->lz_adj_bytes;
-		f->n_maps = end - f->lz_from - f->lz_adj_maps;
-		f->lz_open = false;
-		if (f->path == PATH_OCS) {
-			(*lz_ocs_wait(c, lz, f))--;
-			ctl_pair_wait(c, &j->pairs[f->pair], f->src_host, -(int64_t)f->bytes);
-		}
-	}
-	j->bytes += f->bytes;
-	if (f->src_rack != f->dst_rack)
-		j->cross_rack_bytes += f->bytes;
-	if (f->path == PATH_OCS) {
-		j->pairs[f->pair].bytes += f->bytes;
-		j->ocs_bytes += f->bytes;
-	}
-	/* the reduce's next output from this host makes a new fetch */
-	if (j->red[f->reduce].opened && !j->red[f->reduce].computing)
-		lz_need(lz, f->src_host, f->reduce, true);
-}
 
 /* A copy slot freed (or a flow arrived): start waiting flows. */
 static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
@@ -721,7 +492,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 	if (c->js[f->job].cf_start < 0)
 		c->js[f->job].cf_start = f->start;
 	if (c->js[f->job].lz)
-		lz_settle(c, f);
+		jobbatch_settle(c, f);
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = &c->js[f->job].pairs[f->pair];
 
@@ -759,108 +530,6 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 		rs->wait_tail = f;
 	}
 	reduce_pump(c, &c->js[f->job], rs);
-}
-
-static size_t ptab_slot(const struct ctl *c, uint64_t key)
-{
-	uint64_t h = key;
-	size_t i = (size_t)splitmix64(&h) & c->ptab_mask;
-
-	while (c->ptab_key[i] && c->ptab_key[i] != key)
-		i = (i + 1) & c->ptab_mask;
-	return i;
-}
-
-static void ptab_grow(struct ctl *c)
-{
-	uint64_t *okey = c->ptab_key;
-	struct pair_ref *oval = c->ptab_val;
-	size_t on = c->ptab_key ? c->ptab_mask + 1 : 0, n = on ? 2 * on : 1024, i;
-
-	c->ptab_key = xcalloc(n, sizeof(*c->ptab_key));
-	c->ptab_val = xcalloc(n, sizeof(*c->ptab_val));
-	c->ptab_mask = n - 1;
-	for (i = 0; i < on; i++)
-		if (okey[i]) {
-			size_t k = ptab_slot(c, okey[i]);
-
-			c->ptab_key[k] = okey[i];
-			c->ptab_val[k] = oval[i];
-		}
-	free(okey);
-	free(oval);
-}
-
-/* The pair's record, made on first use. Found through a hash: a job can
- * have thousands of pairs and this is asked for every OCS flow. */
-struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
-{
-	struct jstate *j = &c->js[job];
-	uint64_t key = ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
-	size_t k;
-
-	if (2 * (c->ptab_n + 1) > (c->ptab_key ? c->ptab_mask + 1 : 0))
-		ptab_grow(c);
-	k = ptab_slot(c, key);
-	if (c->ptab_key[k])
-		return &j->pairs[c->ptab_val[k].idx];
-	c->ptab_key[k] = key;
-	c->ptab_val[k] = (struct pair_ref){ job, (uint32_t)j->n_pairs };
-	c->ptab_n++;
-	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
-	j->pairs[j->n_pairs] = (struct ocs_pair){ .job = job, .src = src, .dst = dst,
-						   .live = SIZE_MAX };
-	return &j->pairs[j->n_pairs++];
-}
-
-/* The pair's bytes not started grow (or shrink) by d on source host h. */
-void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d)
-{
-	if (!p->src_wait)
-		p->src_wait = xcalloc(c->t->hosts, sizeof(*p->src_wait));
-	p->wait_bytes += (uint64_t)d;
-	p->src_wait[h % c->t->hosts] += (uint64_t)d;
-}
-
-/* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
- * its place among the pairs with demand. The circuits are planned again
- * when a pair's demand appears or its coflow's OCS demand ends, not when
- * demand grows or shrinks: the plans' own re-plan times (Sunflow's T_plan,
- * the end of a reservation) catch demand that outlives its reservation. */
-static void pair_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
-{
-	unsigned H = c->t->hosts;
-	uint32_t *s, *t;
-
-	if (!p->per_host)
-		p->per_host = xcalloc(2 * (size_t)H, sizeof(uint32_t));
-	s = &p->per_host[f->src_host % H];
-	t = &p->per_host[H + f->dst_host % H];
-	if (d > 0) {
-		p->nsrc += !(*s)++;
-		p->ndst += !(*t)++;
-		c->js[p->job].ocs_flows_left++;
-		if (!p->flows_left++) {
-			cexec_demand_changed(c);
-			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
-			p->live = c->n_live;
-			c->live[c->n_live++] = (struct pair_ref){ p->job,
-								  (uint32_t)(p - c->js[p->job].pairs) };
-		}
-	} else {
-		p->nsrc -= !--(*s);
-		p->ndst -= !--(*t);
-		if (!--p->flows_left) {
-			/* a hole, closed at the next plan (which keeps the
-			 * list in order without sorting all of it) */
-			c->live[p->live].job = UINT32_MAX;
-			p->live = SIZE_MAX;
-		}
-		/* Sunflow re-plans when a coflow finishes, not a pair: a
-		 * coflow may have thousands (the Coflow-Benchmark) */
-		if (!--c->js[p->job].ocs_flows_left)
-			cexec_demand_changed(c);
-	}
 }
 
 /* The circuit of (src, dst) is up and owned by the job's coflow: its
@@ -904,24 +573,6 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 	free(v);
 }
 
-/* Is the job's traffic from rack i to rack j an elephant (Co-scheduler
- * eq. 3: the bytes from a map rack to a reduce rack reach T_e)? Counted
- * over the maps finished and the reduces placed so far, so a pair can only
- * turn from EPS to OCS as the job progresses. */
-static bool pair_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j)
-{
-	const struct wl_job *w = &c->wl->jobs[job];
-	const struct jstate *js = &c->js[job];
-	double bytes;
-
-	if (!c->t->has_ocs || i == j)
-		return false;
-	if (!c->t->has_eps)
-		return true; /* the OCS is the only way out of the rack */
-	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
-	return bytes >= (double)c->t->t_e;
-}
-
 struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 			  uint32_t task, unsigned src_host, unsigned dst_host)
 {
@@ -940,7 +591,7 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	f->path = flow_base_path(c->t, src_host, dst_host);
 	/* only the shuffle's elephants take circuits (Co-scheduler eq. 3) */
 	if (kind == HYDE_FLOW_SHUFFLE && f->path == PATH_EPS && c->cx.cs &&
-	    pair_is_elephant(c, job, f->src_rack, f->dst_rack)) {
+	    ocspairs_is_elephant(c, job, f->src_rack, f->dst_rack)) {
 		f->path = PATH_OCS;
 		f->pair = (uint32_t)(ctl_pair(c, job, f->src_rack, f->dst_rack) - c->js[job].pairs);
 	}
@@ -995,7 +646,7 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 
 /* A new fetch waits for its circuit (OCS: at the end of its pair's queue)
  * or for a copy slot (EPS and within a rack). */
-static void flow_enqueue_new(struct ctl *c, struct jstate *j, uint32_t job, struct flow *f)
+void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow *f)
 {
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = &j->pairs[f->pair];
@@ -1006,7 +657,7 @@ static void flow_enqueue_new(struct ctl *c, struct jstate *j, uint32_t job, stru
 		else
 			p->wait_head = f;
 		p->wait_tail = f;
-		pair_count(c, p, f, +1);
+		ocspairs_count(c, p, f, +1);
 		if (cexec_may_send(c, f))
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
 	} else {
@@ -1040,82 +691,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	rs->open[src] = f;
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);
-	flow_enqueue_new(c, j, job, f);
-}
-
-/* Batched: map m (on host h) makes a new fetch for reduce r, which has
- * none waiting on h; as offer_map_output's new fetch. If it must wait, it
- * holds h's outputs from `from` on, less the adj_* (see reduce_open). */
-static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_t m,
-				unsigned h, uint32_t from, uint32_t adj_maps, uint64_t adj_bytes)
-{
-	struct hyde_job *jb = &c->c->jobs[job];
-	struct jstate *j = &c->js[job];
-	struct jlazy *lz = j->lz;
-	unsigned k = lz_class(jb->wl, r);
-	struct flow *f = flow_new(c, job, r, h, (unsigned)jb->reduces[r].host);
-
-	j->red[r].flows_left++;
-	f->bytes = lz->base[k] + (m < lz->rem[k]);
-	f->n_maps = 1;
-	lz_need(lz, h, r, false);
-	flow_enqueue_new(c, j, job, f);
-	if (f->state != FLOW_ACTIVE) { /* it waits: it takes h's next outputs */
-		f->lz_open = true;
-		f->lz_from = from;
-		f->lz_adj_maps = adj_maps;
-		f->lz_adj_bytes = adj_bytes;
-		if (f->path == PATH_OCS) {
-			(*lz_ocs_wait(c, lz, f))++;
-			ctl_pair_wait(c, &j->pairs[f->pair], h,
-				      (int64_t)(lz_range(lz, h, k, from, lz->n_out[h]) - adj_bytes));
-		}
-	}
-	return f;
-}
-
-/* Batched: map m of the job is done (its output is on its host). */
-static void lz_map_done(struct ctl *c, uint32_t job, uint32_t m)
-{
-	struct hyde_job *jb = &c->c->jobs[job];
-	struct jstate *j = &c->js[job];
-	struct jlazy *lz = j->lz;
-	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
-	uint32_t n = lz->n_out[h], wd;
-
-	if (lz->cap[h] < n + 2) {
-		lz->cap[h] = lz->cap[h] ? 2 * lz->cap[h] : 16;
-		for (k = 0; k < 2; k++)
-			lz->below[k][h] = xrealloc(lz->below[k][h], lz->cap[h] * sizeof(uint32_t));
-		if (!n)
-			lz->below[0][h][0] = lz->below[1][h][0] = 0;
-	}
-	for (k = 0; k < 2; k++)
-		lz->below[k][h][n + 1] = lz->below[k][h][n] + (m < lz->rem[k]);
-	lz->n_out[h] = n + 1;
-	if (!j->shuffle_open)
-		return;
-	/* the waiting OCS fetches from h take it: their pairs' demand grows */
-	if (lz->ocs_wait)
-		for (d = 0; d < R; d++) {
-			const uint32_t *cnt = &lz->ocs_wait[((size_t)h * R + d) * 2];
-
-			if (cnt[0] || cnt[1])
-				ctl_pair_wait(c, ctl_pair(c, job, topo_host_rack(c->t, h), d), h,
-					      (int64_t)(cnt[0] * (lz->base[0] + (m < lz->rem[0])) +
-							cnt[1] * (lz->base[1] + (m < lz->rem[1]))));
-		}
-	/* the reduces with no fetch waiting on h get one, in index order */
-	for (wd = 0; wd < lz->words; wd++) {
-		uint64_t bits = lz->need[(size_t)h * lz->words + wd];
-
-		while (bits) {
-			uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-
-			bits &= bits - 1;
-			lz_new_flow(c, job, r, m, h, n, 0, 0);
-		}
-	}
+	ctl_flow_enqueue(c, j, job, f);
 }
 
 /* Reduce r may now receive every finished map's output. */
@@ -1131,36 +707,12 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 	rs->part_rem = (uint32_t)(rb % jb->wl->maps);
 	rs->opened = true;
 	fetching_add(j, r);
-	if (j->lz) {
-		/* as the loop below, batched: in map order, a host's outputs
-		 * go to fetches that start at once (one map each) until one
-		 * must wait; that one holds all the host's other outputs */
-		struct jlazy *lz = j->lz;
-		unsigned H = topo_n_hosts(c->t), h, k = lz_class(jb->wl, r);
-
-		for (h = 0; h < H; h++)
-			lz_need(lz, h, r, true);
-		memset(lz->single_n, 0, H * sizeof(*lz->single_n));
-		memset(lz->single_bytes, 0, H * sizeof(*lz->single_bytes));
-		for (m = 0; m < jb->wl->maps; m++) {
-			struct flow *f;
-
-			if (jb->maps[m].state != HYDE_TASK_DONE)
-				continue;
-			h = (unsigned)jb->maps[m].host;
-			if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
-				continue; /* a waiting fetch from h holds it */
-			f = lz_new_flow(c, job, r, m, h, 0, lz->single_n[h], lz->single_bytes[h]);
-			if (f->state == FLOW_ACTIVE) {
-				lz->single_n[h]++;
-				lz->single_bytes[h] += lz->base[k] + (m < lz->rem[k]);
-			}
-		}
-	} else {
+	if (j->lz)
+		jobbatch_reduce_open(c, job, r);
+	else
 		for (m = 0; m < jb->wl->maps; m++)
 			if (jb->maps[m].state == HYDE_TASK_DONE)
 				offer_map_output(c, job, m, r);
-	}
 	reduce_maybe_compute(c, &jb->reduces[r]);
 }
 
@@ -1430,7 +982,7 @@ static void job_finished(struct ctl *c, struct hyde_job *jb)
 
 	c->jobs_done++;
 	c->last_end = ctl_now(c);
-	lz_free(c, j);
+	jobbatch_free(c, j);
 	taskio_free(j);
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
@@ -1491,7 +1043,7 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 			j->out_rack = xcalloc(c->t->racks, sizeof(uint64_t));
 		j->out_rack[topo_host_rack(c->t, host)] += wl_map_output_bytes(w, t->idx);
 		if (j->lz)
-			lz_map_done(c, t->job, t->idx);
+			jobbatch_map_done(c, t->job, t->idx);
 		else if (j->shuffle_open)
 			for (k = 0; k < j->n_fetching; k++)
 				offer_map_output(c, t->job, t->idx, j->fetching[k]);
@@ -1603,7 +1155,7 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 
 		p->active[f->pslot] = last;
 		last->pslot = f->pslot;
-		pair_count(c, p, f, -1);
+		ocspairs_count(c, p, f, -1);
 	}
 	reduce_pump(c, j, rs);
 	reduce_maybe_compute(c, &jb->reduces[f->reduce]);

@@ -1,4 +1,5 @@
-/* Controller internals shared by ctl.c, circuits.c and report.c. */
+/* Controller internals shared by the files of src/ctl/ (ctl.c the core;
+ * rundir.c, circuits.c, report.c, nodes.c, taskio.c, ...). */
 #ifndef HYDE_CTL_INT_H
 #define HYDE_CTL_INT_H
 
@@ -314,11 +315,38 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
 
 /* ctl.c: start an OCS flow that was waiting for its circuit. */
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
-struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
-void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
 
-/* ctl.c: a flow's bytes so far (a waiting batched fetch grows). */
+/* ocspairs.c: the job's record of rack pair (src, dst), made on first use */
+struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
+/* the pair's bytes not started grow (or shrink) by d on source host h */
+void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
+/* a flow of the pair appears (d = +1) or ends (-1) */
+void ocspairs_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d);
+/* the job's traffic from rack i to rack j is an elephant (goes by OCS) */
+bool ocspairs_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j);
+
+/* ctl.c: a new fetch waits for its circuit (OCS: at the end of its pair's
+ * queue) or for a copy slot (EPS and within a rack) */
+void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow *f);
+
+/* jobbatch.c: the simulator's lazy job batching (struct jlazy) */
+/* j's batching, if its job can be batched (hyde sim, stream_flows) */
+void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w);
+void jobbatch_free(struct ctl *c, struct jstate *j);
+/* reduce r needs (on) or has (off) a fetch waiting on host h */
+void jobbatch_need(struct jlazy *lz, unsigned h, uint32_t r, bool on);
+/* a batched fetch starts: its bytes are final */
+void jobbatch_settle(struct ctl *c, struct flow *f);
+/* map m of a batched job is done */
+void jobbatch_map_done(struct ctl *c, uint32_t job, uint32_t m);
+/* reduce r of a batched job takes every finished map's output */
+void jobbatch_reduce_open(struct ctl *c, uint32_t job, uint32_t r);
+/* a flow's bytes so far (a waiting batched fetch grows) */
 uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
+
+/* rundir.c: make the run directory (opts.outdir; none: nothing) and open
+ * events.log. */
+int rundir_setup(struct ctl *c, char *errbuf);
 
 /* report.c */
 int report_flows_begin(struct ctl *c, char *errbuf);

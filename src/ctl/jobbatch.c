@@ -1,0 +1,250 @@
+/* The simulator's lazy job batching (struct jlazy): for hyde sim jobs
+ * whose every partition has bytes, a waiting fetch from a host holds every
+ * output of that host from its first on, so map outputs are counted per
+ * host, not visited per fetch. It owns struct jstate's lz, the lz_* fields
+ * of a flow, and a batched job's side of reduce_open, of a map's end and
+ * of a fetch's start. It may call ctl.c's flow functions (ctl_flow_new,
+ * ctl_flow_enqueue) and the OCS pair table (ctl_pair, ctl_pair_wait);
+ * ctl.c calls it where a job is batched (jstate.lz set). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl/ctl_int.h"
+
+static unsigned lz_class(const struct wl_job *w, uint32_t r)
+{
+	return r < w->shuffle % w->reduces;
+}
+
+void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
+{
+	unsigned H = topo_n_hosts(c->t), k;
+	struct jlazy *lz;
+
+	/* every partition must have bytes (a map with none to give is no
+	 * fetch), and no per-reduce sizes */
+	if (!c->opts.stream_flows || !w->reduces || !w->maps || w->reduce_bytes ||
+	    w->shuffle / w->reduces < w->maps)
+		return;
+	lz = j->lz = xcalloc(1, sizeof(*lz));
+	lz->words = (w->reduces + 63) / 64;
+	lz->need = xcalloc((size_t)H * lz->words, sizeof(uint64_t));
+	lz->n_out = xcalloc(H, sizeof(uint32_t));
+	lz->cap = xcalloc(H, sizeof(uint32_t));
+	lz->single_n = xcalloc(H, sizeof(uint32_t));
+	lz->single_bytes = xcalloc(H, sizeof(uint64_t));
+	for (k = 0; k < 2; k++) {
+		uint64_t rb = w->shuffle / w->reduces + k;
+
+		lz->below[k] = xcalloc(H, sizeof(uint32_t *));
+		lz->base[k] = rb / w->maps;
+		lz->rem[k] = (uint32_t)(rb % w->maps);
+	}
+}
+
+void jobbatch_free(struct ctl *c, struct jstate *j)
+{
+	struct jlazy *lz = j->lz;
+	unsigned H = topo_n_hosts(c->t), h, k;
+
+	if (!lz)
+		return;
+	for (k = 0; k < 2; k++) {
+		for (h = 0; h < H; h++)
+			free(lz->below[k][h]);
+		free(lz->below[k]);
+	}
+	free(lz->need);
+	free(lz->n_out);
+	free(lz->cap);
+	free(lz->ocs_wait);
+	free(lz->single_n);
+	free(lz->single_bytes);
+	free(lz);
+	j->lz = NULL;
+}
+
+void jobbatch_need(struct jlazy *lz, unsigned h, uint32_t r, bool on)
+{
+	uint64_t *w = &lz->need[(size_t)h * lz->words + r / 64];
+
+	if (on)
+		*w |= 1ULL << (r % 64);
+	else
+		*w &= ~(1ULL << (r % 64));
+}
+
+/* Bytes of a host's outputs [from, end) for a reduce of class k. */
+static uint64_t lz_range(const struct jlazy *lz, unsigned h, unsigned k, uint32_t from,
+			 uint32_t end)
+{
+	if (end == from)
+		return 0;
+	return (uint64_t)(end - from) * lz->base[k] + lz->below[k][h][end] -
+	       lz->below[k][h][from];
+}
+
+static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow *f)
+{
+	unsigned H = topo_n_hosts(c->t), R = c->t->racks;
+
+	if (!lz->ocs_wait)
+		lz->ocs_wait = xcalloc((size_t)H * R * 2, sizeof(uint32_t));
+	return &lz->ocs_wait[((size_t)f->src_host * R + f->dst_rack) * 2 +
+			     lz_class(c->wl->jobs + f->job, f->reduce)];
+}
+
+/* The bytes a waiting batched fetch holds so far (for a run's files when
+ * it stops before the fetch starts). */
+uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f)
+{
+	const struct jlazy *lz = c->js[f->job].lz;
+
+	if (!f->lz_open || !lz)
+		return f->bytes;
+	return lz_range(lz, f->src_host, lz_class(&c->wl->jobs[f->job], f->reduce), f->lz_from,
+			lz->n_out[f->src_host]) - f->lz_adj_bytes;
+}
+
+/* A batched fetch starts: its bytes are final now; count them where
+ * eager batching (flow_add_map) counts them map by map. */
+void jobbatch_settle(struct ctl *c, struct flow *f)
+{
+	struct jstate *j = &c->js[f->job];
+	struct jlazy *lz = j->lz;
+	const struct wl_job *w = &c->wl->jobs[f->job];
+
+	if (f->lz_open) {
+		uint32_t end = lz->n_out[f->src_host];
+
+		f->bytes = lz_range(lz, f->src_host, lz_class(w, f->reduce), f->lz_from, end) -
+			   f->lz_adj_bytes;
+		f->n_maps = end - f->lz_from - f->lz_adj_maps;
+		f->lz_open = false;
+		if (f->path == PATH_OCS) {
+			(*lz_ocs_wait(c, lz, f))--;
+			ctl_pair_wait(c, &j->pairs[f->pair], f->src_host, -(int64_t)f->bytes);
+		}
+	}
+	j->bytes += f->bytes;
+	if (f->src_rack != f->dst_rack)
+		j->cross_rack_bytes += f->bytes;
+	if (f->path == PATH_OCS) {
+		j->pairs[f->pair].bytes += f->bytes;
+		j->ocs_bytes += f->bytes;
+	}
+	/* the reduce's next output from this host makes a new fetch */
+	if (j->red[f->reduce].opened && !j->red[f->reduce].computing)
+		jobbatch_need(lz, f->src_host, f->reduce, true);
+}
+
+/* Batched: map m (on host h) makes a new fetch for reduce r, which has
+ * none waiting on h; as offer_map_output's new fetch. If it must wait, it
+ * holds h's outputs from `from` on, less the adj_* (see reduce_open). */
+static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_t m,
+				unsigned h, uint32_t from, uint32_t adj_maps, uint64_t adj_bytes)
+{
+	struct hyde_job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned k = lz_class(jb->wl, r);
+	struct flow *f = ctl_flow_new(c, HYDE_FLOW_SHUFFLE, job, r, h,
+				       (unsigned)jb->reduces[r].host);
+
+	j->red[r].flows_left++;
+	f->bytes = lz->base[k] + (m < lz->rem[k]);
+	f->n_maps = 1;
+	jobbatch_need(lz, h, r, false);
+	ctl_flow_enqueue(c, j, job, f);
+	if (f->state != FLOW_ACTIVE) { /* it waits: it takes h's next outputs */
+		f->lz_open = true;
+		f->lz_from = from;
+		f->lz_adj_maps = adj_maps;
+		f->lz_adj_bytes = adj_bytes;
+		if (f->path == PATH_OCS) {
+			(*lz_ocs_wait(c, lz, f))++;
+			ctl_pair_wait(c, &j->pairs[f->pair], h,
+				      (int64_t)(lz_range(lz, h, k, from, lz->n_out[h]) - adj_bytes));
+		}
+	}
+	return f;
+}
+
+/* Batched: map m of the job is done (its output is on its host). */
+void jobbatch_map_done(struct ctl *c, uint32_t job, uint32_t m)
+{
+	struct hyde_job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
+	uint32_t n = lz->n_out[h], wd;
+
+	if (lz->cap[h] < n + 2) {
+		lz->cap[h] = lz->cap[h] ? 2 * lz->cap[h] : 16;
+		for (k = 0; k < 2; k++)
+			lz->below[k][h] = xrealloc(lz->below[k][h], lz->cap[h] * sizeof(uint32_t));
+		if (!n)
+			lz->below[0][h][0] = lz->below[1][h][0] = 0;
+	}
+	for (k = 0; k < 2; k++)
+		lz->below[k][h][n + 1] = lz->below[k][h][n] + (m < lz->rem[k]);
+	lz->n_out[h] = n + 1;
+	if (!j->shuffle_open)
+		return;
+	/* the waiting OCS fetches from h take it: their pairs' demand grows */
+	if (lz->ocs_wait)
+		for (d = 0; d < R; d++) {
+			const uint32_t *cnt = &lz->ocs_wait[((size_t)h * R + d) * 2];
+
+			if (cnt[0] || cnt[1])
+				ctl_pair_wait(c, ctl_pair(c, job, topo_host_rack(c->t, h), d), h,
+					      (int64_t)(cnt[0] * (lz->base[0] + (m < lz->rem[0])) +
+							cnt[1] * (lz->base[1] + (m < lz->rem[1]))));
+		}
+	/* the reduces with no fetch waiting on h get one, in index order */
+	for (wd = 0; wd < lz->words; wd++) {
+		uint64_t bits = lz->need[(size_t)h * lz->words + wd];
+
+		while (bits) {
+			uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			lz_new_flow(c, job, r, m, h, n, 0, 0);
+		}
+	}
+}
+
+/* Reduce r of a batched job may now receive every finished map's output
+ * (ctl.c's reduce_open). As reduce_open's loop over the maps, batched: in
+ * map order, a host's outputs go to fetches that start at once (one map
+ * each) until one must wait; that one holds all the host's other outputs. */
+void jobbatch_reduce_open(struct ctl *c, uint32_t job, uint32_t r)
+{
+	struct hyde_job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jlazy *lz = j->lz;
+	unsigned H = topo_n_hosts(c->t), h, k = lz_class(jb->wl, r);
+	uint32_t m;
+
+	for (h = 0; h < H; h++)
+		jobbatch_need(lz, h, r, true);
+	memset(lz->single_n, 0, H * sizeof(*lz->single_n));
+	memset(lz->single_bytes, 0, H * sizeof(*lz->single_bytes));
+	for (m = 0; m < jb->wl->maps; m++) {
+		struct flow *f;
+
+		if (jb->maps[m].state != HYDE_TASK_DONE)
+			continue;
+		h = (unsigned)jb->maps[m].host;
+		if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
+			continue; /* a waiting fetch from h holds it */
+		f = lz_new_flow(c, job, r, m, h, 0, lz->single_n[h], lz->single_bytes[h]);
+		if (f->state == FLOW_ACTIVE) {
+			lz->single_n[h]++;
+			lz->single_bytes[h] += lz->base[k] + (m < lz->rem[k]);
+		}
+	}
+}

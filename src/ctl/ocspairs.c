@@ -1,0 +1,134 @@
+/* The OCS pair table: it owns each job's records of OCS demand per rack
+ * pair (struct ocs_pair in struct jstate's pairs), the hash that finds a
+ * pair's record (ctl.ptab_*), the pairs with demand (ctl.live), and the
+ * Co-scheduler's elephant test that sends a shuffle flow to the OCS. It
+ * may call the core (rng, topology, workload) and circuits.c
+ * (cexec_demand_changed); it starts no flow (ctl.c's ctl_release_pair
+ * does, with the pair's waiting flows). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/rng.h"
+#include "ctl/ctl_int.h"
+
+static size_t ptab_slot(const struct ctl *c, uint64_t key)
+{
+	uint64_t h = key;
+	size_t i = (size_t)splitmix64(&h) & c->ptab_mask;
+
+	while (c->ptab_key[i] && c->ptab_key[i] != key)
+		i = (i + 1) & c->ptab_mask;
+	return i;
+}
+
+static void ptab_grow(struct ctl *c)
+{
+	uint64_t *okey = c->ptab_key;
+	struct pair_ref *oval = c->ptab_val;
+	size_t on = c->ptab_key ? c->ptab_mask + 1 : 0, n = on ? 2 * on : 1024, i;
+
+	c->ptab_key = xcalloc(n, sizeof(*c->ptab_key));
+	c->ptab_val = xcalloc(n, sizeof(*c->ptab_val));
+	c->ptab_mask = n - 1;
+	for (i = 0; i < on; i++)
+		if (okey[i]) {
+			size_t k = ptab_slot(c, okey[i]);
+
+			c->ptab_key[k] = okey[i];
+			c->ptab_val[k] = oval[i];
+		}
+	free(okey);
+	free(oval);
+}
+
+/* The pair's record, made on first use. Found through a hash: a job can
+ * have thousands of pairs and this is asked for every OCS flow. */
+struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
+{
+	struct jstate *j = &c->js[job];
+	uint64_t key = ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
+	size_t k;
+
+	if (2 * (c->ptab_n + 1) > (c->ptab_key ? c->ptab_mask + 1 : 0))
+		ptab_grow(c);
+	k = ptab_slot(c, key);
+	if (c->ptab_key[k])
+		return &j->pairs[c->ptab_val[k].idx];
+	c->ptab_key[k] = key;
+	c->ptab_val[k] = (struct pair_ref){ job, (uint32_t)j->n_pairs };
+	c->ptab_n++;
+	xgrow((void **)&j->pairs, &j->cap_pairs, j->n_pairs + 1, sizeof(*j->pairs));
+	j->pairs[j->n_pairs] = (struct ocs_pair){ .job = job, .src = src, .dst = dst,
+						   .live = SIZE_MAX };
+	return &j->pairs[j->n_pairs++];
+}
+
+/* The pair's bytes not started grow (or shrink) by d on source host h. */
+void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d)
+{
+	if (!p->src_wait)
+		p->src_wait = xcalloc(c->t->hosts, sizeof(*p->src_wait));
+	p->wait_bytes += (uint64_t)d;
+	p->src_wait[h % c->t->hosts] += (uint64_t)d;
+}
+
+/* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
+ * its place among the pairs with demand. The circuits are planned again
+ * when a pair's demand appears or its coflow's OCS demand ends, not when
+ * demand grows or shrinks: the plans' own re-plan times (Sunflow's T_plan,
+ * the end of a reservation) catch demand that outlives its reservation. */
+void ocspairs_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d)
+{
+	unsigned H = c->t->hosts;
+	uint32_t *s, *t;
+
+	if (!p->per_host)
+		p->per_host = xcalloc(2 * (size_t)H, sizeof(uint32_t));
+	s = &p->per_host[f->src_host % H];
+	t = &p->per_host[H + f->dst_host % H];
+	if (d > 0) {
+		p->nsrc += !(*s)++;
+		p->ndst += !(*t)++;
+		c->js[p->job].ocs_flows_left++;
+		if (!p->flows_left++) {
+			cexec_demand_changed(c);
+			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
+			p->live = c->n_live;
+			c->live[c->n_live++] = (struct pair_ref){ p->job,
+								  (uint32_t)(p - c->js[p->job].pairs) };
+		}
+	} else {
+		p->nsrc -= !--(*s);
+		p->ndst -= !--(*t);
+		if (!--p->flows_left) {
+			/* a hole, closed at the next plan (which keeps the
+			 * list in order without sorting all of it) */
+			c->live[p->live].job = UINT32_MAX;
+			p->live = SIZE_MAX;
+		}
+		/* Sunflow re-plans when a coflow finishes, not a pair: a
+		 * coflow may have thousands (the Coflow-Benchmark) */
+		if (!--c->js[p->job].ocs_flows_left)
+			cexec_demand_changed(c);
+	}
+}
+
+/* Is the job's traffic from rack i to rack j an elephant (Co-scheduler
+ * eq. 3: the bytes from a map rack to a reduce rack reach T_e)? Counted
+ * over the maps finished and the reduces placed so far, so a pair can only
+ * turn from EPS to OCS as the job progresses. */
+bool ocspairs_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j)
+{
+	const struct wl_job *w = &c->wl->jobs[job];
+	const struct jstate *js = &c->js[job];
+	double bytes;
+
+	if (!c->t->has_ocs || i == j)
+		return false;
+	if (!c->t->has_eps)
+		return true; /* the OCS is the only way out of the rack */
+	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
+	return bytes >= (double)c->t->t_e;
+}

@@ -1,0 +1,121 @@
+/* Run-directory I/O of the controller: it owns making a run's directory
+ * (inputs/, app/, the copied topology, the workload as run) and writing
+ * events.log (ctl_event). It may call the core (workload, units, log) and
+ * the controller's accessors (ctl_now); nothing else of the controller.
+ * The run's report files (flows.csv, jobs.csv, summary.json) are report.c's. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/log.h"
+#include "core/rundir.h"
+#include "ctl/ctl_int.h"
+
+/* Times in logs and files: from the loop's start in the simulator, the
+ * wall clock (epoch ns, as pcap) in the emulator. */
+void ctl_event(struct ctl *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->events)
+		return;
+	fprintf(c->events, "%" PRId64 " ", ctl_now(c));
+	va_start(ap, fmt);
+	vfprintf(c->events, fmt, ap);
+	va_end(ap);
+	fputc('\n', c->events);
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[4096], *p;
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "r"), *out;
+	char buf[65536];
+	size_t n;
+	int r = 0;
+
+	if (!in)
+		return -errno;
+	out = fopen(to, "w");
+	if (!out) {
+		r = -errno;
+		fclose(in);
+		return r;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			r = -EIO;
+			break;
+		}
+	if (ferror(in))
+		r = -EIO;
+	fclose(in);
+	if (fclose(out) && !r)
+		r = -errno;
+	return r;
+}
+
+int rundir_setup(struct ctl *c, char *errbuf)
+{
+	char path[4096];
+	FILE *fp;
+	int r;
+
+	if (!c->opts.outdir)
+		return 0;
+	c->outdir = xstrdup(c->opts.outdir);
+	snprintf(path, sizeof(path), "%s/inputs", c->outdir);
+	if ((r = mkdir_p(path)))
+		goto err;
+	snprintf(path, sizeof(path), "%s/app", c->outdir);
+	if ((r = mkdir_p(path)))
+		goto err;
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_TOPO);
+	if ((r = copy_file(c->opts.topo_path, path)))
+		goto err;
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_INPUT_WL);
+	fp = fopen(path, "w");
+	if (!fp || wl_write(c->wl, fp) || fclose(fp)) {
+		r = -errno ? -errno : -EIO;
+		goto err;
+	}
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, RUNDIR_EVENTS);
+	c->events = fopen(path, "w");
+	if (!c->events) {
+		r = -errno;
+		goto err;
+	}
+	/* in real time, each line as it happens: a run killed outright
+	 * keeps its log up to the kill (hyde analyze reads it then) */
+	if (c->opts.backend->clock == EVLOOP_REAL)
+		setvbuf(c->events, NULL, _IOLBF, 0);
+	return 0;
+err:
+	errbuf_set(errbuf, "%s: %s", path, strerror(-r));
+	return r;
+}
