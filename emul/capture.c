@@ -382,10 +382,12 @@ int capture_run(const char *dir, const char *node, struct capture_port *ports,
 		if (drain_once(caps, args, n_ifaces) && pace.tv_nsec)
 			nanosleep(&pace, NULL);
 	}
-	/* What is still in the kernel's rings: the block being filled is
+	/* What is still in the kernel's rings: a V3 block being filled is
 	 * handed over only when its timeout retires it, so drain until two
-	 * timeouts have passed with nothing new. */
-	drain_end(caps, args, pfd, n_ifaces, block_ms);
+	 * timeouts have passed with nothing new; a V2 ring shows each frame
+	 * at once, so two paces do. */
+	drain_end(caps, args, pfd, n_ifaces,
+		  capture_uses_v3(snaplen) ? block_ms : (int)(CAPTURE_PACE_NS / 1000000));
 out:
 	if (started) {
 		wr_push(&w);

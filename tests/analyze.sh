@@ -28,6 +28,30 @@ if command -v python3 >/dev/null 2>&1; then
 		"$tmpdir/good/summary.json" || fail "summary.json does not parse or lacks the accuracy figure"
 fi
 
+# the captures' own counts (pcap/NODE.capstats, as hyde capture writes
+# them): without a drop the run stays complete and the rings are summed;
+# one frame dropped (or lost on the way to the file) on one port makes it
+# incomplete, in the report and in summary.json
+cp -r "$tmpdir/good" "$tmpdir/counted"
+for k in 0 1; do
+	printf 'iface rate_bps ring_bytes received dropped ifdropped lost\n' >"$tmpdir/counted/pcap/tor$k.capstats"
+	for i in h0 h1 up ocs; do
+		printf '%s 100000000 1048576 50 0 0 0\n' $i >>"$tmpdir/counted/pcap/tor$k.capstats"
+	done
+done
+expect_status 0 "$HYDE" analyze --no-plots "$tmpdir/counted" &&
+	contains "$out" "rings 8.39MB, 0 frames dropped"
+case $out in *INCOMPLETE*) fail "a run whose captures dropped nothing is marked incomplete: $out" ;; esac
+grep -q '"complete": true' "$tmpdir/counted/summary.json" || fail "counted: not complete"
+for lost in "3 0 0" "0 0 2"; do
+	sed -i "s/^up 100000000 1048576 50 .*/up 100000000 1048576 50 $lost/" "$tmpdir/counted/pcap/tor1.capstats"
+	expect_status 0 "$HYDE" analyze --no-plots "$tmpdir/counted" &&
+		contains "$out" "INCOMPLETE the captures dropped" && contains "$err" "tor1-up.pcap: the capture dropped"
+	grep -q '"complete": false' "$tmpdir/counted/summary.json" &&
+		grep -q '"drop_ports": 1' "$tmpdir/counted/summary.json" ||
+		fail "drops '$lost' on tor1-up: summary.json not marked incomplete"
+done
+
 # --no-plots removes the earlier plots: they would describe another analysis
 expect_status 0 "$HYDE" analyze --no-plots -q "$tmpdir/good" && [ -z "$out" ] || fail "-q printed: $out"
 [ -e "$tmpdir/good/fct_cdf.png" ] && fail "stale plot kept with --no-plots"
