@@ -132,10 +132,20 @@ fi
 R="$tmpdir/heavy"
 expect_status 0 "$HYDE" run -t "$D/run2x2.topo" -w "$D/heavy.wl" -o "$R" --prefix $P -q --heartbeat 0
 left_behind
-awk -F, 'NR > 1 { lb = $8; cct = $7 } END {
+# The upper bound is a timing figure of hyde as built for use: under
+# AddressSanitizer every task and the crossbar run several times slower
+# (CI saw 1.58 T(C) once there, 1.02-1.05 here under load in both
+# builds), so a sanitizer build checks the lower bound only and says so.
+hi=1.5
+[ "${HYDE_SANITIZERS:-no}" = yes ] && hi=0
+awk -F, -v hi=$hi 'NR > 1 { lb = $8; cct = $7 } END {
 	printf "heavy alone: CCT %.1f ms, T(C) %.1f ms, ratio %.3f\n", cct / 1e6, lb / 1e6, cct / lb
-	exit !(lb > 0 && cct >= lb && cct <= 1.5 * lb) }' "$R/coflows.csv" ||
-	fail "heavy CCT not within [T(C), 1.5 T(C)]: $(cat "$R/coflows.csv")"
+	if (hi == 0)
+		print "note: a sanitizer build: the CCT is not compared with 1.5 T(C)"
+	exit !(lb > 0 && cct >= lb && (hi == 0 || cct <= hi * lb)) }' "$R/coflows.csv" ||
+	fail "heavy CCT not within [T(C), 1.5 T(C)]: $(cat "$R/coflows.csv")
+$(cat "$R/flows.csv")
+$(grep -e flow_ -e circuit_ "$R/events.log")"
 
 # 3. HDFS traffic for real: input read across racks, output written
 # through the data services' pipeline, a child reading its parent's output
