@@ -1422,6 +1422,15 @@ static void emul_opts_defaults(void *priv)
 	snprintf(o->prefix, sizeof(o->prefix), "%s", FABRIC_DEFAULT_PREFIX);
 }
 
+/* A bad prefix is refused with the options, before the run directory
+ * is made. */
+static int emul_opts_check(const void *priv, char *errbuf)
+{
+	const struct emul_opts *o = priv;
+
+	return fabric_prefix_check(o->prefix, errbuf);
+}
+
 const struct backend_ops backend_emul = {
 	.name = "emul",
 	.priv_size = sizeof(struct emul),
@@ -1443,4 +1452,5 @@ const struct backend_ops backend_emul = {
 	.opts = emul_opts,
 	.n_opts = sizeof(emul_opts) / sizeof(emul_opts[0]),
 	.defaults = emul_opts_defaults,
+	.check = emul_opts_check,
 };

@@ -110,6 +110,10 @@ expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.w
 expect_status 2 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-B prefix=hydex -o "$tmpdir/cmpb" && contains "$err" "backend sim: unknown option 'prefix'"
 [ -e "$tmpdir/cmpb" ] && fail "a refused compare left $tmpdir/cmpb"
+# a bad prefix is refused with the options: no run directory, no fabric
+expect_status 2 "$HYDE" run -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" --prefix hydeX \
+	-o "$tmpdir/badpfx" -q && contains "$err" "backend emul: prefix 'hydeX': expected 'hyde' followed by"
+[ -e "$tmpdir/badpfx" ] && fail "a refused prefix left $tmpdir/badpfx"
 expect_status 0 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-s fair -B rates=srpt -o "$tmpdir/cmpb" -q
 cmp -s "$tmpdir/cmpb/fair/flows.csv" "$tmpdir/sim-srpt/flows.csv" ||

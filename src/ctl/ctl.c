@@ -251,12 +251,10 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	c->be.ops = o->backend;
 	c->be.ctl = c;
 	c->be.loop = &c->loop;
-	if ((r = o->backend->init(&c->be, errbuf))) {
-		free(c->be.priv);
-		c->be.priv = NULL;
-		c->be.ops = NULL;
+	/* a failed init is torn down by destroy (what it made half-way),
+	 * in ctl_free */
+	if ((r = o->backend->init(&c->be, errbuf)))
 		goto err;
-	}
 	*out = c;
 	return 0;
 err:
