@@ -254,14 +254,15 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 			src_max = act_max; /* (no host has bits waiting) */
 		} else {
 			/* at most one active flow: its host's bits, the
-			 * others' waiting ones */
-			unsigned h0 = p->n_active ? p->active[0]->src_host % H : H;
+			 * others' waiting ones (the most waiting on one
+			 * host may be the active one's: adding its bits
+			 * to its own host's covers that) */
+			double v = 8.0 * (double)ctl_pair_wait_max(c, p);
 
-			for (h = 0; h < H; h++) {
-				double v = p->src_wait ? 8.0 * (double)p->src_wait[h] : 0;
-
-				if (h == h0)
-					v += act;
+			if (v > src_max)
+				src_max = v;
+			if (p->n_active) {
+				v = 8.0 * (double)p->src_wait[p->active[0]->src_host % H] + act;
 				if (v > src_max)
 					src_max = v;
 			}

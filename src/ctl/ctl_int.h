@@ -21,6 +21,8 @@ struct ocs_pair {
 	uint32_t *per_host;	 /* flows not done per source host, then per
 				  * destination host (hosts of a rack each) */
 	uint64_t *src_wait;	 /* wait_bytes per source host (of the rack) */
+	uint64_t src_wait_max;	 /* the most of them, unless stale */
+	bool src_wait_stale;	 /* that host's share shrank: look again */
 	unsigned nsrc, ndst;	 /* hosts with such flows */
 	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
 	/* hyde sim: bits the active flows had left at the last plan, while
@@ -320,6 +322,7 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
 /* the pair's bytes not started grow (or shrink) by d on source host h */
 void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
+uint64_t ctl_pair_wait_max(const struct ctl *c, struct ocs_pair *p);
 /* a flow of the pair appears (d = +1) or ends (-1) */
 void ocspairs_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d);
 /* the job's traffic from rack i to rack j is an elephant (goes by OCS) */

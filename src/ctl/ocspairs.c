@@ -65,13 +65,39 @@ struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t ds
 	return &j->pairs[j->n_pairs++];
 }
 
-/* The pair's bytes not started grow (or shrink) by d on source host h. */
+/* The pair's bytes not started grow (or shrink) by d on source host h;
+ * the most on one host follows, or is marked stale when the busiest host's
+ * shrank (the planner looks again then: a plan need not read every pair's
+ * hosts, which cost it a cache miss a pair on the Coflow-Benchmark). */
 void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d)
 {
+	uint64_t *w, old;
+
 	if (!p->src_wait)
 		p->src_wait = xcalloc(c->t->hosts, sizeof(*p->src_wait));
+	w = &p->src_wait[h % c->t->hosts];
+	old = *w;
+	*w += (uint64_t)d;
 	p->wait_bytes += (uint64_t)d;
-	p->src_wait[h % c->t->hosts] += (uint64_t)d;
+	if (*w >= p->src_wait_max || c->t->hosts == 1)
+		p->src_wait_max = *w;
+	else if (old == p->src_wait_max)
+		p->src_wait_stale = true;
+}
+
+/* The most bytes not started on one source host of the pair. */
+uint64_t ctl_pair_wait_max(const struct ctl *c, struct ocs_pair *p)
+{
+	unsigned h;
+
+	if (p->src_wait_stale) {
+		p->src_wait_max = 0;
+		for (h = 0; h < c->t->hosts; h++)
+			if (p->src_wait[h] > p->src_wait_max)
+				p->src_wait_max = p->src_wait[h];
+		p->src_wait_stale = false;
+	}
+	return p->src_wait_max;
 }
 
 /* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
