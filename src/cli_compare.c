@@ -649,7 +649,11 @@ static int read_flows(struct cmp_run *run, char *errbuf)
 	struct csv c;
 	int r;
 
-	if ((r = csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+	char err2[512];
+
+	/* a run from before flows had names reads as well */
+	if ((r = csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)) &&
+	    csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER_V1, err2))
 		return r;
 	while ((r = csv_next(&c, errbuf)) > 0) {
 		if ((r = csv_u64(&c, col(&c, "ocs_bytes"), UINT64_MAX, &ocs, errbuf)) ||

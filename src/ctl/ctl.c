@@ -607,6 +607,16 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	return f;
 }
 
+void ctl_flow_name(const struct ctl *c, const struct flow *f, char *buf, size_t len)
+{
+	char src[32];
+
+	topo_host_name(c->t, f->src_host, src, sizeof(src));
+	snprintf(buf, len, "%s/%s/%c%" PRIu32 "/%s%" PRIu32 "@%s", c->wl->jobs[f->job].id,
+		 flow_kind_name(f->kind), f->kind == HYDE_FLOW_INPUT ? 'm' : 'r', f->reduce,
+		 f->kind == HYDE_FLOW_SHUFFLE ? "m" : "", f->nth, src);
+}
+
 static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 			     unsigned src_host, unsigned dst_host)
 {
@@ -686,6 +696,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 		return;
 	}
 	f = flow_new(c, job, r, src, dst);
+	f->nth = m;
 	rs->open[src] = f;
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);

@@ -67,7 +67,20 @@ struct flow {
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	bool slot;	   /* shuffle: holds one of its reduce's copies */
 	void *bpriv;	   /* the backend's */
+	/* Its identity beside kind, job and task (ctl_flow_name): shuffle,
+	 * the map whose output made the fetch; input, the read's number
+	 * among its map's reads; output, the pipeline hop (1: the writer's) */
+	uint32_t nth;
 };
+
+/* A flow's name: what it is, the same on both backends for the same
+ * decisions (flows.csv's name, the manifest's): JOB/KIND/TASK/WHAT@SRC,
+ * shuffle j0/shuffle/r3/m5@r1h2 (reduce 3's fetch made by map 5's
+ * output, from r1h2), input j0/input/m5/0@r1h3 (map 5's read 0, from
+ * r1h3), output j0/output/r3/1@r1h2 (reduce 3's pipeline hop 1, from
+ * r1h2). No commas: job ids are letters, digits, '_', '.', '-'. */
+#define CTL_FLOW_NAME_MAX 96
+void ctl_flow_name(const struct ctl *c, const struct flow *f, char *buf, size_t len);
 
 struct hyde_sched;
 struct hyde_sched_ops;

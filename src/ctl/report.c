@@ -112,15 +112,16 @@ static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 {
 	int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
 	uint64_t bytes = ctl_flow_bytes_now(c, f);
-	char src[32], dst[32];
+	char src[32], dst[32], name[CTL_FLOW_NAME_MAX];
 
 	topo_host_name(c->t, f->src_host, src, sizeof(src));
 	topo_host_name(c->t, f->dst_host, dst, sizeof(dst));
+	ctl_flow_name(c, f, name, sizeof(name));
 	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
-		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 ",%s,%s,%s\n",
+		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 ",%s,%s,%s,%s\n",
 		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), bytes,
 		f->start, f->end, fct, f->path == PATH_OCS ? bytes : 0,
-		f->path == PATH_EPS ? bytes : 0, fct, flow_kind_name(f->kind), src, dst);
+		f->path == PATH_EPS ? bytes : 0, fct, flow_kind_name(f->kind), src, dst, name);
 }
 
 /* stream_flows: flows.csv is written as flows end (in that order), so
