@@ -478,7 +478,10 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		f->anext->aprev = f;
 	c->active_head = f;
 	netview_flow(c, f, 1);
-	if (f->kind != HYDE_FLOW_SHUFFLE) {
+	if (c->replay && f->kind == HYDE_FLOW_SHUFFLE && c->js[f->job].cf_start < 0)
+		c->js[f->job].cf_start = f->start;
+	/* (a replayed flow: as recorded, no fetch bookkeeping) */
+	if (f->kind != HYDE_FLOW_SHUFFLE || c->replay) {
 		ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64 " %s", f->id,
 			  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes,
 			  flow_kind_name(f->kind));
@@ -1141,6 +1144,10 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	if (f->state != FLOW_ACTIVE)
 		return;
 	flow_ended(c, f);
+	if (c->replay) {
+		ctl_replay_flow_done(c, f);
+		return;
+	}
 	if (f->kind != HYDE_FLOW_SHUFFLE) {
 		taskio_flow_done(c, f);
 		if (c->opts.stream_flows)

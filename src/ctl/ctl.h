@@ -138,6 +138,9 @@ struct ctl_opts {
 	/* The live view (live.h) on stderr when progress is set: refreshed
 	 * every second on a terminal, else a line every this (0: 10 s). */
 	int64_t progress_every;
+	/* hyde sim --replay: a finished run's directory whose flows are
+	 * replayed (ctl_replay) instead of running the workload */
+	const char *replay;
 };
 
 void ctl_opts_default(struct ctl_opts *o);
@@ -164,6 +167,16 @@ struct ctl;
 int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf);
 /* Run to the end. 0: every job done; -1: the run failed (errbuf says why). */
 int ctl_run(struct ctl *c, char *errbuf);
+
+/* Replay opts.replay's flows, starts and circuits on the backend (the
+ * simulator; replay.c says what is held equal) instead of ctl_run; the
+ * run directory gets flows.csv, coflows.csv and events.log. */
+struct ctl_replay_totals {
+	size_t flows, flows_done;
+	uint64_t circuit_changes, circuits_up;
+	int64_t end; /* the last flow's end, from the start */
+};
+int ctl_replay(struct ctl *c, struct ctl_replay_totals *t, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
 /* From a signal handler: the running ctl_run stops at its next heartbeat
  * as a failed run ("interrupted"), its files written (hyde sim's SIGINT). */

@@ -273,3 +273,35 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf)
 	fprintf(o.fp, "}\n");
 	return out_close(&o, errbuf);
 }
+
+/* ctl_replay's files: its flows (the names of the run replayed) and the
+ * coflows they make; T(C) is not worked out (-1): no circuit scheduler
+ * planned this replay. */
+int report_write_replay(struct ctl *c, char *errbuf)
+{
+	struct outfile o;
+	size_t i;
+	int r;
+
+	if ((r = out_open(c, &o, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->n_flows; i++)
+		flow_line(c, o.fp, c->flows[i]);
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	if ((r = out_open(c, &o, RUNDIR_COFLOWS, RUNDIR_COFLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct jstate *j = &c->js[i];
+		int64_t cct = j->cf_end >= 0 && j->cf_start >= 0 && j->flows_done == j->flows ?
+			j->cf_end - j->cf_start : -1;
+
+		if (!j->flows)
+			continue;
+		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",-1,%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			i, c->wl->jobs[i].id, j->flows, j->bytes, j->cf_start, j->cf_end, cct,
+			j->ocs_bytes, j->cross_rack_bytes - j->ocs_bytes, cct);
+	}
+	return out_close(&o, errbuf);
+}
