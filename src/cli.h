@@ -46,6 +46,7 @@ int cmd_capture(int argc, char **argv);	 /* cli_task.c */
 int cmd_datanode(int argc, char **argv); /* cli_datanode.c */
 int cmd_pcap(int argc, char **argv);	 /* cli_pcap.c */
 int cmd_top(int argc, char **argv);	 /* cli_top.c */
+int cmd_fidelity(int argc, char **argv); /* cli_fidelity.c */
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
