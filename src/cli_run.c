@@ -231,8 +231,22 @@ static int cli_replay(const char *cmd, struct ctl_opts *o, struct runopt_state *
 	o->stream_flows = false;
 	o->csched_name = "none";
 	o->progress = false;
+	/* the run's files checked before anything is made */
+	{
+		const char *outdir = o->outdir;
+
+		o->outdir = NULL;
+		if (ctl_new(o, &c, errbuf) || ctl_replay_check(c, errbuf)) {
+			fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		ctl_free(c);
+		c = NULL;
+		o->outdir = outdir;
+	}
 	if (ctl_new(o, &c, errbuf)) {
-		fprintf(stderr, "hyde %s: --replay %s: %s\n", cmd, o->replay, errbuf);
+		fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);
 		r = EXIT_USAGE;
 		goto out;
 	}

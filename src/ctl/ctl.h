@@ -177,6 +177,8 @@ struct ctl_replay_totals {
 	int64_t end; /* the last flow's end, from the start */
 };
 int ctl_replay(struct ctl *c, struct ctl_replay_totals *t, char *errbuf);
+/* Only read and check opts.replay's files (-EINVAL: errbuf says where). */
+int ctl_replay_check(struct ctl *c, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
 /* From a signal handler: the running ctl_run stops at its next heartbeat
  * as a failed run ("interrupted"), its files written (hyde sim's SIGINT). */

@@ -415,6 +415,36 @@ void ctl_replay_flow_done(struct ctl *c, struct flow *f)
 	c->replay_left--;
 }
 
+/* The run's flows and circuits, checked: -EINVAL with file:line: what. */
+static int load(struct replay *rp, struct rp_events *ev, const char *dir, char *errbuf)
+{
+	int r;
+
+	if ((r = read_events(dir, rp->c->t, ev, errbuf)) || (r = read_flows(rp, dir, ev, errbuf)))
+		return r;
+	if (ev->n_cv && !rp->c->t->has_ocs) {
+		errbuf_set(errbuf, "%s/%s: circuits in a run of a topology without OCS", dir,
+			   RUNDIR_EVENTS);
+		return -EINVAL;
+	}
+	qsort(rp->fl, rp->n_fl, sizeof(*rp->fl), cmp_flow_at);
+	plan_circuits(rp, ev);
+	return 0;
+}
+
+int ctl_replay_check(struct ctl *c, char *errbuf)
+{
+	struct replay rp = { .c = c };
+	struct rp_events ev;
+	int r = load(&rp, &ev, c->opts.replay, errbuf);
+
+	free(ev.fstart);
+	free(ev.cv);
+	free(rp.fl);
+	free(rp.cv);
+	return r;
+}
+
 int ctl_replay(struct ctl *c, struct ctl_replay_totals *tot, char *errbuf)
 {
 	struct replay rp = { .c = c };
@@ -428,21 +458,11 @@ int ctl_replay(struct ctl *c, struct ctl_replay_totals *tot, char *errbuf)
 	c->t0 = ctl_now(c);
 	c->first_arrival = c->t0;
 	c->last_end = c->t0;
-	if ((r = read_events(dir, c->t, &ev, errbuf)))
+	if ((r = load(&rp, &ev, dir, errbuf)))
 		goto out;
-	if ((r = read_flows(&rp, dir, &ev, errbuf)))
-		goto out;
-	qsort(rp.fl, rp.n_fl, sizeof(*rp.fl), cmp_flow_at);
-	plan_circuits(&rp, &ev);
 	rp.out_of = xcalloc(c->t->racks ? c->t->racks : 1, sizeof(int32_t));
 	for (i = 0; i < c->t->racks; i++)
 		rp.out_of[i] = -1;
-	if (rp.n_cv && !c->t->has_ocs) {
-		errbuf_set(errbuf, "%s/%s: circuits in a run of a topology without OCS", dir,
-			   RUNDIR_EVENTS);
-		r = -EINVAL;
-		goto out;
-	}
 	c->replay_left = rp.n_fl;
 	evtimer_init(&rp.timer, rp_fire);
 	rp_arm(&rp);
