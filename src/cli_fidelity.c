@@ -169,7 +169,7 @@ out:
 struct fd_join {
 	struct fd_pair *p;
 	size_t n;
-	size_t only_e, only_s, untimed_e, untimed_s;
+	size_t only_e, only_s, untimed_e, untimed_s, zero_e, zero_s;
 };
 
 static void join(const struct fd_set *e, const struct fd_set *s, struct fd_join *j)
@@ -196,8 +196,10 @@ static void join(const struct fd_set *e, const struct fd_set *s, struct fd_join 
 		p->e = &e->r[a];
 		p->s = &s->r[b];
 		p->ratio = p->err = NAN;
-		j->untimed_e += p->e->t <= 0;
-		j->untimed_s += p->s->t <= 0;
+		j->untimed_e += p->e->t < 0;
+		j->untimed_s += p->s->t < 0;
+		j->zero_e += p->e->t == 0;
+		j->zero_s += p->s->t == 0;
 		if (p->e->t > 0 && p->s->t > 0) {
 			p->ratio = (double)p->e->t / (double)p->s->t;
 			p->err = fabs((double)p->s->t - (double)p->e->t) / (double)p->e->t;
@@ -270,8 +272,9 @@ static void report_level(int lv, const struct fd_join *j)
 	size_t i, n, g;
 	char label[32];
 
-	printf("%s: %zu %ss joined; %zu only in EMUL_RUN, %zu only in SIM_RUN; not timed: %zu in EMUL_RUN, %zu in SIM_RUN\n",
-	       lv_metric[lv], j->n, lv_name[lv], j->only_e, j->only_s, j->untimed_e, j->untimed_s);
+	printf("%s: %zu %ss joined; %zu only in EMUL_RUN, %zu only in SIM_RUN; not ended: %zu in EMUL_RUN, %zu in SIM_RUN; no time (0): %zu, %zu\n",
+	       lv_metric[lv], j->n, lv_name[lv], j->only_e, j->only_s, j->untimed_e, j->untimed_s,
+	       j->zero_e, j->zero_s);
 	printf("  %-16s %6s %9s %9s %10s %10s %10s\n", "", "n", "ratio med", "ratio p90",
 	       "|err| med", "|err| p90", "worst");
 	for (i = n = 0; i < j->n; i++)

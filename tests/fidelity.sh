@@ -112,7 +112,7 @@ printf '%s\na,u,0,0,1,10000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,300000000
 printf '%s\na,u,0,0,1,5000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$S/jobs.csv"
 expect_status 0 "$HYDE" fidelity "$E" "$S" -o "$tmpdir"
 line() { echo "$out" | grep -E "^  $1 " | tr -s ' '; }
-contains "$out" "FCT: 5 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not timed: 0 in EMUL_RUN, 1 in SIM_RUN"
+contains "$out" "FCT: 5 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not ended: 0 in EMUL_RUN, 1 in SIM_RUN; no time (0): 0, 0"
 [ "$(echo "$out" | grep -E '^  all ' | head -1 | tr -s ' ')" = " all 4 1.000 2.000 0.0% 100.0% 100.0%" ] ||
 	fail "FCT all: $(echo "$out" | grep -E '^  all ' | head -1)"
 [ "$(line 'path eps')" = " path eps 2 1.000 1.000 0.0% 0.0% 0.0%" ] || fail "path eps: $(line 'path eps')"
