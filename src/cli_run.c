@@ -50,9 +50,12 @@ static void run_usage(FILE *fp, const char *cmd, const struct backend_ops *backe
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--heartbeat TIME] [--no-io] [--coflow-only] [--net POLICY]\n"
 		"          [--coflow POLICY] [--rates MODEL] [--rate-quantum TIME]\n"
-		"          [--progress] [-q]\n\n"
+		"          [--progress] [-q]\n%s\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n",
-		cmd, !strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
+		cmd,
+		!strcmp(cmd, "sim") ? "       hyde sim --replay RUN [-o DIR] [--net POLICY] [--rates MODEL]\n"
+				      "          [--rate-quantum TIME] [-B KEY=VALUE]... [-q]\n" : "",
+		!strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
 	runopt_print_help(fp, 0, sched_help, NULL);
 	fputc('\n', fp);
 	sched_print_options((FILE *)fp);
