@@ -427,53 +427,30 @@ static void usage(FILE *fp)
 		"Exit status: 0 done, 2 bad usage or input (nothing written).\n");
 }
 
-int cmd_fidelity(int argc, char **argv)
+/* The join of two runs: printed unless quiet, its files in out, its
+ * overall figures in *fs (may be NULL). 0; EXIT_USAGE with a message on
+ * bad input (nothing written); EXIT_RUN_FAILED if a file cannot be
+ * written. */
+int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
+		 struct fidelity_summary *fs)
 {
-	static const struct option lo[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char errbuf[HYDE_ERRBUF_SIZE];
-	const char *out = NULL, *dir[2];
+	const char *dir[2] = { emul, sim };
 	struct fd_set sets[2][LV_N];
 	struct fd_all all;
-	bool quiet = false;
 	struct stat sb;
-	int opt, lv, r = 0, k;
+	int lv, r = 0, k;
 	char *csv = NULL, *png = NULL, *tmp = NULL;
 
 	memset(sets, 0, sizeof(sets));
 	memset(&all, 0, sizeof(all));
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2)
-		return cli_usage_error("fidelity", "expected two run directories, EMUL_RUN and SIM_RUN");
-	dir[0] = argv[optind];
-	dir[1] = argv[optind + 1];
+	if (fs)
+		memset(fs, 0, sizeof(*fs));
 	for (k = 0; k < 2; k++)
 		if (stat(dir[k], &sb) || !S_ISDIR(sb.st_mode)) {
 			fprintf(stderr, "hyde fidelity: %s: not a run directory\n", dir[k]);
 			return EXIT_USAGE;
 		}
-	if (!out)
-		out = dir[1];
 	if (stat(out, &sb) || !S_ISDIR(sb.st_mode)) {
 		fprintf(stderr, "hyde fidelity: -o %s: not a directory\n", out);
 		return EXIT_USAGE;
@@ -506,6 +483,25 @@ int cmd_fidelity(int argc, char **argv)
 				printf("%s: not compared: %s has no %s\n", lv_metric[lv],
 				       sets[0][lv].present ? dir[1] : dir[0], RUNDIR_JOBS);
 			printf("\n");
+		}
+	}
+	if (fs) {
+		fs->flows_e = sets[0][LV_FLOW].n;
+		fs->flows_s = sets[1][LV_FLOW].n;
+		for (lv = 0; lv < LV_N; lv++) {
+			const struct fd_pair **v = xmalloc((all.j[lv].n + 1) * sizeof(*v));
+			struct fd_stat st;
+			size_t i, n = 0;
+
+			for (i = 0; all.have[lv] && i < all.j[lv].n; i++)
+				if (!isnan(all.j[lv].p[i].ratio))
+					v[n++] = &all.j[lv].p[i];
+			stats(v, n, &st);
+			fs->joined[lv] = all.j[lv].n;
+			fs->n[lv] = st.n;
+			fs->ratio_med[lv] = st.n ? st.r_med : NAN;
+			fs->ratio_p90[lv] = st.n ? st.r_p90 : NAN;
+			free(v);
 		}
 	}
 	csv = xasprintf("%s/fidelity.csv", out);
@@ -543,4 +539,39 @@ out:
 	free(png);
 	free(tmp);
 	return r;
+}
+
+int cmd_fidelity(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	bool quiet = false;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("fidelity", "expected two run directories, EMUL_RUN and SIM_RUN");
+	return fidelity_run(argv[optind], argv[optind + 1], out ? out : argv[optind + 1], quiet,
+			    NULL);
 }

@@ -4,7 +4,8 @@
 # one of the same inputs and seed: each job placed alike on both),
 # input reads, shuffle fetches and output hops alike; hyde sim --replay of the emulated run replays exactly
 # its flows, each starting when the emulated one entered the network (its
-# first SYN, from the run's start); hyde fidelity joins every flow.
+# first SYN, from the run's start); hyde fidelity joins every flow; hyde
+# compare --backend both runs both and reports their fidelity.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 require_root
 command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
@@ -66,5 +67,21 @@ cmp -s "$tmpdir/se" "$tmpdir/sr" || fail "the replay's flows or starts differ: $
 expect_status 0 "$HYDE" fidelity "$E" "$R" -o "$tmpdir"
 contains "$out" "FCT: $n flows joined; 0 only in EMUL_RUN, 0 only in SIM_RUN"
 [ -f "$tmpdir/fidelity.csv" ] || fail "no fidelity.csv"
+
+# hyde compare --backend both: the compare in each backend, then each
+# emulated run against its simulation
+C="$tmpdir/both"
+expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
+	-o "$C" --prefix $P -q
+for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
+	fidelity/fair/fidelity.csv; do
+	[ -f "$C/$f" ] || fail "compare --backend both: no $f"
+done
+ne=$(($(wc -l <"$C/emul/fair/flows.csv") - 1))
+echo "$out" | grep -Eq "^fair +5 +[0-9]+ of $ne " || fail "compare --backend both: no fidelity line for fair: $out"
+[ "$(grep -c '^flow,' "$C/fidelity/fair/fidelity.csv")" -ge 1 ] || fail "compare --backend both: no flow joined"
+expect_status 2 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s nosuch -o "$tmpdir/b2" -q
+contains "$err" "unknown scheduler 'nosuch'"
+[ -e "$tmpdir/b2" ] && fail "a refused compare --backend both left $tmpdir/b2"
 
 finish
