@@ -57,6 +57,15 @@ contains "$out" "JCT: not compared: $B has no jobs.csv"
 [ -f "$B/fidelity.csv" ] || fail "no fidelity.csv"
 [ "$(grep -c '^flow,' "$B/fidelity.csv")" = "$n_flows" ] || fail "fidelity.csv: not one line per flow"
 
+# a run from before names (flows.csv without its name column) still reads
+# in hyde compare --from
+expect_status 0 "$HYDE" compare --backend sim -t "$HYDE_SRCDIR/topologies/tiny.topo" \
+	-w "$HYDE_SRCDIR/workloads/small.wl" -s fair -o "$tmpdir/cmp" -q
+sed -i '1s|,name$||; 2,$s|,[^,]*$||' "$tmpdir/cmp/fair/flows.csv"
+head -1 "$tmpdir/cmp/fair/flows.csv" | grep -q ',dst$' || fail "flows.csv's name not stripped"
+expect_status 0 "$HYDE" compare --from "$tmpdir/cmp" -o "$tmpdir/cmp2" -q
+contains "$out" "fair"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"
