@@ -66,6 +66,27 @@ head -1 "$tmpdir/cmp/fair/flows.csv" | grep -q ',dst$' || fail "flows.csv's name
 expect_status 0 "$HYDE" compare --from "$tmpdir/cmp" -o "$tmpdir/cmp2" -q
 contains "$out" "fair"
 
+# the simulator's fidelity options, on one flow replayed alone: payload=0.5
+# halves what every link carries (the FCT doubles), setup=1ms holds its
+# bytes 1 ms (the FCT grows by exactly that)
+O1="$tmpdir/one"
+cp -r "$A" "$O1"
+{ head -1 "$A/flows.csv"; grep -m1 ',eps,[0-9]*,[0-9]*,[0-9]*,[0-9]*,0,[0-9]*,0,' "$A/flows.csv"; } >"$O1/flows.csv"
+[ "$(wc -l <"$O1/flows.csv")" = 2 ] || fail "no EPS flow to replay alone"
+fct_of() { tail -1 "$1/flows.csv" | cut -d, -f8; }
+expect_status 0 "$HYDE" sim --replay "$O1" -o "$tmpdir/o0" -q
+expect_status 0 "$HYDE" sim --replay "$O1" -B payload=0.5 -o "$tmpdir/o1" -q
+expect_status 0 "$HYDE" sim --replay "$O1" -B setup=1ms -o "$tmpdir/o2" -q
+f0=$(fct_of "$tmpdir/o0")
+f1=$(fct_of "$tmpdir/o1")
+f2=$(fct_of "$tmpdir/o2")
+[ "$f0" -gt 0 ] || fail "the lone flow took $f0 ns"
+d=$((f1 - 2 * f0))
+[ "${d#-}" -le 2 ] || fail "payload=0.5: FCT $f1 ns, expected twice $f0 ns"
+[ "$f2" = $((f0 + 1000000)) ] || fail "setup=1ms: FCT $f2 ns, expected $f0 + 1 ms"
+expect_status 2 "$HYDE" sim --replay "$O1" -B payload=2 -o "$tmpdir/o3" -q
+contains "$err" "payload"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"
