@@ -145,7 +145,8 @@ static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
 	r = k;
 	if (r)
 		goto out;
-	qsort(s.r, s.n, sizeof(*s.r), cmp_row);
+	if (s.n)
+		qsort(s.r, s.n, sizeof(*s.r), cmp_row);
 	for (i = 1; i < s.n; i++)
 		if (!strcmp(s.r[i].name, s.r[i - 1].name)) {
 			errbuf_set(errbuf, "%s/%s:%zu: %s '%s' already on line %zu", dir, file[lv],

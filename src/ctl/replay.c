@@ -312,7 +312,8 @@ static void plan_circuits(struct replay *rp, struct rp_events *ev)
 	int64_t *last = xcalloc(t->racks, sizeof(*last));
 	size_t i;
 
-	qsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
+	if (ev->n_cv) /* (qsort of none: NULL is not a base) */
+		qsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
 	for (i = 0; i < ev->n_cv; i++) {
 		struct rp_circ *e = &ev->cv[i];
 
@@ -326,7 +327,8 @@ static void plan_circuits(struct replay *rp, struct rp_events *ev)
 		}
 		last[e->src] = e->at;
 	}
-	qsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
+	if (ev->n_cv) /* (qsort of none: NULL is not a base) */
+		qsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
 	rp->cv = ev->cv;
 	rp->n_cv = ev->n_cv;
 	ev->cv = NULL;
@@ -427,7 +429,8 @@ static int load(struct replay *rp, struct rp_events *ev, const char *dir, char *
 			   RUNDIR_EVENTS);
 		return -EINVAL;
 	}
-	qsort(rp->fl, rp->n_fl, sizeof(*rp->fl), cmp_flow_at);
+	if (rp->n_fl)
+		qsort(rp->fl, rp->n_fl, sizeof(*rp->fl), cmp_flow_at);
 	plan_circuits(rp, ev);
 	return 0;
 }
