@@ -66,6 +66,18 @@ head -1 "$tmpdir/cmp/fair/flows.csv" | grep -q ',dst$' || fail "flows.csv's name
 expect_status 0 "$HYDE" compare --from "$tmpdir/cmp" -o "$tmpdir/cmp2" -q
 contains "$out" "fair"
 
+# a flow the captures did not time (start_ns -1) starts when the
+# controller started it (events.log's flow_start): here the same instant
+U="$tmpdir/untimed"
+cp -r "$A" "$U"
+awk -F, 'BEGIN { OFS = "," } NR == 5 || NR == 50 { $6 = -1 } { print }' "$A/flows.csv" >"$U/flows.csv"
+expect_status 0 "$HYDE" sim --replay "$U" -o "$tmpdir/ru" -q
+cut -d, -f1,4,5,6,7,8,16 "$tmpdir/ru/flows.csv" | sort >"$tmpdir/fu"
+cmp -s "$tmpdir/fa" "$tmpdir/fu" || fail "untimed flows replayed at another start: $(diff "$tmpdir/fa" "$tmpdir/fu" | head -4)"
+grep -v ' flow_start ' "$A/events.log" >"$U/events.log"
+expect_status 2 "$HYDE" sim --replay "$U" -o "$tmpdir/ru2" -q
+contains "$err" "untimed/flows.csv:5: start_ns: expected a start (or a flow_start in events.log)"
+
 # the simulator's fidelity options, on one flow replayed alone: payload=0.5
 # halves what every link carries (the FCT doubles), setup=1ms holds its
 # bytes 1 ms (the FCT grows by exactly that)

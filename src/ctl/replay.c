@@ -89,11 +89,23 @@ static int cmp_circ_at(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
+struct rp_fstart {
+	uint64_t id;
+	int64_t at;
+};
+
+static int cmp_fstart(const void *a, const void *b)
+{
+	const struct rp_fstart *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 /* events.log: the run's start, each flow_start's time by flow id, and the
  * circuits' ups and downs. */
 struct rp_events {
 	int64_t t0;
-	int64_t *fstart; /* by flow id; -1: none */
+	struct rp_fstart *fstart; /* by flow id (sorted once read) */
 	size_t n_fstart;
 	struct rp_circ *cv;
 	size_t n_cv, cap_cv;
@@ -132,15 +144,8 @@ static int read_events(const char *dir, const struct topo *t, struct rp_events *
 				r = -EINVAL;
 				break;
 			}
-			if (id >= ev->n_fstart) {
-				size_t k = ev->n_fstart;
-
-				xgrow((void **)&ev->fstart, &cap_fs, (size_t)id + 1, sizeof(int64_t));
-				for (; k <= id; k++)
-					ev->fstart[k] = -1;
-				ev->n_fstart = (size_t)id + 1;
-			}
-			ev->fstart[id] = at;
+			xgrow((void **)&ev->fstart, &cap_fs, ev->n_fstart + 1, sizeof(*ev->fstart));
+			ev->fstart[ev->n_fstart++] = (struct rp_fstart){ id, at };
 		} else if (!strcmp(name, "circuit_up") || !strcmp(name, "circuit_down")) {
 			if (sscanf(buf + n, "%u %u", &s, &d) != 2 || s >= t->racks || d >= t->racks) {
 				errbuf_set(errbuf, "%s:%zu: %s: expected two racks of 0..%u", path, line,
@@ -154,6 +159,8 @@ static int read_events(const char *dir, const struct topo *t, struct rp_events *
 				ev->cv[ev->n_cv - 1].dst = -1 - (int32_t)d;
 		}
 	}
+	if (ev->n_fstart)
+		qsort(ev->fstart, ev->n_fstart, sizeof(*ev->fstart), cmp_fstart);
 	if (!r && ev->t0 < 0) {
 		errbuf_set(errbuf, "%s: no run_start line: not a run's event log", path);
 		r = -EINVAL;
@@ -284,8 +291,13 @@ static int read_flows(struct replay *rp, const char *dir, const struct rp_events
 			goto out;
 		}
 		/* when it entered the network; else when the controller started it */
-		if (start < 0 && f->id < ev->n_fstart)
-			start = ev->fstart[f->id];
+		if (start < 0 && ev->n_fstart) {
+			struct rp_fstart want = { f->id, 0 }, *e;
+
+			e = bsearch(&want, ev->fstart, ev->n_fstart, sizeof(want), cmp_fstart);
+			if (e)
+				start = e->at;
+		}
 		if (start < 0) {
 			r = csv_err(&cv, fc[4], "a start (or a flow_start in " RUNDIR_EVENTS ")", errbuf);
 			goto out;
