@@ -315,11 +315,12 @@ int main(int argc, char **argv)
 
 		snprintf(c, sizeof(c), "r%uh%u", f->cr, f->ch);
 		snprintf(s, sizeof(s), "r%uh%u", f->sr, f->sh);
-		fprintf(mf, "k%u,%u,%u,j%u,%u,%u,%s,10.%u.%u.%u,%u,%s,10.%u.%u.%u,13562,%s,%" PRIu64 ",shuffle,0\n",
+		fprintf(mf, "k%u,%u,%u,j%u,%u,%u,%s,10.%u.%u.%u,%u,%s,10.%u.%u.%u,13562,%s,%" PRIu64 ",shuffle,0,j%u/shuffle/r0/m%u@%s\n",
 			i, i, i / per_coflow, i / per_coflow, i % per_coflow, 0u, c,
 			f->ocs ? 16 : 0, f->cr, f->ch + 1, f->cport, s, f->ocs ? 16 : 0,
 			f->sr, f->sh + 1,
-			f->cr != f->sr ? (f->ocs ? "ocs" : "eps") : "rack", bytes);
+			f->cr != f->sr ? (f->ocs ? "ocs" : "eps") : "rack", bytes,
+			i / per_coflow, i, s);
 		/* the reducer's clock: connect() 15us before the SYN, the last
 		 * byte read 0-100us before its ACK leaves */
 		fprintf(ff, "%u,k%u,%" PRId64 ",-1,-1,%" PRId64 ",%" PRIu64 ",1\n", i, i,

@@ -324,15 +324,16 @@ static void manifest_line(struct emul *e, const struct flow *f, const char *cli_
 {
 	const struct hyde_job *jb = &ctl_cluster(e->ctl)->jobs[f->job];
 	bool out = f->kind == HYDE_FLOW_OUTPUT;
-	char cn[32], sn[32];
+	char cn[32], sn[32], name[CTL_FLOW_NAME_MAX];
 
 	host_name(e->t, out ? f->src_host : f->dst_host, cn, sizeof(cn));
 	host_name(e->t, out ? f->dst_host : f->src_host, sn, sizeof(sn));
+	ctl_flow_name(e->ctl, f, name, sizeof(name));
 	fprintf(e->manifest, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32 ",%" PRIu32
-		",%s,%s,%u,%s,%s,%u,%s,%" PRIu64 ",%s,%" PRIu64 "\n",
+		",%s,%s,%u,%s,%s,%u,%s,%" PRIu64 ",%s,%" PRIu64 ",%s\n",
 		f->id, f->id, f->job, jb->wl->id, f->n_maps, f->reduce, cn, cli_ip, cport, sn,
 		srv_ip, sport, flow_path_name(f->path), f->bytes, flow_kind_name(f->kind),
-		out ? write_request_bytes(e, f) : 0);
+		out ? write_request_bytes(e, f) : 0, name);
 	fflush(e->manifest);
 }
 

@@ -18,6 +18,7 @@ static const struct hyde_cmd commands[] = {
 	{ "compare", cmd_compare, "run several schedulers on the same inputs and compare them", NULL },
 	{ "sim", cmd_sim, "run a workload in the flow-level simulator", NULL },
 	{ "sweep", cmd_sweep, "a grid of simulation runs, here, through GNU parallel or Slurm", NULL },
+	{ "fidelity", cmd_fidelity, "how far a simulation is from an emulated run, flow by flow", NULL },
 	{ "analyze", cmd_analyze, "compute FCT, CCT, JCT and path bytes from a run's pcaps", NULL },
 	{ "pcap", cmd_pcap, "merge a run's captures into one pcapng annotated with flows and circuits", NULL },
 	{ "topo", cmd_topo, "bring an emulated fabric up or down, show it, exec in a node", NULL },

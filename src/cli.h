@@ -46,6 +46,18 @@ int cmd_capture(int argc, char **argv);	 /* cli_task.c */
 int cmd_datanode(int argc, char **argv); /* cli_datanode.c */
 int cmd_pcap(int argc, char **argv);	 /* cli_pcap.c */
 int cmd_top(int argc, char **argv);	 /* cli_top.c */
+int cmd_fidelity(int argc, char **argv); /* cli_fidelity.c */
+/* hyde fidelity's join of two run directories (hyde compare --backend
+ * both): 0, or an exit status, having said why. Per level (flows,
+ * coflows, jobs): pairs joined, pairs timed on both, the ratio
+ * emulated / simulated's median and p90 (NAN: none). */
+struct fidelity_summary {
+	size_t flows_e, flows_s;
+	size_t joined[3], n[3];
+	double ratio_med[3], ratio_p90[3];
+};
+int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
+		 struct fidelity_summary *fs);
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -133,7 +133,7 @@ static void compare_usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: hyde compare [-t TOPOLOGY] [-w WORKLOAD] [-s SCHED[,SCHED...]]\n"
-		"          [--backend emul|sim] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
+		"          [--backend emul|sim|both] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
 		"          [--seed N] [--runs N] [-j K] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--heartbeat TIME] [--no-io] [--prefix P] [--net POLICY]\n"
 		"          [--coflow POLICY] [--baseline LABEL] [-q]\n"
@@ -150,7 +150,10 @@ static void compare_usage(FILE *fp)
 		"                        (default %s)\n"
 		"  -s, --schedulers LIST comma-separated specs NAME[:KEY=VALUE...]\n"
 		"                        (default %s); the first is the baseline\n"
-		"      --backend B       emul (default: hyde run, needs root) or sim (hyde sim)\n"
+		"      --backend B       emul (default: hyde run, needs root), sim (hyde sim),\n"
+		"                        or both: the compare in each (DIR/emul, DIR/sim), then\n"
+		"                        each emulated run against the simulated one of its\n"
+		"                        scheduler and seed (hyde fidelity; DIR/fidelity/)\n"
 		"  -o, --out DIR         where the runs, compare.csv and the plots go\n"
 		"                        (default runs/compare-DATE-TIME)\n"
 		"  -S KEY=VALUE          an option for every scheduler (e.g. slowstart=0.05)\n"
@@ -649,7 +652,11 @@ static int read_flows(struct cmp_run *run, char *errbuf)
 	struct csv c;
 	int r;
 
-	if ((r = csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+	char err2[512];
+
+	/* a run from before flows had names reads as well */
+	if ((r = csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)) &&
+	    csv_open(&c, run->dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER_V1, err2))
 		return r;
 	while ((r = csv_next(&c, errbuf)) > 0) {
 		if ((r = csv_u64(&c, col(&c, "ocs_bytes"), UINT64_MAX, &ocs, errbuf)) ||
@@ -1863,6 +1870,151 @@ static int compare_run(struct cmp_opts *o, struct cmp_spec *specs, size_t n, boo
 	return r;
 }
 
+/* --backend both: the same compare once in emulation (OUT/emul) and once
+ * in the simulator (OUT/sim), each its own hyde compare with every other
+ * option as given, then each run's fidelity (hyde fidelity: the emulated
+ * run against the simulated one of the same scheduler and seed, free
+ * decisions) into OUT/fidelity/, and one table of them. */
+static int run_child(char **args)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN_FAILED;
+}
+
+static void fmt_ratio(double med, double p90, char *buf, size_t len)
+{
+	if (isnan(med))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f/%.3f", med, p90);
+}
+
+static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
+{
+	static const char *const be[2] = { "emul", "sim" };
+	char **args = xcalloc((size_t)argc + 8, sizeof(char *));
+	char *sub[2], errbuf[512], *fdir = NULL;
+	struct cmp_spec *specs[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 }, i;
+	unsigned runs[2] = { 0, 0 }, k;
+	int b, r = 0, a, na;
+	bool failed = false;
+
+	sub[0] = xasprintf("%s/emul", outdir);
+	sub[1] = xasprintf("%s/sim", outdir);
+	for (b = 0; b < 2; b++) {
+		char *bk = NULL;
+
+		na = 0;
+		args[na++] = (char *)"hyde";
+		args[na++] = (char *)"compare";
+		for (a = 1; a < argc; a++) {
+			const char *w = argv[a];
+
+			if (!strcmp(w, "--backend") || !strcmp(w, "-o") || !strcmp(w, "--out")) {
+				a++;
+				continue;
+			}
+			if (!strncmp(w, "--backend=", 10) || !strncmp(w, "--out=", 6) ||
+			    (!strncmp(w, "-o", 2) && w[2]))
+				continue;
+			args[na++] = argv[a];
+		}
+		args[na++] = (char *)"--backend";
+		args[na++] = (char *)be[b];
+		args[na++] = (char *)"-o";
+		args[na++] = sub[b];
+		args[na] = NULL;
+		if (!quiet)
+			printf("compare --backend both: %s, in %s\n",
+			       b ? "the simulation" : "the emulation", sub[b]);
+		fflush(stdout);
+		r = run_child(args);
+		if (r == EXIT_USAGE || r < 0) {
+			if (r < 0)
+				fprintf(stderr, "hyde compare: /proc/self/exe: %s\n", strerror(-r));
+			r = EXIT_USAGE;
+			goto out;
+		}
+		failed |= r != 0;
+		if (load_from(sub[b], &specs[b], &n[b], &runs[b], &bk, errbuf)) {
+			fprintf(stderr, "hyde compare: %s\n", errbuf);
+			free(bk);
+			r = EXIT_RUN_FAILED;
+			goto out;
+		}
+		free(bk);
+	}
+	r = 0;
+	fdir = xasprintf("%s/fidelity", outdir);
+	if (mkdirs(fdir, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		r = EXIT_RUN_FAILED;
+		goto out;
+	}
+	printf("\nfidelity: each emulated run against its simulation (free decisions; ratio emulated /\n"
+	       "simulated, median/p90 over the flows, coflows, jobs joined; avg: of the run's averages)\n");
+	printf("%-16s %6s %12s %15s %15s %15s %10s %10s\n", "scheduler", "seed", "flows joined",
+	       "FCT ratio", "CCT ratio", "JCT ratio", "avg JCT", "avg CCT");
+	for (i = 0; i < n[0] && i < n[1]; i++)
+		for (k = 0; k < runs[0] && k < runs[1]; k++) {
+			struct cmp_run *re = &specs[0][i].runs[k], *rs = &specs[1][i].runs[k];
+			struct fidelity_summary fs;
+			char *d, *fo, c1[32], c2[32], c3[32], jj[16], cc[16];
+
+			if (!re->ok || !rs->ok) {
+				printf("%-16s %6" PRIu64 " (a run failed: no fidelity)\n", specs[0][i].label,
+				       re->seed);
+				continue;
+			}
+			d = spec_dirname(specs[0][i].label);
+			fo = runs[0] == 1 ? xasprintf("%s/%s", fdir, d) :
+				xasprintf("%s/%s-seed-%" PRIu64, fdir, d, re->seed);
+			free(d);
+			if (mkdirs(fo, errbuf) || fidelity_run(re->dir, rs->dir, fo, true, &fs)) {
+				printf("%-16s %6" PRIu64 " (no fidelity: see above)\n", specs[0][i].label,
+				       re->seed);
+				free(fo);
+				failed = true;
+				continue;
+			}
+			read_run(&specs[0][i], re);
+			read_run(&specs[1][i], rs);
+			fmt_ratio(fs.ratio_med[0], fs.ratio_p90[0], c1, sizeof(c1));
+			fmt_ratio(fs.ratio_med[1], fs.ratio_p90[1], c2, sizeof(c2));
+			fmt_ratio(fs.ratio_med[2], fs.ratio_p90[2], c3, sizeof(c3));
+			snprintf(jj, sizeof(jj), "%.3f", re->m[M_JCT] / rs->m[M_JCT]);
+			snprintf(cc, sizeof(cc), "%.3f", re->m[M_CCT] / rs->m[M_CCT]);
+			printf("%-16s %6" PRIu64 " %5zu of %-5zu %15s %15s %15s %10s %10s\n",
+			       specs[0][i].label, re->seed, fs.joined[0], fs.flows_e, c1, c2, c3, jj, cc);
+			free(fo);
+		}
+	printf("\nper run: %s/<scheduler>[-seed-N]/fidelity.csv, fidelity.png (hyde fidelity EMUL_RUN SIM_RUN for the tables)\n",
+	       fdir);
+	r = failed ? EXIT_RUN_FAILED : 0;
+out:
+	for (b = 0; b < 2; b++) {
+		for (i = 0; i < n[b]; i++)
+			cmp_spec_free(&specs[b][i], runs[b]);
+		free(specs[b]);
+		free(sub[b]);
+	}
+	free(fdir);
+	free(args);
+	return r;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -1970,8 +2122,22 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		goto report;
 	}
+	if (!strcmp(o.backend, "both")) {
+		if (!o.outdir) {
+			time_t now = time(NULL);
+			struct tm tm;
+
+			localtime_r(&now, &tm);
+			snprintf(outbuf, sizeof(outbuf), "runs/compare-%04d%02d%02d-%02d%02d%02d",
+				 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+				 tm.tm_min, tm.tm_sec);
+			o.outdir = outbuf;
+		}
+		r = compare_both(argc, argv, o.outdir, o.quiet);
+		goto out;
+	}
 	if (strcmp(o.backend, "emul") && strcmp(o.backend, "sim")) {
-		r = cli_usage_error("compare", "--backend: expected emul or sim, got '%s'", o.backend);
+		r = cli_usage_error("compare", "--backend: expected emul, sim or both, got '%s'", o.backend);
 		goto out;
 	}
 	emul = !strcmp(o.backend, "emul");

@@ -12,10 +12,12 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cli_runopts.h"
+#include "core/rundir.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "analyze/analyze.h"
@@ -48,9 +50,12 @@ static void run_usage(FILE *fp, const char *cmd, const struct backend_ops *backe
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--heartbeat TIME] [--no-io] [--coflow-only] [--net POLICY]\n"
 		"          [--coflow POLICY] [--rates MODEL] [--rate-quantum TIME]\n"
-		"          [--progress] [-q]\n\n"
+		"          [--progress] [-q]\n%s\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n",
-		cmd, !strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
+		cmd,
+		!strcmp(cmd, "sim") ? "       hyde sim --replay RUN [-o DIR] [--net POLICY] [--rates MODEL]\n"
+				      "          [--rate-quantum TIME] [-B KEY=VALUE]... [-q]\n" : "",
+		!strcmp(cmd, "sim") ? "in the flow-level simulator" : "on the emulated fabric");
 	runopt_print_help(fp, 0, sched_help, NULL);
 	fputc('\n', fp);
 	sched_print_options((FILE *)fp);
@@ -173,6 +178,118 @@ static int check_estimate(const char *cmd, const struct ctl_opts *o, bool only)
 	return -1;
 }
 
+/* hyde sim --replay RUN (src/ctl/replay.c): RUN's inputs, its flows,
+ * starts and circuits; only the rate model's options and -o, -q apply. */
+static int cli_replay(const char *cmd, struct ctl_opts *o, struct runopt_state *st,
+		      struct option *longopts, char *shortopts)
+{
+	static const int allowed[] = { OPT_REPLAY, OPT_NET, OPT_RATES, OPT_RATE_QUANTUM, 'B', 'o',
+				       'q', OPT_PROGRESS, OPT_NO_PROGRESS };
+	char errbuf[HYDE_ERRBUF_SIZE], *topo = NULL, *wl = NULL;
+	struct ctl_replay_totals rt;
+	struct ctl *c = NULL;
+	struct stat sb;
+	size_t i, k;
+	int r = 0;
+
+	/* anything that would decide is the replayed run's */
+	for (i = 0; i < st->n_words; i++) {
+		const char *w = st->words[i], *eq;
+		const struct runopt *e;
+		char name[40];
+		bool ok = false;
+
+		if (w[0] != '-' || !w[1])
+			continue; /* (a value) */
+		snprintf(name, sizeof(name), "%s", w); /* --progress=TIME */
+		if ((eq = strchr(name, '=')))
+			name[eq - name] = '\0';
+		w = name;
+		for (e = runopt_table; e->code; e++)
+			if (w[1] == '-' ? e->name && !strcmp(w + 2, e->name)
+					: e->letter && w[1] == e->letter && !w[2])
+				break;
+		if (!e->code)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(allowed); k++)
+			ok |= e->code == allowed[k];
+		if (!ok) {
+			r = cli_usage_error(cmd, "--replay: %s does not apply: the replayed run's decisions and inputs stand", w);
+			goto out;
+		}
+	}
+	if (o->topo_path || o->wl_spec) {
+		r = cli_usage_error(cmd, "--replay: -t and -w do not apply: the replayed run's inputs stand");
+		goto out;
+	}
+	if (stat(o->replay, &sb) || !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "hyde %s: --replay %s: not a run directory\n", cmd, o->replay);
+		r = EXIT_USAGE;
+		goto out;
+	}
+	topo = xasprintf("%s/%s", o->replay, RUNDIR_INPUT_TOPO);
+	wl = xasprintf("%s/%s", o->replay, RUNDIR_INPUT_WL);
+	o->topo_path = topo;
+	o->wl_spec = wl;
+	o->stream_flows = false;
+	o->csched_name = "none";
+	o->progress = false;
+	/* the run's files checked before anything is made */
+	{
+		const char *outdir = o->outdir;
+
+		o->outdir = NULL;
+		if (ctl_new(o, &c, errbuf) || ctl_replay_check(c, errbuf)) {
+			fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);
+			r = EXIT_USAGE;
+			goto out;
+		}
+		ctl_free(c);
+		c = NULL;
+		o->outdir = outdir;
+	}
+	if (ctl_new(o, &c, errbuf)) {
+		fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);
+		r = EXIT_USAGE;
+		goto out;
+	}
+	r = ctl_replay(c, &rt, errbuf);
+	if (r == -EINVAL) {
+		fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);
+		r = EXIT_USAGE;
+		goto out;
+	}
+	if (!o->quiet) {
+		char a[32];
+
+		printf("%s: replay of %s (its flows, starts and circuits held equal)\n", cmd, o->replay);
+		printf("  flows            %zu of %zu done\n", rt.flows_done, rt.flows);
+		if (rt.flows_done < rt.flows)
+			printf("  stranded         %zu: OCS flows with bytes left when their circuit went\n"
+			       "                   down for the last time in the run (end -1 in flows.csv)\n",
+			       rt.flows - rt.flows_done);
+		printf("  circuits         %" PRIu64 " up, %" PRIu64 " reconfigurations\n",
+		       rt.circuits_up, rt.circuit_changes);
+		printf("  last flow end    %s\n", unit_human_time((double)rt.end, a, sizeof(a)));
+		if (o->outdir)
+			printf("  run directory    %s (flows.csv, coflows.csv, events.log)\n", o->outdir);
+	}
+	if (r) {
+		fprintf(stderr, "hyde %s: the replay failed: %s\n", cmd, errbuf);
+		r = EXIT_RUN_FAILED;
+	}
+out:
+	ctl_free(c);
+	free(topo);
+	free(wl);
+	free(o->sched_kv);
+	free(o->backend_kv);
+	runopt_state_free(st);
+	free(longopts);
+	free(shortopts);
+	return r;
+}
+
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 {
 	static const struct option help_opt[] = {
@@ -216,6 +333,8 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		r = cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	if (o.replay)
+		return cli_replay(cmd, &o, &st, longopts, shortopts);
 	if (!o.topo_path || !o.wl_spec) {
 		r = cli_usage_error(cmd, "expected -t TOPOLOGY and -w WORKLOAD");
 		goto out;

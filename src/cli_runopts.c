@@ -105,6 +105,20 @@ const struct runopt runopt_table[] = {
 	  "      --estimate        (run) print what the run will cost this box (memory,\n"
 	  "                        namespaces, processes, descriptors) and stop; a run\n"
 	  "                        the box cannot hold is refused before anything is built\n" },
+	{ "replay", 0, required_argument, OPT_REPLAY, 0,
+	  "      --replay RUN      (sim) the fluid model's prediction for exactly the\n"
+	  "                        flows of a finished run RUN (an emulated one): its\n"
+	  "                        flows (names, hosts, paths, bytes) and start times\n"
+	  "                        (flows.csv; events.log's flow_start where the\n"
+	  "                        captures did not time one) and its circuits (each up\n"
+	  "                        from its circuit_up to its circuit_down in events.log)\n"
+	  "                        are held equal; no scheduler, circuit scheduler, fetch\n"
+	  "                        slots or tasks decide anything. RUN's inputs are the\n"
+	  "                        topology and workload (no -t, -w); only -o, --net,\n"
+	  "                        --rates, --rate-quantum, -B and -q apply. Writes\n"
+	  "                        flows.csv, coflows.csv, events.log (no jobs.csv); an\n"
+	  "                        OCS flow with bytes left when its circuit went down\n"
+	  "                        for the last time never ends (end -1: stranded)\n" },
 	{ "quiet", 'q', no_argument, 'q', 0,
 	  "  -q, --quiet           no summary\n" },
 	{ 0 },
@@ -253,6 +267,11 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 		break;
 	case 'q':
 		o->quiet = true;
+		break;
+	case OPT_REPLAY:
+		if (emul)
+			return cli_usage_error(cmd, "--replay is hyde sim's: it replays a run in the simulator");
+		o->replay = optarg;
 		break;
 	case OPT_SEED:
 		if (parse_uint(optarg, 0, UINT64_MAX, &v))

@@ -37,6 +37,7 @@ enum cli_opt_code {
 	OPT_RUNS,
 	OPT_FROM,
 	OPT_BASELINE,
+	OPT_REPLAY,
 };
 
 /* RUNOPT_PASS: hyde compare takes it and passes it on to every run. */

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "analyze/pcap_read.h"
+#include "core/rundir.h"
 #include "analyze_fixture.h"
 #include "pcap_fixture.h"
 
@@ -218,18 +219,18 @@ static const char coflows_text[] =
 	"2,c,4,162000,0,-1,1700000000029980000,1700000000035000000\n";
 
 static const char manifest_head[] =
-	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes\n";
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes,name\n";
 static const char manifest_body[] =
-	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000,shuffle,0\n"
-	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000,shuffle,0\n"
-	"c3,3,0,a,1,1,r0h0,10.0.0.1,40003,r0h1,10.0.0.2,13562,rack,4344,shuffle,0\n"
-	"c4,4,1,b,0,0,r1h0,10.0.1.1,40004,r0h0,10.0.0.1,13562,eps,8000,shuffle,0\n"
-	"c5,5,2,c,0,0,r1h1,10.0.1.2,40005,r0h1,10.0.0.2,13562,eps,150000,shuffle,0\n"
-	"c6,6,2,c,0,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,3000,shuffle,0\n"
-	"c7,7,2,c,1,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,2000,shuffle,0\n"
-	"c8,8,2,c,1,0,r1h0,10.0.1.1,40008,r1h0,10.0.1.1,13562,host,7000,shuffle,0\n"
-	"c9,9,1,b,0,1,r1h1,10.0.1.2,40009,r0h1,10.0.0.2,13562,eps,1000,shuffle,0\n"
-	"c10,10,0,a,1,0,r1h1,10.0.1.2,40010,r0h0,10.0.0.1,9866,eps,3000,output,40\n";
+	"c1,1,0,a,1,0,r0h0,10.0.0.1,40001,r1h0,10.0.1.1,13562,eps,10000,shuffle,0,a/shuffle/r0/m1@r1h0\n"
+	"c2,2,0,a,0,1,r0h1,10.16.0.2,40002,r1h1,10.16.1.2,13562,ocs,5000,shuffle,0,a/shuffle/r1/m2@r1h1\n"
+	"c3,3,0,a,1,1,r0h0,10.0.0.1,40003,r0h1,10.0.0.2,13562,rack,4344,shuffle,0,a/shuffle/r1/m3@r0h1\n"
+	"c4,4,1,b,0,0,r1h0,10.0.1.1,40004,r0h0,10.0.0.1,13562,eps,8000,shuffle,0,b/shuffle/r0/m4@r0h0\n"
+	"c5,5,2,c,0,0,r1h1,10.0.1.2,40005,r0h1,10.0.0.2,13562,eps,150000,shuffle,0,c/shuffle/r0/m5@r0h1\n"
+	"c6,6,2,c,0,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,3000,shuffle,0,c/shuffle/r1/m6@r0h1\n"
+	"c7,7,2,c,1,1,r1h0,10.0.1.1,40006,r0h1,10.0.0.2,13562,eps,2000,shuffle,0,c/shuffle/r1/m7@r0h1\n"
+	"c8,8,2,c,1,0,r1h0,10.0.1.1,40008,r1h0,10.0.1.1,13562,host,7000,shuffle,0,c/shuffle/r0/m8@r1h0\n"
+	"c9,9,1,b,0,1,r1h1,10.0.1.2,40009,r0h1,10.0.0.2,13562,eps,1000,shuffle,0,b/shuffle/r1/m9@r0h1\n"
+	"c10,10,0,a,1,0,r1h1,10.0.1.2,40010,r0h0,10.0.0.1,9866,eps,3000,output,40,a/output/r0/10@r1h1\n";
 
 static const char fetches_text[] =
 	"flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified\n"
@@ -358,7 +359,8 @@ static int write_many(const char *dir)
 		goto out;
 	c = (struct fx_end){ h, up0, o0 };
 	s = (struct fx_end){ h, up1, o1 }; /* server's host port not captured */
-	fputs(manifest_head, mf);
+	/* a manifest from before flows had names: still read */
+	fputs(RUNDIR_MANIFEST_HEADER_V1 "\n", mf);
 	fputs("flow,conn,connect_ns,established_ns,first_byte_ns,last_byte_ns,bytes,verified\n", ff);
 	for (i = 0; i < FX_MANY_FLOWS; i++) {
 		struct fx_conn k = { IP(10, 0, 0, 1), IP(10, 0, 1, 1), (uint16_t)(30000 + i), 13562,

@@ -52,11 +52,11 @@ int an_write_flows(FILE *fp, void *arg)
 			topo_host_name(r->topo, topo_host_id(r->topo, f->cli_rack, f->cli_host), dst, sizeof(dst));
 		}
 		fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%s,%s,%s\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%s,%s,%s,%s\n",
 			f->flow, f->coflow, r->jobs[f->job].job, an_path_names[f->path],
 			f->bytes, f->start_ns, f->end_ns, an_flow_fct(f), f->ocs_bytes,
 			f->eps_bytes, f->retrans_bytes, an_flow_app_fct(f), flow_kind_name(f->kind),
-			src, dst);
+			src, dst, f->name ? f->name : "-");
 	}
 	return io_result(fp);
 }

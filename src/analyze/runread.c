@@ -267,13 +267,16 @@ static int check_node_ip(struct csv *c, const struct topo *t, int node_f,
 static int load_manifest(struct an_run *r, const size_t *job_idx,
 			 const size_t *cf_idx, char *errbuf)
 {
+	char errbuf2[HYDE_ERRBUF_SIZE];
 	size_t cap = 0, *idx = NULL, i;
 	struct csv c;
 	int k, ret;
 
 	if ((ret = (r->interrupted ? csv_open_partial : csv_open)(&c, r->dir, RUNDIR_MANIFEST,
-								   RUNDIR_MANIFEST_HEADER, errbuf)))
-		return ret;
+								   RUNDIR_MANIFEST_HEADER, errbuf)) &&
+	    (r->interrupted ? csv_open_partial : csv_open)(&c, r->dir, RUNDIR_MANIFEST,
+							   RUNDIR_MANIFEST_HEADER_V1, errbuf2))
+		return ret; /* the message of the current header */
 	while ((k = csv_next(&c, errbuf)) == 1) {
 		struct an_flow *f;
 		uint64_t v;
@@ -282,6 +285,7 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 		xgrow((void **)&r->flows, &cap, r->n_flows + 1, sizeof(*r->flows));
 		f = &r->flows[r->n_flows];
 		f->line = c.line;
+		f->name = NULL;
 		f->connect_ns = f->last_byte_ns = -1;
 		f->start_ns = f->end_ns = -1;
 		/* conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,
@@ -356,6 +360,13 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 							       : "a job of " RUNDIR_APP_JOBS,
 				      errbuf);
 			goto out;
+		}
+		if (c.nfields > 16) {
+			if (!*c.f[16] || strchr(c.f[16], ' ')) {
+				ret = csv_err(&c, 16, "a flow name (JOB/KIND/TASK/WHAT@HOST)", errbuf);
+				goto out;
+			}
+			f->name = xstrdup(c.f[16]);
 		}
 		f->conn = xstrdup(c.f[0]);
 		r->n_flows++;
@@ -655,8 +666,10 @@ void an_run_free(struct an_run *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->n_flows; i++)
+	for (i = 0; i < r->n_flows; i++) {
 		free(r->flows[i].conn);
+		free(r->flows[i].name);
+	}
 	for (i = 0; i < r->n_jobs; i++) {
 		free(r->jobs[i].job);
 		free(r->jobs[i].user);

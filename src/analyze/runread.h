@@ -25,6 +25,7 @@ enum an_status {
 struct an_flow {
 	/* manifest.csv */
 	char *conn;
+	char *name; /* NULL: a manifest from before names */
 	uint64_t flow, coflow, map, reduce;
 	size_t job;	/* index into an_run.jobs */
 	size_t cf;	/* index into an_run.coflows */

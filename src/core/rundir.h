@@ -59,9 +59,14 @@
  * chosen when the flow started); bytes: the data bytes (partitions, block
  * bytes, output part), without any request; kind: input, shuffle or
  * output; req_bytes: what the client sends before its data when the data
- * goes client -> server (an output hop's request line), else 0. */
+ * goes client -> server (an output hop's request line), else 0; name: the
+ * flow's name (ctl_flow_name, src/ctl/ctl.h), as in flows.csv. */
 #define RUNDIR_MANIFEST "manifest.csv"
 #define RUNDIR_MANIFEST_HEADER \
+	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes,name"
+/* The manifest before flows had names (hyde analyze still reads it: its
+ * flows.csv then names every flow '-'). */
+#define RUNDIR_MANIFEST_HEADER_V1 \
 	"conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes"
 
 /* The controller's record of each job. *_ns: -1 when it never happened. */
@@ -111,9 +116,17 @@
  * OCS and EPS ports; retrans_bytes: payload sent more than once;
  * app_fct_ns: the application's view (connect to last byte), -1 if
  * unknown; kind: input, shuffle or output; src, dst: the hosts the data
- * goes from and to. */
+ * goes from and to; name: what the flow is (job, kind, task, the map or
+ * read or hop, its source host: ctl_flow_name in src/ctl/ctl.h), the same
+ * on both backends for the same decisions, where flow ids are not ('-':
+ * a run from before names). When start and end are, on both backends:
+ * docs/definitions.md. */
 #define RUNDIR_FLOWS "flows.csv"
 #define RUNDIR_FLOWS_HEADER \
+	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns,kind,src,dst,name"
+/* flows.csv before its name column (hyde fidelity and hyde compare read
+ * both). */
+#define RUNDIR_FLOWS_HEADER_V1 \
 	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns,kind,src,dst"
 #define RUNDIR_COFLOWS "coflows.csv"
 #define RUNDIR_COFLOWS_HEADER \

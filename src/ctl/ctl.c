@@ -478,7 +478,10 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		f->anext->aprev = f;
 	c->active_head = f;
 	netview_flow(c, f, 1);
-	if (f->kind != HYDE_FLOW_SHUFFLE) {
+	if (c->replay && f->kind == HYDE_FLOW_SHUFFLE && c->js[f->job].cf_start < 0)
+		c->js[f->job].cf_start = f->start;
+	/* (a replayed flow: as recorded, no fetch bookkeeping) */
+	if (f->kind != HYDE_FLOW_SHUFFLE || c->replay) {
 		ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64 " %s", f->id,
 			  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes,
 			  flow_kind_name(f->kind));
@@ -607,6 +610,16 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	return f;
 }
 
+void ctl_flow_name(const struct ctl *c, const struct flow *f, char *buf, size_t len)
+{
+	char src[32];
+
+	topo_host_name(c->t, f->src_host, src, sizeof(src));
+	snprintf(buf, len, "%s/%s/%c%" PRIu32 "/%s%" PRIu32 "@%s", c->wl->jobs[f->job].id,
+		 flow_kind_name(f->kind), f->kind == HYDE_FLOW_INPUT ? 'm' : 'r', f->reduce,
+		 f->kind == HYDE_FLOW_SHUFFLE ? "m" : "", f->nth, src);
+}
+
 static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 			     unsigned src_host, unsigned dst_host)
 {
@@ -686,6 +699,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 		return;
 	}
 	f = flow_new(c, job, r, src, dst);
+	f->nth = m;
 	rs->open[src] = f;
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);
@@ -1130,6 +1144,10 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 	if (f->state != FLOW_ACTIVE)
 		return;
 	flow_ended(c, f);
+	if (c->replay) {
+		ctl_replay_flow_done(c, f);
+		return;
+	}
 	if (f->kind != HYDE_FLOW_SHUFFLE) {
 		taskio_flow_done(c, f);
 		if (c->opts.stream_flows)

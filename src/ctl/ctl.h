@@ -67,7 +67,20 @@ struct flow {
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	bool slot;	   /* shuffle: holds one of its reduce's copies */
 	void *bpriv;	   /* the backend's */
+	/* Its identity beside kind, job and task (ctl_flow_name): shuffle,
+	 * the map whose output made the fetch; input, the read's number
+	 * among its map's reads; output, the pipeline hop (1: the writer's) */
+	uint32_t nth;
 };
+
+/* A flow's name: what it is, the same on both backends for the same
+ * decisions (flows.csv's name, the manifest's): JOB/KIND/TASK/WHAT@SRC,
+ * shuffle j0/shuffle/r3/m5@r1h2 (reduce 3's fetch made by map 5's
+ * output, from r1h2), input j0/input/m5/0@r1h3 (map 5's read 0, from
+ * r1h3), output j0/output/r3/1@r1h2 (reduce 3's pipeline hop 1, from
+ * r1h2). No commas: job ids are letters, digits, '_', '.', '-'. */
+#define CTL_FLOW_NAME_MAX 96
+void ctl_flow_name(const struct ctl *c, const struct flow *f, char *buf, size_t len);
 
 struct hyde_sched;
 struct hyde_sched_ops;
@@ -125,6 +138,9 @@ struct ctl_opts {
 	/* The live view (live.h) on stderr when progress is set: refreshed
 	 * every second on a terminal, else a line every this (0: 10 s). */
 	int64_t progress_every;
+	/* hyde sim --replay: a finished run's directory whose flows are
+	 * replayed (ctl_replay) instead of running the workload */
+	const char *replay;
 };
 
 void ctl_opts_default(struct ctl_opts *o);
@@ -151,6 +167,18 @@ struct ctl;
 int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf);
 /* Run to the end. 0: every job done; -1: the run failed (errbuf says why). */
 int ctl_run(struct ctl *c, char *errbuf);
+
+/* Replay opts.replay's flows, starts and circuits on the backend (the
+ * simulator; replay.c says what is held equal) instead of ctl_run; the
+ * run directory gets flows.csv, coflows.csv and events.log. */
+struct ctl_replay_totals {
+	size_t flows, flows_done;
+	uint64_t circuit_changes, circuits_up;
+	int64_t end; /* the last flow's end, from the start */
+};
+int ctl_replay(struct ctl *c, struct ctl_replay_totals *t, char *errbuf);
+/* Only read and check opts.replay's files (-EINVAL: errbuf says where). */
+int ctl_replay_check(struct ctl *c, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
 /* From a signal handler: the running ctl_run stops at its next heartbeat
  * as a failed run ("interrupted"), its files written (hyde sim's SIGINT). */

@@ -226,7 +226,12 @@ struct ctl {
 	struct conts *conts; /* apps and their containers (containers.c) */
 	int64_t stall_limit; /* beyond the default, for schedulers that wait longer */
 	struct paper_metrics pm; /* metrics.c */
+	bool replay;	    /* ctl_replay: flows as recorded, no fetch logic */
+	size_t replay_left; /* its flows not done */
 };
+
+/* replay.c: a replayed flow is done */
+void ctl_replay_flow_done(struct ctl *c, struct flow *f);
 
 /* nodes.c */
 void nodes_init(struct ctl *c);
@@ -356,6 +361,8 @@ int report_flows_begin(struct ctl *c, char *errbuf);
 void report_flow_line(struct ctl *c, const struct flow *f);
 int report_write_app(struct ctl *c, char *errbuf);
 int report_write_analysis(struct ctl *c, char *errbuf);
+/* ctl_replay's files: flows.csv and coflows.csv */
+int report_write_replay(struct ctl *c, char *errbuf);
 /* summary.json's run figures into name (docs/summary-json.md) */
 int report_write_summary(struct ctl *c, const char *name, char *errbuf);
 

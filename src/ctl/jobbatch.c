@@ -155,6 +155,7 @@ static struct flow *lz_new_flow(struct ctl *c, uint32_t job, uint32_t r, uint32_
 				       (unsigned)jb->reduces[r].host);
 
 	j->red[r].flows_left++;
+	f->nth = m;
 	f->bytes = lz->base[k] + (m < lz->rem[k]);
 	f->n_maps = 1;
 	jobbatch_need(lz, h, r, false);

@@ -112,15 +112,16 @@ static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 {
 	int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
 	uint64_t bytes = ctl_flow_bytes_now(c, f);
-	char src[32], dst[32];
+	char src[32], dst[32], name[CTL_FLOW_NAME_MAX];
 
 	topo_host_name(c->t, f->src_host, src, sizeof(src));
 	topo_host_name(c->t, f->dst_host, dst, sizeof(dst));
+	ctl_flow_name(c, f, name, sizeof(name));
 	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
-		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 ",%s,%s,%s\n",
+		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 ",%s,%s,%s,%s\n",
 		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), bytes,
 		f->start, f->end, fct, f->path == PATH_OCS ? bytes : 0,
-		f->path == PATH_EPS ? bytes : 0, fct, flow_kind_name(f->kind), src, dst);
+		f->path == PATH_EPS ? bytes : 0, fct, flow_kind_name(f->kind), src, dst, name);
 }
 
 /* stream_flows: flows.csv is written as flows end (in that order), so
@@ -270,5 +271,37 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf)
 		tt.reconfigurations, c->loop.events);
 	metrics_json(c, o.fp);
 	fprintf(o.fp, "}\n");
+	return out_close(&o, errbuf);
+}
+
+/* ctl_replay's files: its flows (the names of the run replayed) and the
+ * coflows they make; T(C) is not worked out (-1): no circuit scheduler
+ * planned this replay. */
+int report_write_replay(struct ctl *c, char *errbuf)
+{
+	struct outfile o;
+	size_t i;
+	int r;
+
+	if ((r = out_open(c, &o, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->n_flows; i++)
+		flow_line(c, o.fp, c->flows[i]);
+	if ((r = out_close(&o, errbuf)))
+		return r;
+	if ((r = out_open(c, &o, RUNDIR_COFLOWS, RUNDIR_COFLOWS_HEADER, errbuf)))
+		return r;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct jstate *j = &c->js[i];
+		int64_t cct = j->cf_end >= 0 && j->cf_start >= 0 && j->flows_done == j->flows ?
+			j->cf_end - j->cf_start : -1;
+
+		if (!j->flows)
+			continue;
+		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			",-1,%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			i, c->wl->jobs[i].id, j->flows, j->bytes, j->cf_start, j->cf_end, cct,
+			j->ocs_bytes, j->cross_rack_bytes - j->ocs_bytes, cct);
+	}
 	return out_close(&o, errbuf);
 }

@@ -94,6 +94,7 @@ static void read_from(struct ctl *c, struct hyde_task *t, struct tio *io, int sr
 	f = ctl_flow_new(c, HYDE_FLOW_INPUT, t->job, t->idx, (unsigned)src, (unsigned)t->host);
 	f->bytes = bytes;
 	f->n_maps = 1;
+	f->nth = (uint32_t)io->left; /* the reads made before it */
 	f->blk_job = blk_job;
 	f->blk_idx = blk_idx;
 	f->blk_output = output;
@@ -195,6 +196,7 @@ bool taskio_reduce_computed(struct ctl *c, struct hyde_task *t)
 		f->blk_idx = t->idx;
 		f->blk_output = true;
 		f->pipe_head = k == 1;
+		f->nth = k;
 		if (prev)
 			prev->pipe_next = f;
 		prev = f;

@@ -84,6 +84,11 @@ struct sim_flow {
 	i128 finish; /* class vt at which its last bit is in */
 	struct sim_class *cl;
 	size_t hslot;
+	/* -B setup: its connection being set up, no bytes moving yet */
+	bool pending;
+	struct evtimer setup_tm;
+	struct sim *s;
+	struct sim_flow *pnext, *pprev; /* the pending ones (for destroy) */
 };
 
 struct sim_class {
@@ -130,6 +135,12 @@ struct sim_opts {
 	char rates[64];	      /* a flow rate model; "": maxmin */
 	int64_t rate_quantum; /* at most one rate computation per this (ns);
 			       * 0: at every change (exact) */
+	/* Fidelity to an emulated fabric (hyde fidelity measures them;
+	 * default off): the fraction of a link's rate that carries a flow's
+	 * bytes (0: all of it), and the time a flow's connection takes to
+	 * set up before its first byte moves (0: none) */
+	double payload;
+	int64_t setup;
 };
 
 struct sim {
@@ -182,6 +193,7 @@ struct sim {
 	struct sim_class **grp;
 	struct keyed *keyed;
 	size_t cap_ord;
+	struct sim_flow *pending; /* -B setup: flows setting up */
 	/* coflow models: per job x kind; capacities in bits per ns (as
 	 * netsched.h takes them); compute_coflow's scratch */
 	struct sim_coflow *cf;
@@ -1081,6 +1093,8 @@ static int sim_init(struct backend *b, char *errbuf)
 			       : i < 2 * s->H + 2 * s->R ? t->uplink_rate
 			       : t->has_ocs ? t->ocs_rate : 0;
 
+		if (s->opts.payload > 0) /* what carries bytes: a share of the frames */
+			bps = (uint64_t)((double)bps * s->opts.payload);
 		s->cap[i] = (uint64_t)(((unsigned __int128)bps << s->shift) / 1000000000);
 	}
 	s->mm = mm_new(s->L, s->cap);
@@ -1097,9 +1111,10 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->cf = xcalloc(ctl_cluster(b->ctl)->n_jobs * HYDE_FLOW_KINDS + 1, sizeof(*s->cf));
 		s->fcap = xcalloc(s->L, sizeof(double));
 		for (i = 0; i < s->L; i++) /* as the floating-point model had them */
-			s->fcap[i] = i < 2 * s->H ? (double)t->host_rate / 1e9
-				     : i < 2 * s->H + 2 * s->R ? (double)t->uplink_rate / 1e9
-				     : t->has_ocs ? (double)t->ocs_rate / 1e9 : 0;
+			s->fcap[i] = (i < 2 * s->H ? (double)t->host_rate / 1e9
+				      : i < 2 * s->H + 2 * s->R ? (double)t->uplink_rate / 1e9
+				      : t->has_ocs ? (double)t->ocs_rate / 1e9 : 0) *
+				     (s->opts.payload > 0 ? s->opts.payload : 1);
 	}
 	s->usable = xcalloc(s->R, sizeof(bool));
 	s->pt = xcalloc(s->R, sizeof(*s->pt));
@@ -1149,6 +1164,14 @@ static void sim_destroy(struct backend *b)
 		s->local[i]->f->bpriv = NULL;
 		free(s->local[i]);
 	}
+	while (s->pending) {
+		struct sim_flow *sf = s->pending;
+
+		s->pending = sf->pnext;
+		evloop_cancel(b->loop, &sf->setup_tm);
+		sf->f->bpriv = NULL;
+		free(sf);
+	}
 	mm_free(s->mm);
 	free(s->local);
 	free(s->done);
@@ -1194,21 +1217,19 @@ static int sim_task_compute(struct backend *b, struct hyde_task *t, int64_t dura
 	return 0;
 }
 
-static int sim_flow_start(struct backend *b, struct flow *f)
+/* The flow's bytes start moving: it joins its class (or, on one host, is
+ * done at once). */
+static void flow_join(struct sim *s, struct sim_flow *sf)
 {
-	struct sim *s = SIM(b);
-	struct sim_flow *sf = xcalloc(1, sizeof(*sf));
+	struct flow *f = sf->f;
 	struct sim_class *c;
 
-	sf->f = f;
-	f->bpriv = sf;
-	s->n_flows++;
 	if (f->path == PATH_HOST || f->bytes == 0) {
 		/* one host: no network; done now, after the caller returns */
 		xgrow((void **)&s->local, &s->cap_local, s->n_local + 1, sizeof(*s->local));
 		s->local[s->n_local++] = sf;
 		arm_done(s);
-		return 0;
+		return;
 	}
 	c = class_get(s, f);
 	touch(s, c);
@@ -1231,6 +1252,46 @@ static int sim_flow_start(struct backend *b, struct flow *f)
 	/* (no member ends before the rates are computed, at this instant) */
 	arm(s, c);
 	rates_dirty(s);
+}
+
+/* -B setup: the connection is up, the bytes go. */
+static void setup_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim_flow *sf = (struct sim_flow *)((char *)t - offsetof(struct sim_flow, setup_tm));
+	struct sim *s = sf->s;
+
+	(void)l;
+	sf->pending = false;
+	if (sf->pprev)
+		sf->pprev->pnext = sf->pnext;
+	else
+		s->pending = sf->pnext;
+	if (sf->pnext)
+		sf->pnext->pprev = sf->pprev;
+	sf->pnext = sf->pprev = NULL;
+	flow_join(s, sf);
+}
+
+static int sim_flow_start(struct backend *b, struct flow *f)
+{
+	struct sim *s = SIM(b);
+	struct sim_flow *sf = xcalloc(1, sizeof(*sf));
+
+	sf->f = f;
+	sf->s = s;
+	f->bpriv = sf;
+	s->n_flows++;
+	if (s->opts.setup > 0) {
+		sf->pending = true;
+		sf->pnext = s->pending;
+		if (s->pending)
+			s->pending->pprev = sf;
+		s->pending = sf;
+		evtimer_init(&sf->setup_tm, setup_fire);
+		evloop_at(b->loop, &sf->setup_tm, ctl_now(b->ctl) + s->opts.setup);
+		return 0;
+	}
+	flow_join(s, sf);
 	return 0;
 }
 
@@ -1270,6 +1331,8 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 	const struct sim_class *c;
 	i128 rem;
 
+	if (sf && sf->pending)
+		return f->bytes; /* (still setting up) */
 	if (!sf || !sf->cl)
 		return 0;
 	c = sf->cl;
@@ -1335,6 +1398,10 @@ static const struct opt_desc sim_opts[] = {
 	    "flow rate model (--rates lists them; default: --net's)"),
 	OPT(sim_opts, rate_quantum, O_TIME, 0, 0,
 	    "recompute rates at most once per this (0: at every change, exact)"),
+	OPT(sim_opts, payload, O_DOUBLE, 0, 1,
+	    "share of each link's rate that carries bytes (0: all; 0.956: 1448 in 1514-byte frames)"),
+	OPT(sim_opts, setup, O_TIME, 0, 0,
+	    "a flow's bytes start moving this long after it starts (a connection's set-up)"),
 };
 
 static int sim_opts_check(const void *priv, char *errbuf)

@@ -1,0 +1,578 @@
+/* hyde fidelity EMUL_RUN SIM_RUN: how far a simulation is from an emulated
+ * run, flow by flow, coflow by coflow and job by job.
+ *
+ * Flows are joined by name (flows.csv's name: what the flow is, the same on
+ * both backends for the same decisions), coflows and jobs by job id. For
+ * every pair timed on both sides (FCT, CCT or JCT above 0) the ratio
+ * emulated / simulated (above 1: the emulation was slower than the model)
+ * and the error |simulated - emulated| / emulated; their distributions
+ * (median, p90: nearest rank; worst: the largest error) over all pairs, by
+ * the emulated flow's path and by size class, and by kind. Writes
+ * fidelity.csv (every joined pair) and fidelity.png (simulated against
+ * emulated, log-log) into -o DIR (default SIM_RUN). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/plot.h"
+#include "cli.h"
+#include "core/csv.h"
+#include "core/rundir.h"
+#include "core/units.h"
+#include "core/util.h"
+
+/* One line of a run's file, as the join needs it. */
+struct fd_row {
+	char *name; /* flow name, or job id */
+	char kind[16], path[8];
+	uint64_t bytes;
+	int64_t t; /* fct_ns, cct_ns or jct_ns; -1: not timed */
+	size_t line;
+};
+
+struct fd_set {
+	struct fd_row *r;
+	size_t n;
+	bool present; /* the file exists (jobs.csv may not: a replay) */
+};
+
+/* A joined pair. */
+struct fd_pair {
+	const struct fd_row *e, *s;
+	double ratio, err; /* NAN when either time is not above 0 */
+};
+
+enum { LV_FLOW, LV_COFLOW, LV_JOB, LV_N };
+static const char *const lv_name[LV_N] = { "flow", "coflow", "job" };
+static const char *const lv_metric[LV_N] = { "FCT", "CCT", "JCT" };
+
+static int cmp_row(const void *a, const void *b)
+{
+	return strcmp(((const struct fd_row *)a)->name, ((const struct fd_row *)b)->name);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void set_free(struct fd_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->r[i].name);
+	free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A run's flows.csv, coflows.csv or jobs.csv; names unique. */
+static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
+{
+	static const char *const file[LV_N] = { RUNDIR_FLOWS, RUNDIR_COFLOWS, RUNDIR_JOBS };
+	static const char *const hdr[LV_N] = { RUNDIR_FLOWS_HEADER, RUNDIR_COFLOWS_HEADER,
+					       RUNDIR_JOBS_HEADER };
+	static const char *const tcol[LV_N] = { "fct_ns", "cct_ns", "jct_ns" };
+	struct fd_set s = { 0 };
+	size_t cap = 0, i;
+	struct csv c;
+	int k, r, nc, tc;
+	struct stat sb;
+	char *path = xasprintf("%s/%s", dir, file[lv]);
+
+	memset(out, 0, sizeof(*out));
+	if (lv == LV_JOB && stat(path, &sb) && errno == ENOENT) {
+		free(path);
+		return 0; /* no jobs: a replay's */
+	}
+	free(path);
+	if ((r = csv_open(&c, dir, file[lv], hdr[lv], errbuf))) {
+		char e2[HYDE_ERRBUF_SIZE];
+
+		if (lv == LV_FLOW && !csv_open(&c, dir, file[lv], RUNDIR_FLOWS_HEADER_V1, e2)) {
+			errbuf_set(errbuf, "%s/%s: its flows have no names (a run from before hyde named them): nothing to join on",
+				   dir, file[lv]);
+			csv_close(&c);
+		}
+		return -EINVAL;
+	}
+	nc = csv_col(&c, lv == LV_FLOW ? "name" : "job");
+	tc = csv_col(&c, tcol[lv]);
+	while ((k = csv_next(&c, errbuf)) == 1) {
+		struct fd_row *w;
+
+		xgrow((void **)&s.r, &cap, s.n + 1, sizeof(*s.r));
+		w = &s.r[s.n];
+		memset(w, 0, sizeof(*w));
+		w->line = c.line;
+		if ((r = csv_ns(&c, tc, &w->t, errbuf)))
+			goto out;
+		if (!*c.f[nc] || !strcmp(c.f[nc], "-")) {
+			r = csv_err(&c, nc, lv == LV_FLOW ? "a flow name (a run from before names has '-')" : "a job id",
+				    errbuf);
+			goto out;
+		}
+		if (lv == LV_FLOW) {
+			int pc = csv_col(&c, "path"), kc = csv_col(&c, "kind");
+
+			if ((r = csv_u64(&c, csv_col(&c, "bytes"), UINT64_MAX, &w->bytes, errbuf)))
+				goto out;
+			snprintf(w->path, sizeof(w->path), "%s", c.f[pc]);
+			snprintf(w->kind, sizeof(w->kind), "%s", c.f[kc]);
+		} else if (lv == LV_COFLOW) {
+			if ((r = csv_u64(&c, csv_col(&c, "bytes"), UINT64_MAX, &w->bytes, errbuf)))
+				goto out;
+		} else {
+			int cc = csv_col(&c, "class");
+
+			if ((r = csv_u64(&c, csv_col(&c, "shuffle_bytes"), UINT64_MAX, &w->bytes, errbuf)))
+				goto out;
+			snprintf(w->kind, sizeof(w->kind), "%s", c.f[cc]);
+		}
+		w->name = xstrdup(c.f[nc]);
+		s.n++;
+	}
+	r = k;
+	if (r)
+		goto out;
+	if (s.n)
+		qsort(s.r, s.n, sizeof(*s.r), cmp_row);
+	for (i = 1; i < s.n; i++)
+		if (!strcmp(s.r[i].name, s.r[i - 1].name)) {
+			errbuf_set(errbuf, "%s/%s:%zu: %s '%s' already on line %zu", dir, file[lv],
+				   s.r[i].line > s.r[i - 1].line ? s.r[i].line : s.r[i - 1].line,
+				   lv == LV_FLOW ? "flow" : "job", s.r[i].name,
+				   s.r[i].line > s.r[i - 1].line ? s.r[i - 1].line : s.r[i].line);
+			r = -EINVAL;
+			goto out;
+		}
+	s.present = true;
+	*out = s;
+	s.r = NULL;
+	s.n = 0;
+out:
+	csv_close(&c);
+	set_free(&s);
+	return r;
+}
+
+/* The pairs of two sets, by name. */
+struct fd_join {
+	struct fd_pair *p;
+	size_t n;
+	size_t only_e, only_s, untimed_e, untimed_s, zero_e, zero_s;
+};
+
+static void join(const struct fd_set *e, const struct fd_set *s, struct fd_join *j)
+{
+	size_t a = 0, b = 0, cap = 0;
+
+	memset(j, 0, sizeof(*j));
+	while (a < e->n || b < s->n) {
+		int c = a == e->n ? 1 : b == s->n ? -1 : strcmp(e->r[a].name, s->r[b].name);
+		struct fd_pair *p;
+
+		if (c < 0) {
+			j->only_e++;
+			a++;
+			continue;
+		}
+		if (c > 0) {
+			j->only_s++;
+			b++;
+			continue;
+		}
+		xgrow((void **)&j->p, &cap, j->n + 1, sizeof(*j->p));
+		p = &j->p[j->n++];
+		p->e = &e->r[a];
+		p->s = &s->r[b];
+		p->ratio = p->err = NAN;
+		j->untimed_e += p->e->t < 0;
+		j->untimed_s += p->s->t < 0;
+		j->zero_e += p->e->t == 0;
+		j->zero_s += p->s->t == 0;
+		if (p->e->t > 0 && p->s->t > 0) {
+			p->ratio = (double)p->e->t / (double)p->s->t;
+			p->err = fabs((double)p->s->t - (double)p->e->t) / (double)p->e->t;
+		}
+		a++;
+		b++;
+	}
+}
+
+/* Nearest rank. */
+static double pct(const double *v, size_t n, double q)
+{
+	size_t k = (size_t)ceil(q * (double)n);
+
+	return v[k ? k - 1 : 0];
+}
+
+struct fd_stat {
+	size_t n;
+	double r_med, r_p90, e_med, e_p90, e_max;
+};
+
+static void stats(const struct fd_pair *const *v, size_t n, struct fd_stat *st)
+{
+	double *r = xmalloc((n ? n : 1) * sizeof(double)), *e = xmalloc((n ? n : 1) * sizeof(double));
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n; i++) {
+		r[i] = v[i]->ratio;
+		e[i] = v[i]->err;
+	}
+	qsort(r, n, sizeof(double), cmp_double);
+	qsort(e, n, sizeof(double), cmp_double);
+	st->n = n;
+	if (n) {
+		st->r_med = pct(r, n, 0.5);
+		st->r_p90 = pct(r, n, 0.9);
+		st->e_med = pct(e, n, 0.5);
+		st->e_p90 = pct(e, n, 0.9);
+		st->e_max = e[n - 1];
+	}
+	free(r);
+	free(e);
+}
+
+static void print_stat(const char *group, const struct fd_stat *st)
+{
+	if (!st->n)
+		return;
+	printf("  %-16s %6zu %9.3f %9.3f %9.1f%% %9.1f%% %9.1f%%\n", group, st->n, st->r_med,
+	       st->r_p90, 100 * st->e_med, 100 * st->e_p90, 100 * st->e_max);
+}
+
+/* The size classes of flows (the emulated run's bytes). */
+static const char *size_class(uint64_t b)
+{
+	return b < 100000 ? "size <100KB" : b < 1000000 ? "size 100KB-1MB" :
+	       b < 10000000 ? "size 1MB-10MB" : "size >=10MB";
+}
+
+static void report_level(int lv, const struct fd_join *j)
+{
+	static const char *const paths[] = { "eps", "ocs", "rack", "host" };
+	static const char *const sizes[] = { "size <100KB", "size 100KB-1MB", "size 1MB-10MB",
+					     "size >=10MB" };
+	static const char *const kinds[] = { "input", "shuffle", "output" };
+	const struct fd_pair **v = xmalloc((j->n ? j->n : 1) * sizeof(*v));
+	struct fd_stat st;
+	size_t i, n, g;
+	char label[32];
+
+	printf("%s: %zu %ss joined; %zu only in EMUL_RUN, %zu only in SIM_RUN; not ended: %zu in EMUL_RUN, %zu in SIM_RUN; no time (0): %zu, %zu\n",
+	       lv_metric[lv], j->n, lv_name[lv], j->only_e, j->only_s, j->untimed_e, j->untimed_s,
+	       j->zero_e, j->zero_s);
+	printf("  %-16s %6s %9s %9s %10s %10s %10s\n", "", "n", "ratio med", "ratio p90",
+	       "|err| med", "|err| p90", "worst");
+	for (i = n = 0; i < j->n; i++)
+		if (!isnan(j->p[i].ratio))
+			v[n++] = &j->p[i];
+	stats(v, n, &st);
+	print_stat("all", &st);
+	if (lv == LV_FLOW) {
+		for (g = 0; g < ARRAY_SIZE(paths); g++) {
+			for (i = n = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) && !strcmp(j->p[i].e->path, paths[g]))
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			snprintf(label, sizeof(label), "path %s", paths[g]);
+			print_stat(label, &st);
+		}
+		for (g = 0; g < ARRAY_SIZE(sizes); g++) {
+			for (i = n = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) && !strcmp(size_class(j->p[i].e->bytes), sizes[g]))
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			print_stat(sizes[g], &st);
+		}
+		for (g = 0; g < ARRAY_SIZE(kinds); g++) {
+			for (i = n = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) && !strcmp(j->p[i].e->kind, kinds[g]))
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			snprintf(label, sizeof(label), "kind %s", kinds[g]);
+			print_stat(label, &st);
+		}
+	} else if (lv == LV_JOB) {
+		static const char *const cls[] = { "heavy", "light" };
+
+		for (g = 0; g < ARRAY_SIZE(cls); g++) {
+			for (i = n = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) && !strcmp(j->p[i].e->kind, cls[g]))
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			snprintf(label, sizeof(label), "class %s", cls[g]);
+			print_stat(label, &st);
+		}
+	}
+	free(v);
+}
+
+struct fd_all {
+	struct fd_join j[LV_N];
+	bool have[LV_N];
+};
+
+static int write_csv(FILE *fp, void *arg)
+{
+	const struct fd_all *a = arg;
+	int lv;
+	size_t i;
+
+	fprintf(fp, "level,name,kind,path,bytes,emul_ns,sim_ns,ratio\n");
+	for (lv = 0; lv < LV_N; lv++)
+		for (i = 0; a->have[lv] && i < a->j[lv].n; i++) {
+			const struct fd_pair *p = &a->j[lv].p[i];
+
+			fprintf(fp, "%s,%s,%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64 ",", lv_name[lv],
+				p->e->name, *p->e->kind ? p->e->kind : "-",
+				*p->e->path ? p->e->path : "-", p->e->bytes, p->e->t, p->s->t);
+			if (isnan(p->ratio))
+				fprintf(fp, "-1\n");
+			else
+				fprintf(fp, "%.6f\n", p->ratio);
+		}
+	return ferror(fp) ? -EIO : 0;
+}
+
+struct fd_plot {
+	const struct fd_all *a;
+	const char *png;
+};
+
+static void scatter_body(FILE *fp, const void *arg)
+{
+	static const char *const paths[] = { "eps", "ocs", "rack", "host" };
+	const struct fd_plot *pl = arg;
+	const struct fd_all *a = pl->a;
+	double lo = INFINITY, hi = 0;
+	size_t g, i;
+	int lv;
+
+	fprintf(fp, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		    "  set terminal pngcairo size 760,700 noenhanced font ',11'\n"
+		    "} else {\n"
+		    "  set terminal png size 760,700 noenhanced\n"
+		    "}\n");
+	fprintf(fp, "set output ");
+	plot_quote(fp, pl->png);
+	fprintf(fp, "\n");
+	for (lv = 0; lv < LV_N; lv++)
+		for (i = 0; a->have[lv] && i < a->j[lv].n; i++) {
+			const struct fd_pair *p = &a->j[lv].p[i];
+
+			if (isnan(p->ratio))
+				continue;
+			lo = fmin(lo, fmin((double)p->e->t, (double)p->s->t) / 1e6);
+			hi = fmax(hi, fmax((double)p->e->t, (double)p->s->t) / 1e6);
+		}
+	fprintf(fp, "set title 'simulated against emulated (log-log; on the line: equal)'\n"
+		    "set xlabel 'emulated (ms)'\nset ylabel 'simulated (ms)'\n"
+		    "set logscale xy\nset grid\nset key top left\nset size square\n");
+	if (hi > 0)
+		fprintf(fp, "set xrange [%g:%g]\nset yrange [%g:%g]\n", lo / 1.5, hi * 1.5,
+			lo / 1.5, hi * 1.5);
+	for (g = 0; g < ARRAY_SIZE(paths) + 2; g++) {
+		fprintf(fp, "$d%zu << EOD\n", g);
+		lv = g < ARRAY_SIZE(paths) ? LV_FLOW : g == ARRAY_SIZE(paths) ? LV_COFLOW : LV_JOB;
+		for (i = 0; a->have[lv] && i < a->j[lv].n; i++) {
+			const struct fd_pair *p = &a->j[lv].p[i];
+
+			if (isnan(p->ratio) || (lv == LV_FLOW && strcmp(p->e->path, paths[g])))
+				continue;
+			fprintf(fp, "%.9g %.9g\n", (double)p->e->t / 1e6, (double)p->s->t / 1e6);
+		}
+		fprintf(fp, "0 0\nEOD\n"); /* (never drawn on log axes: no empty block) */
+	}
+	fprintf(fp, "plot x title 'equal' with lines lc rgb '#888888' dt 2");
+	for (g = 0; g < ARRAY_SIZE(paths); g++)
+		fprintf(fp, ", $d%zu using 1:2 title 'FCT, %s' with points pt 7 ps 0.6", g, paths[g]);
+	fprintf(fp, ", $d%zu using 1:2 title 'CCT' with points pt 5 ps 1.0", ARRAY_SIZE(paths));
+	fprintf(fp, ", $d%zu using 1:2 title 'JCT' with points pt 9 ps 1.2\n", ARRAY_SIZE(paths) + 1);
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: hyde fidelity EMUL_RUN SIM_RUN [-o DIR] [-q]\n\n"
+		"How far a simulation is from an emulated run: flows joined by name\n"
+		"(flows.csv's name: job, kind, task, map or read or hop, source host),\n"
+		"coflows and jobs by job id. For every pair timed on both sides (FCT, CCT,\n"
+		"JCT above 0): the ratio emulated / simulated (above 1: the emulation was\n"
+		"slower than the model) and the error |simulated - emulated| / emulated;\n"
+		"median, p90 (nearest rank) and the worst error, over all pairs, by the\n"
+		"emulated flow's path (eps, ocs, rack, host), by size class (<100KB,\n"
+		"100KB-1MB, 1MB-10MB, >=10MB), by kind and by job class. SIM_RUN is\n"
+		"usually hyde sim --replay EMUL_RUN (the decisions held equal; it has no\n"
+		"jobs.csv, so no JCT) or hyde sim with the same inputs and seed (free\n"
+		"decisions: flows join only where the decisions agreed).\n\n"
+		"  -o, --out DIR         where fidelity.csv (every joined pair: level, name,\n"
+		"                        kind, path, bytes, emul_ns, sim_ns, ratio; -1: not\n"
+		"                        timed on both) and fidelity.png (simulated against\n"
+		"                        emulated, log-log) go (default SIM_RUN)\n"
+		"  -q, --quiet           no tables\n\n"
+		"Exit status: 0 done, 2 bad usage or input (nothing written).\n");
+}
+
+/* The join of two runs: printed unless quiet, its files in out, its
+ * overall figures in *fs (may be NULL). 0; EXIT_USAGE with a message on
+ * bad input (nothing written); EXIT_RUN_FAILED if a file cannot be
+ * written. */
+int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
+		 struct fidelity_summary *fs)
+{
+	char errbuf[HYDE_ERRBUF_SIZE];
+	const char *dir[2] = { emul, sim };
+	struct fd_set sets[2][LV_N];
+	struct fd_all all;
+	struct stat sb;
+	int lv, r = 0, k;
+	char *csv = NULL, *png = NULL, *tmp = NULL;
+
+	memset(sets, 0, sizeof(sets));
+	memset(&all, 0, sizeof(all));
+	if (fs)
+		memset(fs, 0, sizeof(*fs));
+	for (k = 0; k < 2; k++)
+		if (stat(dir[k], &sb) || !S_ISDIR(sb.st_mode)) {
+			fprintf(stderr, "hyde fidelity: %s: not a run directory\n", dir[k]);
+			return EXIT_USAGE;
+		}
+	if (stat(out, &sb) || !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "hyde fidelity: -o %s: not a directory\n", out);
+		return EXIT_USAGE;
+	}
+	for (lv = 0; lv < LV_N; lv++)
+		for (k = 0; k < 2; k++)
+			if (read_set(dir[k], lv, &sets[k][lv], errbuf)) {
+				fprintf(stderr, "hyde fidelity: %s\n", errbuf);
+				r = EXIT_USAGE;
+				goto out;
+			}
+	for (lv = 0; lv < LV_N; lv++) {
+		all.have[lv] = sets[0][lv].present && sets[1][lv].present;
+		if (all.have[lv])
+			join(&sets[0][lv], &sets[1][lv], &all.j[lv]);
+	}
+	if (!all.j[LV_FLOW].n) {
+		fprintf(stderr, "hyde fidelity: %s and %s have no flow in common (by name): not runs of the same inputs\n",
+			dir[0], dir[1]);
+		r = EXIT_USAGE;
+		goto out;
+	}
+	if (!quiet) {
+		printf("hyde fidelity: %s (emulated) against %s (simulated)\n", dir[0], dir[1]);
+		printf("ratio: emulated / simulated (above 1: the emulation slower); |err|: |sim - emul| / emul\n\n");
+		for (lv = 0; lv < LV_N; lv++) {
+			if (all.have[lv])
+				report_level(lv, &all.j[lv]);
+			else
+				printf("%s: not compared: %s has no %s\n", lv_metric[lv],
+				       sets[0][lv].present ? dir[1] : dir[0], RUNDIR_JOBS);
+			printf("\n");
+		}
+	}
+	if (fs) {
+		fs->flows_e = sets[0][LV_FLOW].n;
+		fs->flows_s = sets[1][LV_FLOW].n;
+		for (lv = 0; lv < LV_N; lv++) {
+			const struct fd_pair **v = xmalloc((all.j[lv].n + 1) * sizeof(*v));
+			struct fd_stat st;
+			size_t i, n = 0;
+
+			for (i = 0; all.have[lv] && i < all.j[lv].n; i++)
+				if (!isnan(all.j[lv].p[i].ratio))
+					v[n++] = &all.j[lv].p[i];
+			stats(v, n, &st);
+			fs->joined[lv] = all.j[lv].n;
+			fs->n[lv] = st.n;
+			fs->ratio_med[lv] = st.n ? st.r_med : NAN;
+			fs->ratio_p90[lv] = st.n ? st.r_p90 : NAN;
+			free(v);
+		}
+	}
+	csv = xasprintf("%s/fidelity.csv", out);
+	if (cli_write_file(csv, write_csv, &all, errbuf)) {
+		fprintf(stderr, "hyde fidelity: %s\n", errbuf);
+		r = EXIT_RUN_FAILED;
+		goto out;
+	}
+	png = xasprintf("%s/fidelity.png", out);
+	tmp = xasprintf("%s/fidelity.tmp.png", out);
+	{
+		struct fd_plot pl = { &all, tmp };
+		int e = plot_script(tmp, scatter_body, &pl, errbuf);
+
+		if (e == -ENOENT) {
+			fprintf(stderr, "hyde fidelity: fidelity.png not drawn: no gnuplot\n");
+			free(png);
+			png = xstrdup("no fidelity.png (no gnuplot)");
+		} else if (e || rename(tmp, png)) {
+			fprintf(stderr, "hyde fidelity: %s: %s\n", png, e ? errbuf : strerror(errno));
+			unlink(tmp);
+			r = EXIT_RUN_FAILED;
+			goto out;
+		}
+	}
+	if (!quiet)
+		printf("written: %s, %s\n", csv, png);
+out:
+	for (lv = 0; lv < LV_N; lv++) {
+		for (k = 0; k < 2; k++)
+			set_free(&sets[k][lv]);
+		free(all.j[lv].p);
+	}
+	free(csv);
+	free(png);
+	free(tmp);
+	return r;
+}
+
+int cmd_fidelity(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	bool quiet = false;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("fidelity", "expected two run directories, EMUL_RUN and SIM_RUN");
+	return fidelity_run(argv[optind], argv[optind + 1], out ? out : argv[optind + 1], quiet,
+			    NULL);
+}

@@ -1,0 +1,203 @@
+#!/bin/sh
+# Fidelity without root: every flow of a run has a name, unique, that says
+# what it is (JOB/KIND/TASK/WHAT@SRC, docs/definitions.md); hyde sim
+# --replay of a simulated run gives back exactly its flows (the same names,
+# every FCT and CCT to the nanosecond: the same model, the same starts and
+# circuits); hyde fidelity's join and statistics on hand-made run
+# directories with known answers; and the bad inputs of both: one message,
+# exit 2, nothing written.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+
+T="$HYDE_SRCDIR/topologies/rack8.topo"
+W="$HYDE_SRCDIR/workloads/fb-small.wl"
+A="$tmpdir/a"
+B="$tmpdir/b"
+
+# ---- names ----
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s coscheduler --seed 3 -o "$A"
+head -1 "$A/flows.csv" | grep -q ',src,dst,name$' || fail "flows.csv: no name column at the end: $(head -1 "$A/flows.csv")"
+# every name: the line's job and kind, a task, the map (shuffle), read
+# (input) or hop (output), and the line's source host
+bad=$(awk -F, 'NR > 1 {
+	n = split($16, p, "/")
+	if (n != 4 || p[1] != $3 || p[2] != $13) { print NR ": " $0; next }
+	if ($13 == "input" && p[3] !~ /^m[0-9]+$/) { print NR ": " $0; next }
+	if ($13 != "input" && p[3] !~ /^r[0-9]+$/) { print NR ": " $0; next }
+	if ($13 == "shuffle" && p[4] !~ /^m[0-9]+@/) { print NR ": " $0; next }
+	if ($13 != "shuffle" && p[4] !~ /^[0-9]+@/) { print NR ": " $0; next }
+	sub(/^[^@]*@/, "", p[4]); if (p[4] != $14) print NR ": " $0 }' "$A/flows.csv")
+[ -z "$bad" ] || fail "flows named not by what they are: $bad"
+dup=$(tail -n +2 "$A/flows.csv" | cut -d, -f16 | sort | uniq -d | head -3)
+[ -z "$dup" ] || fail "flow names not unique: $dup"
+n_flows=$(($(wc -l <"$A/flows.csv") - 1))
+[ "$n_flows" -gt 100 ] || fail "only $n_flows flows"
+grep -q ',ocs,' "$A/flows.csv" || fail "no OCS flow to replay circuits with"
+
+# ---- replay of a simulated run: exactly its flows back ----
+expect_status 0 "$HYDE" sim --replay "$A" -o "$B"
+contains "$out" "$n_flows of $n_flows done"
+for f in flows.csv coflows.csv events.log inputs/topology.topo; do
+	[ -f "$B/$f" ] || fail "replay: no $f"
+done
+[ -e "$B/jobs.csv" ] && fail "replay: a jobs.csv (the jobs are the replayed run's)"
+# flow, name, path, bytes, start, end, FCT: all equal
+cut -d, -f1,4,5,6,7,8,16 "$A/flows.csv" | sort >"$tmpdir/fa"
+cut -d, -f1,4,5,6,7,8,16 "$B/flows.csv" | sort >"$tmpdir/fb"
+cmp -s "$tmpdir/fa" "$tmpdir/fb" || fail "replay of a simulation differs: $(diff "$tmpdir/fa" "$tmpdir/fb" | head -5)"
+# coflows: all but T(C) (a replay plans no circuits)
+cut -d, -f1-7,9- "$A/coflows.csv" >"$tmpdir/ca"
+cut -d, -f1-7,9- "$B/coflows.csv" >"$tmpdir/cb"
+cmp -s "$tmpdir/ca" "$tmpdir/cb" || fail "replay: coflows differ: $(diff "$tmpdir/ca" "$tmpdir/cb" | head -5)"
+# and hyde fidelity says so: every ratio 1, no error
+expect_status 0 "$HYDE" fidelity "$A" "$B"
+contains "$out" "FCT: $n_flows flows joined; 0 only in EMUL_RUN, 0 only in SIM_RUN"
+echo "$out" | grep -E '^  all ' | grep -vq '1.000     1.000       0.0%       0.0%       0.0%' &&
+	fail "a run against its own replay is not exact: $out"
+contains "$out" "JCT: not compared: $B has no jobs.csv"
+[ -f "$B/fidelity.csv" ] || fail "no fidelity.csv"
+[ "$(grep -c '^flow,' "$B/fidelity.csv")" = "$n_flows" ] || fail "fidelity.csv: not one line per flow"
+
+# a run from before names (flows.csv without its name column) still reads
+# in hyde compare --from
+expect_status 0 "$HYDE" compare --backend sim -t "$HYDE_SRCDIR/topologies/tiny.topo" \
+	-w "$HYDE_SRCDIR/workloads/small.wl" -s fair -o "$tmpdir/cmp" -q
+sed -i '1s|,name$||; 2,$s|,[^,]*$||' "$tmpdir/cmp/fair/flows.csv"
+head -1 "$tmpdir/cmp/fair/flows.csv" | grep -q ',dst$' || fail "flows.csv's name not stripped"
+expect_status 0 "$HYDE" compare --from "$tmpdir/cmp" -o "$tmpdir/cmp2" -q
+contains "$out" "fair"
+
+# a flow the captures did not time (start_ns -1) starts when the
+# controller started it (events.log's flow_start): here the same instant
+U="$tmpdir/untimed"
+cp -r "$A" "$U"
+awk -F, 'BEGIN { OFS = "," } NR == 5 || NR == 50 { $6 = -1 } { print }' "$A/flows.csv" >"$U/flows.csv"
+expect_status 0 "$HYDE" sim --replay "$U" -o "$tmpdir/ru" -q
+cut -d, -f1,4,5,6,7,8,16 "$tmpdir/ru/flows.csv" | sort >"$tmpdir/fu"
+cmp -s "$tmpdir/fa" "$tmpdir/fu" || fail "untimed flows replayed at another start: $(diff "$tmpdir/fa" "$tmpdir/fu" | head -4)"
+grep -v ' flow_start ' "$A/events.log" >"$U/events.log"
+expect_status 2 "$HYDE" sim --replay "$U" -o "$tmpdir/ru2" -q
+contains "$err" "untimed/flows.csv:5: start_ns: expected a start (or a flow_start in events.log)"
+
+# the simulator's fidelity options, on one flow replayed alone: payload=0.5
+# halves what every link carries (the FCT doubles), setup=1ms holds its
+# bytes 1 ms (the FCT grows by exactly that)
+O1="$tmpdir/one"
+cp -r "$A" "$O1"
+{ head -1 "$A/flows.csv"; grep -m1 ',eps,[0-9]*,[0-9]*,[0-9]*,[0-9]*,0,[0-9]*,0,' "$A/flows.csv"; } >"$O1/flows.csv"
+[ "$(wc -l <"$O1/flows.csv")" = 2 ] || fail "no EPS flow to replay alone"
+fct_of() { tail -1 "$1/flows.csv" | cut -d, -f8; }
+expect_status 0 "$HYDE" sim --replay "$O1" -o "$tmpdir/o0" -q
+expect_status 0 "$HYDE" sim --replay "$O1" -B payload=0.5 -o "$tmpdir/o1" -q
+expect_status 0 "$HYDE" sim --replay "$O1" -B setup=1ms -o "$tmpdir/o2" -q
+f0=$(fct_of "$tmpdir/o0")
+f1=$(fct_of "$tmpdir/o1")
+f2=$(fct_of "$tmpdir/o2")
+[ "$f0" -gt 0 ] || fail "the lone flow took $f0 ns"
+d=$((f1 - 2 * f0))
+[ "${d#-}" -le 2 ] || fail "payload=0.5: FCT $f1 ns, expected twice $f0 ns"
+[ "$f2" = $((f0 + 1000000)) ] || fail "setup=1ms: FCT $f2 ns, expected $f0 + 1 ms"
+expect_status 2 "$HYDE" sim --replay "$O1" -B payload=2 -o "$tmpdir/o3" -q
+contains "$err" "payload"
+
+# ---- replay: bad input ----
+expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
+contains "$err" "--scheduler does not apply"
+expect_status 2 "$HYDE" sim --replay "$A" -t "$T" -o "$tmpdir/r1"
+contains "$err" "--topology does not apply"
+expect_status 2 "$HYDE" sim --replay "$tmpdir/none" -o "$tmpdir/r1"
+contains "$err" "not a run directory"
+expect_status 2 "$HYDE" run --replay "$A" -o "$tmpdir/r1"
+contains "$err" "--replay is hyde sim's"
+cp -r "$A" "$tmpdir/badname"
+sed -i '3s|,[^,]*$|,j0/shuffle/x/m0@r0h0|' "$tmpdir/badname/flows.csv"
+expect_status 2 "$HYDE" sim --replay "$tmpdir/badname" -o "$tmpdir/r1"
+contains "$err" "badname/flows.csv:3: name: expected a flow name"
+cp -r "$A" "$tmpdir/badpath"
+sed -i '2s|,eps,|,rack,|; 2s|,ocs,|,rack,|' "$tmpdir/badpath/flows.csv"
+expect_status 2 "$HYDE" sim --replay "$tmpdir/badpath" -o "$tmpdir/r1"
+contains "$err" "badpath/flows.csv:2: path: expected eps or ocs between two racks"
+[ -e "$tmpdir/r1" ] && fail "a refused replay left $tmpdir/r1"
+
+# ---- hyde fidelity on hand-made runs with known answers ----
+FH="flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns,kind,src,dst,name"
+CH="coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns"
+JH="job,user,arrival_ns,start_ns,end_ns,jct_ns,maps,reduces,shuffle_bytes,cross_rack_bytes,class,parents_ns,queue_ns,map_ns,wait_ns,shuffle_ns,reduce_ns"
+E="$tmpdir/e"
+S="$tmpdir/s"
+mkdir -p "$E" "$S"
+# FCTs, emulated / simulated: 100/100, 200/100, 300/600, 400/400 ms:
+# ratios 1, 2, 0.5, 1 (median 1, p90 2), errors 0, 50%, 100%, 0 (median
+# 0, p90 and worst 100%); one flow only in each; one never ended in sim
+cat >"$E/flows.csv" <<EOF
+$FH
+1,0,a,eps,2000000,0,100000000,100000000,0,2000000,0,-1,shuffle,r1h0,r0h0,a/shuffle/r0/m0@r1h0
+2,0,a,ocs,2000000,0,200000000,200000000,2000000,0,0,-1,shuffle,r1h1,r0h0,a/shuffle/r0/m1@r1h1
+3,0,a,rack,50000,0,300000000,300000000,0,0,0,-1,input,r0h1,r0h0,a/input/m2/0@r0h1
+4,1,b,eps,20000000,0,400000000,400000000,0,20000000,0,-1,shuffle,r0h0,r1h0,b/shuffle/r0/m0@r0h0
+5,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h0,r1h1,b/shuffle/r0/m1@r0h0
+6,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m2@r0h1
+EOF
+cat >"$S/flows.csv" <<EOF
+$FH
+11,0,a,eps,2000000,0,100000000,100000000,0,2000000,0,-1,shuffle,r1h0,r0h0,a/shuffle/r0/m0@r1h0
+10,0,a,ocs,2000000,0,100000000,100000000,2000000,0,0,-1,shuffle,r1h1,r0h0,a/shuffle/r0/m1@r1h1
+13,0,a,rack,50000,0,600000000,600000000,0,0,0,-1,input,r0h1,r0h0,a/input/m2/0@r0h1
+12,1,b,eps,20000000,0,400000000,400000000,0,20000000,0,-1,shuffle,r0h0,r1h0,b/shuffle/r0/m0@r0h0
+14,1,b,eps,1000,0,-1,-1,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m2@r0h1
+15,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m9@r0h1
+EOF
+# CCTs 1 s / 0.8 s and 2 s / 4 s: ratios 1.25, 0.5
+printf '%s\n0,a,2,4000000,0,1000000000,1000000000,-1,0,0,-1\n1,b,3,20002000,0,2000000000,2000000000,-1,0,0,-1\n' "$CH" >"$E/coflows.csv"
+printf '%s\n0,a,2,4000000,0,800000000,800000000,-1,0,0,-1\n1,b,3,20002000,0,4000000000,4000000000,-1,0,0,-1\n' "$CH" >"$S/coflows.csv"
+# JCTs 10 s / 5 s (heavy), 3 s / 3 s (light)
+printf '%s\na,u,0,0,1,10000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$E/jobs.csv"
+printf '%s\na,u,0,0,1,5000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$S/jobs.csv"
+expect_status 0 "$HYDE" fidelity "$E" "$S" -o "$tmpdir"
+line() { echo "$out" | grep -E "^  $1 " | tr -s ' '; }
+contains "$out" "FCT: 5 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not ended: 0 in EMUL_RUN, 1 in SIM_RUN; no time (0): 0, 0"
+[ "$(echo "$out" | grep -E '^  all ' | head -1 | tr -s ' ')" = " all 4 1.000 2.000 0.0% 100.0% 100.0%" ] ||
+	fail "FCT all: $(echo "$out" | grep -E '^  all ' | head -1)"
+[ "$(line 'path eps')" = " path eps 2 1.000 1.000 0.0% 0.0% 0.0%" ] || fail "path eps: $(line 'path eps')"
+[ "$(line 'path ocs')" = " path ocs 1 2.000 2.000 50.0% 50.0% 50.0%" ] || fail "path ocs: $(line 'path ocs')"
+[ "$(line 'path rack')" = " path rack 1 0.500 0.500 100.0% 100.0% 100.0%" ] || fail "path rack: $(line 'path rack')"
+[ "$(line 'size 1MB-10MB')" = " size 1MB-10MB 2 1.000 2.000 0.0% 50.0% 50.0%" ] || fail "size 1MB-10MB: $(line 'size 1MB-10MB')"
+[ "$(line 'size >=10MB')" = " size >=10MB 1 1.000 1.000 0.0% 0.0% 0.0%" ] || fail "size >=10MB: $(line 'size >=10MB')"
+[ "$(line 'kind input')" = " kind input 1 0.500 0.500 100.0% 100.0% 100.0%" ] || fail "kind input: $(line 'kind input')"
+contains "$out" "CCT: 2 coflows joined"
+[ "$(echo "$out" | grep -E '^  all ' | sed -n 2p | tr -s ' ')" = " all 2 0.500 1.250 20.0% 100.0% 100.0%" ] ||
+	fail "CCT all: $(echo "$out" | grep -E '^  all ' | sed -n 2p)"
+[ "$(line 'class heavy')" = " class heavy 1 2.000 2.000 50.0% 50.0% 50.0%" ] || fail "class heavy: $(line 'class heavy')"
+grep -qx 'flow,a/shuffle/r0/m1@r1h1,shuffle,ocs,2000000,200000000,100000000,2.000000' "$tmpdir/fidelity.csv" ||
+	fail "fidelity.csv: $(cat "$tmpdir/fidelity.csv")"
+grep -qx 'flow,b/shuffle/r0/m2@r0h1,shuffle,eps,1000,1000000,-1,-1' "$tmpdir/fidelity.csv" ||
+	fail "fidelity.csv: the flow not timed in SIM_RUN: $(cat "$tmpdir/fidelity.csv")"
+grep -qx 'job,a,heavy,-,1,10000000000,5000000000,2.000000' "$tmpdir/fidelity.csv" ||
+	fail "fidelity.csv: job a: $(grep '^job' "$tmpdir/fidelity.csv")"
+[ "$(wc -l <"$tmpdir/fidelity.csv")" = 10 ] || fail "fidelity.csv: $(wc -l <"$tmpdir/fidelity.csv") lines, expected 1 + 5 + 2 + 2"
+
+# ---- hyde fidelity: bad input, one message, exit 2, nothing written ----
+O="$tmpdir/out"
+mkdir "$O"
+expect_status 2 "$HYDE" fidelity "$E" -o "$O"
+contains "$err" "expected two run directories"
+expect_status 2 "$HYDE" fidelity "$E" "$tmpdir/none" -o "$O"
+contains "$err" "$tmpdir/none: not a run directory"
+expect_status 2 "$HYDE" fidelity "$E" "$S" -o "$tmpdir/none"
+contains "$err" "-o $tmpdir/none: not a directory"
+cp -r "$S" "$tmpdir/old"
+sed -i '1s|,name$||; 2,$s|,[^,]*$||' "$tmpdir/old/flows.csv"
+expect_status 2 "$HYDE" fidelity "$E" "$tmpdir/old" -o "$O"
+contains "$err" "old/flows.csv: its flows have no names"
+cp -r "$S" "$tmpdir/dup"
+sed -n 2p "$S/flows.csv" >>"$tmpdir/dup/flows.csv"
+expect_status 2 "$HYDE" fidelity "$E" "$tmpdir/dup" -o "$O"
+contains "$err" "dup/flows.csv:8: flow 'a/shuffle/r0/m0@r1h0' already on line 2"
+cp -r "$S" "$tmpdir/badt"
+sed -i '3s|,100000000,100000000,|,100000000,soon,|' "$tmpdir/badt/flows.csv"
+expect_status 2 "$HYDE" fidelity "$E" "$tmpdir/badt" -o "$O"
+contains "$err" "badt/flows.csv:3: fct_ns"
+expect_status 2 "$HYDE" fidelity "$E" "$A" -o "$O"
+contains "$err" "no flow in common"
+[ -z "$(ls "$O")" ] || fail "a refused fidelity wrote: $(ls "$O")"
+
+finish

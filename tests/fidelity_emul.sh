@@ -1,0 +1,87 @@
+#!/bin/sh
+# Fidelity on a real fabric (root): the same decisions make the same flows
+# with the same names on both backends (an emulated run and a simulated
+# one of the same inputs and seed: each job placed alike on both),
+# input reads, shuffle fetches and output hops alike; hyde sim --replay of the emulated run replays exactly
+# its flows, each starting when the emulated one entered the network (its
+# first SYN, from the run's start); hyde fidelity joins every flow; hyde
+# compare --backend both runs both and reports their fidelity.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+require_root
+command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
+
+P=$(test_prefix tfid)
+D="$HYDE_SRCDIR/tests/data"
+E="$tmpdir/emul"
+S="$tmpdir/sim"
+R="$tmpdir/replay"
+cleanup() {
+	"$HYDE" clean --prefix $P >/dev/null 2>&1
+	rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+
+expect_status 0 "$HYDE" run -t "$D/run2x2io.topo" -w "$D/io.wl" --seed 5 -o "$E" --prefix $P -q
+expect_status 0 "$HYDE" sim -t "$D/run2x2io.topo" -w "$D/io.wl" --seed 5 -o "$S" -q
+
+# The decisions: where each job's tasks ran. The workload pins every
+# task's rack, but a host in the rack, and the DAG child's reduce, can go
+# another way when the timing differs (two busy cores): a job placed alike
+# on both backends must have exactly the same flows (names, kinds, hosts,
+# paths, bytes); at least one job must be placed alike.
+awk '$2 == "task_start" { print $3, $4, $5, $6 }' "$E/events.log" | sort >"$tmpdir/te"
+awk '$2 == "task_start" { print $3, $4, $5, $6 }' "$S/events.log" | sort >"$tmpdir/ts"
+[ -s "$tmpdir/te" ] || fail "no task_start in $E/events.log"
+cut -d, -f3,4,5,13,14,15,16 "$E/flows.csv" | sort >"$tmpdir/fe"
+cut -d, -f3,4,5,13,14,15,16 "$S/flows.csv" | sort >"$tmpdir/fs"
+same=""
+for j in $(cut -d' ' -f1 "$tmpdir/te" | sort -u); do
+	grep "^$j " "$tmpdir/te" >"$tmpdir/tje"
+	grep "^$j " "$tmpdir/ts" >"$tmpdir/tjs"
+	cmp -s "$tmpdir/tje" "$tmpdir/tjs" || continue
+	same="$same $j"
+	grep "^$j," "$tmpdir/fe" >"$tmpdir/fje"
+	grep "^$j," "$tmpdir/fs" >"$tmpdir/fjs"
+	[ -s "$tmpdir/fje" ] || fail "job $j: no flows"
+	cmp -s "$tmpdir/fje" "$tmpdir/fjs" ||
+		fail "job $j, placed alike, has other flows on the two backends: $(diff "$tmpdir/fje" "$tmpdir/fjs")"
+done
+[ -n "$same" ] || fail "no job placed alike on the two backends: $(diff "$tmpdir/te" "$tmpdir/ts")"
+for k in input shuffle output; do
+	grep -q ",$k,r[0-9]h[0-9],r[0-9]h[0-9],[^,]*/$k/" "$E/flows.csv" || fail "no $k flow named in $E/flows.csv"
+done
+tail -n +2 "$E/manifest.csv" | awk -F, '$17 == "" || $17 == "-" { print }' | grep -q . &&
+	fail "manifest lines without a name: $(head -3 "$E/manifest.csv")"
+
+# the replay: exactly the emulated flows, each from its first SYN
+expect_status 0 "$HYDE" sim --replay "$E" -o "$R"
+n=$(($(wc -l <"$E/flows.csv") - 1))
+contains "$out" "$n of $n done"
+t0=$(awk '$2 == "run_start" { print $1; exit }' "$E/events.log")
+# (in the shell's 64-bit arithmetic: awk's doubles round epoch ns)
+tail -n +2 "$E/flows.csv" | while IFS=, read -r _ _ _ path bytes start _ _ _ _ _ _ _ _ _ name; do
+	echo "$name $((start - t0)) $bytes $path"
+done | sort >"$tmpdir/se"
+awk -F, 'NR > 1 { print $16, $6, $5, $4 }' "$R/flows.csv" | sort >"$tmpdir/sr"
+cmp -s "$tmpdir/se" "$tmpdir/sr" || fail "the replay's flows or starts differ: $(diff "$tmpdir/se" "$tmpdir/sr" | head -5)"
+expect_status 0 "$HYDE" fidelity "$E" "$R" -o "$tmpdir"
+contains "$out" "FCT: $n flows joined; 0 only in EMUL_RUN, 0 only in SIM_RUN"
+[ -f "$tmpdir/fidelity.csv" ] || fail "no fidelity.csv"
+
+# hyde compare --backend both: the compare in each backend, then each
+# emulated run against its simulation
+C="$tmpdir/both"
+expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
+	-o "$C" --prefix $P -q
+for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
+	fidelity/fair/fidelity.csv; do
+	[ -f "$C/$f" ] || fail "compare --backend both: no $f"
+done
+ne=$(($(wc -l <"$C/emul/fair/flows.csv") - 1))
+echo "$out" | grep -Eq "^fair +5 +[0-9]+ of $ne " || fail "compare --backend both: no fidelity line for fair: $out"
+[ "$(grep -c '^flow,' "$C/fidelity/fair/fidelity.csv")" -ge 1 ] || fail "compare --backend both: no flow joined"
+expect_status 2 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s nosuch -o "$tmpdir/b2" -q
+contains "$err" "unknown scheduler 'nosuch'"
+[ -e "$tmpdir/b2" ] && fail "a refused compare --backend both left $tmpdir/b2"
+
+finish
