@@ -1,0 +1,324 @@
+/* Dawn ([Dawn §2.3, §3]): its rules on the paper's worked examples and
+ * hand-made DAGs (dawn.h): Fig. 9 (ShuffleWatcher's 36 GB across racks
+ * against Dawn's 20 GB), Table 1's three placements, eq. 2-7, balancing's
+ * condition (Alg. 3) and the saturated / unsaturated job selection
+ * (Alg. 1). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_hyde.h"
+#include "core/util.h"
+#include "sched/dawn.h"
+
+#define TOL 1e-9
+
+/* ---- eq. (2)-(4), (7): the data not on a rack, and the best rack ---- */
+
+static const struct {
+	double here[4];
+	unsigned R, at;
+	double cost_at;	 /* eq. 2 (or 7) at `at` */
+	unsigned max;	 /* eq. 3-4's rack: most data, ties to the lower */
+	double cost_min; /* R_Cost_min */
+} cost_cases[] = {
+	/* a job whose input is spread: any rack reads 3 of 4 GB remotely */
+	{ { 1, 1, 1, 1 }, 4, 2, 3, 0, 3 },
+	/* input aggregated by the previous level: 0 at its rack */
+	{ { 0, 0, 4, 0 }, 4, 2, 0, 2, 0 },
+	{ { 0, 0, 4, 0 }, 4, 0, 4, 2, 0 },
+	/* intermediate data 7/2/3 GB: max_reduce 0 costs 5 (eq. 4); rack 2 costs 9 (eq. 7) */
+	{ { 7, 2, 3 }, 3, 2, 9, 0, 5 },
+	/* ties: the lower rack */
+	{ { 3, 5, 5 }, 3, 1, 8, 1, 8 },
+	/* nothing anywhere */
+	{ { 0, 0 }, 2, 1, 0, 0, 0 },
+};
+
+START_TEST(eq_2_4)
+{
+	double c;
+	unsigned m;
+
+	ck_assert_double_eq_tol(dawn_cost_at(cost_cases[_i].here, cost_cases[_i].R,
+					     cost_cases[_i].at),
+				cost_cases[_i].cost_at, TOL);
+	m = dawn_max_rack(cost_cases[_i].here, cost_cases[_i].R, &c);
+	ck_assert_uint_eq(m, cost_cases[_i].max);
+	ck_assert_double_eq_tol(c, cost_cases[_i].cost_min, TOL);
+	/* eq. 3 is eq. 2 at max_map, and no rack costs less */
+	ck_assert_double_eq_tol(c, dawn_cost_at(cost_cases[_i].here, cost_cases[_i].R, m), TOL);
+	for (unsigned r = 0; r < cost_cases[_i].R; r++)
+		ck_assert(dawn_cost_at(cost_cases[_i].here, cost_cases[_i].R, r) >= c - TOL);
+}
+END_TEST
+
+/* ---- eq. (5)-(6) on a hand-made DAG ----
+ * Job x (6 GB of output) has three children (Next_x): y1 whose other
+ * parent (Prev_{x,y1}) finished with 9 GB on rack 2, y2 whose other
+ * parent wrote 5 GB on rack 0, y3 with no other parent. Per candidate
+ * rack r, In_y = Out_x on r + the co-parent's (eq. 5) and the children's
+ * R_Cost_min summed (eq. 6):
+ *   r=0: y1 {6,0,9} 6, y2 {11,0,0} 0, y3 {6,0,0} 0 -> 6
+ *   r=1: y1 {0,6,9} 6, y2 {5,6,0} 5, y3 0           -> 11
+ *   r=2: y1 {0,0,15} 0, y2 {5,0,6} 5, y3 0          -> 5  (dep_reduce) */
+static const double y1_prev[3] = { 0, 0, 9 }, y2_prev[3] = { 5, 0, 0 };
+static const struct dawn_child kids3[] = {
+	{ 6, y1_prev },
+	{ 6, y2_prev },
+	{ 6, NULL },
+};
+static const double dep_costs[3] = { 6, 11, 5 };
+
+START_TEST(eq_5_6)
+{
+	double c;
+
+	ck_assert_double_eq_tol(dawn_dep_cost(kids3, 3, 3, (unsigned)_i), dep_costs[_i], TOL);
+	/* whatever max_reduce is, dep_reduce is the cheapest rack */
+	ck_assert_uint_eq(dawn_dep_reduce(kids3, 3, 3, (unsigned)_i, &c), 2);
+	ck_assert_double_eq_tol(c, 5, TOL);
+}
+END_TEST
+
+/* ties keep max_reduce: a child with no co-parent costs 0 anywhere */
+START_TEST(dep_tie_keeps_max)
+{
+	double c;
+
+	ck_assert_uint_eq(dawn_dep_reduce(&kids3[2], 1, 3, 1, &c), 1);
+	ck_assert_double_eq_tol(c, 0, TOL);
+	ck_assert_uint_eq(dawn_dep_reduce(&kids3[2], 1, 3, 2, &c), 2);
+	/* no child at all (a last-level job): max_reduce */
+	ck_assert_uint_eq(dawn_dep_reduce(NULL, 0, 3, 1, &c), 1);
+}
+END_TEST
+
+/* ---- Fig. 9: six jobs on two racks, stage ratio 1:1 ----
+ * Level 1: jobs 1 and 2 with one reduce each, intermediate data 10/8 GB
+ * and 8/10 GB on racks 1/2 (so their output is 18 GB); jobs 3 and 4,
+ * finished, wrote 10 GB on rack 2 and on rack 1. Level 2: job 5 reads
+ * jobs 1 and 3, job 6 jobs 2 and 4. ShuffleWatcher puts each reduce on
+ * the rack with most intermediate data (8 + 8 GB shuffled) and leaves
+ * jobs 5 and 6 to read 10 + 10 GB across: 36 GB. Dawn's dep_reduce puts
+ * them with the co-parents' output (10 + 10 GB shuffled, then nothing):
+ * 20 GB, 44% less. (The figure's numbers are read from §3.2.2's text: the
+ * 8G+8G shuffle, the 10G+10G dependent reads and the 10G+10G of Dawn's
+ * shuffle fix them.) */
+static const double fig9_p3[2] = { 0, 10 }, fig9_p4[2] = { 10, 0 };
+static const struct {
+	double inter[2];
+	const double *co_out; /* the finished co-parent's output */
+	unsigned max_reduce, dep_reduce;
+	double sw_shuffle, sw_child, dawn_shuffle, dawn_child;
+} fig9[] = {
+	{ { 10, 8 }, fig9_p3, 0, 1, 8, 10, 10, 0 }, /* job 1 (child: job 5) */
+	{ { 8, 10 }, fig9_p4, 1, 0, 8, 10, 10, 0 }, /* job 2 (child: job 6) */
+};
+
+static double fig9_job(unsigned k, bool dawn, bool check)
+{
+	struct dawn_child y = { fig9[k].inter[0] + fig9[k].inter[1], fig9[k].co_out };
+	double eq4, eq7, dep_cost;
+	unsigned mx = dawn_max_rack(fig9[k].inter, 2, &eq4);
+	unsigned dep = dawn_dep_reduce(&y, 1, 2, mx, &dep_cost);
+	double child_at_max = dawn_dep_cost(&y, 1, 2, mx);
+
+	eq7 = dawn_cost_at(fig9[k].inter, 2, dep);
+	if (check) {
+		ck_assert_uint_eq(mx, fig9[k].max_reduce);
+		ck_assert_uint_eq(dep, fig9[k].dep_reduce);
+		ck_assert_double_eq_tol(eq4, fig9[k].sw_shuffle, TOL);
+		ck_assert_double_eq_tol(child_at_max, fig9[k].sw_child, TOL);
+		ck_assert_double_eq_tol(eq7, fig9[k].dawn_shuffle, TOL);
+		ck_assert_double_eq_tol(dep_cost, fig9[k].dawn_child, TOL);
+	}
+	return dawn ? eq7 + dep_cost : eq4 + child_at_max;
+}
+
+START_TEST(fig9_jobs)
+{
+	fig9_job((unsigned)_i, true, true);
+}
+END_TEST
+
+START_TEST(fig9_totals)
+{
+	double sw = fig9_job(0, false, false) + fig9_job(1, false, false);
+	double dawn = fig9_job(0, true, false) + fig9_job(1, true, false);
+
+	ck_assert_double_eq_tol(sw, 36, TOL);
+	ck_assert_double_eq_tol(dawn, 20, TOL);
+	ck_assert_double_eq_tol(1 - dawn / sw, 0.44, 0.005); /* "reducing the traffic by 44%" */
+}
+END_TEST
+
+/* ---- Table 1 (§2.3): four nodes (the case study's "racks"), job 1's
+ * four 1 GB maps and job 9, which reads jobs 1 and 2 (2 GB each) ----
+ * Dependency-unaware: maps local, job 1's reduces and job 2's where they
+ * fell (nodes 0 and 1): job 9's input is 2/2 GB and its reduce stage reads
+ * 2 GB remotely. Dependency-aware: job 1's output goes to dep_reduce, with
+ * job 2's (node 1): job 9 is local. With map aggregation: job 1's maps on
+ * max_map read 3 GB remotely and nothing after. */
+static const struct {
+	const char *name;
+	double in1[4];
+	bool aggregate; /* maps aggregated on max_map (§3.2.1) */
+	bool aware;	/* job 1's output on dep_reduce (else on out1) */
+	double out1[4], out2[4];
+	double map1, red1, map9, red9; /* Table 1, GB */
+} table1[] = {
+	{ "unaware", { 1, 1, 1, 1 }, false, false, { 1, 1, 0, 0 }, { 1, 1, 0, 0 }, 0, 3, 0, 2 },
+	{ "aware", { 1, 1, 1, 1 }, false, true, { 0 }, { 0, 2, 0, 0 }, 0, 3, 0, 0 },
+	{ "map aggregation", { 1, 1, 1, 1 }, true, true, { 0 }, { 2, 0, 0, 0 }, 3, 0, 0, 0 },
+};
+
+/* Stage ratio 1:1: a stage's data sits where the stage before ran. */
+static void stage_after(const double *in, bool aggregate, double *inter, double *cost)
+{
+	double total = in[0] + in[1] + in[2] + in[3];
+	unsigned m = dawn_max_rack(in, 4, NULL), r;
+
+	for (r = 0; r < 4; r++)
+		inter[r] = aggregate ? (r == m ? total : 0) : in[r];
+	*cost = aggregate ? dawn_cost_at(in, 4, m) : 0; /* eq. 3, or node-local maps */
+}
+
+START_TEST(table1_rows)
+{
+	double inter1[4], in9[4], inter9[4], out1[4], map1, red1, map9, red9;
+	unsigned mx, dep, r;
+	double total1;
+
+	stage_after(table1[_i].in1, table1[_i].aggregate, inter1, &map1);
+	total1 = inter1[0] + inter1[1] + inter1[2] + inter1[3];
+	mx = dawn_max_rack(inter1, 4, &red1); /* eq. 4 */
+	if (table1[_i].aware) {
+		struct dawn_child y = { total1 / 2, table1[_i].out2 };
+
+		dep = dawn_dep_reduce(&y, 1, 4, mx, NULL);
+		red1 = dawn_cost_at(inter1, 4, dep); /* eq. 7 */
+		for (r = 0; r < 4; r++)
+			out1[r] = r == dep ? total1 / 2 : 0;
+	} else {
+		memcpy(out1, table1[_i].out1, sizeof(out1));
+	}
+	for (r = 0; r < 4; r++) /* eq. 5 */
+		in9[r] = out1[r] + table1[_i].out2[r];
+	stage_after(in9, table1[_i].aggregate, inter9, &map9);
+	dawn_max_rack(inter9, 4, &red9);
+	ck_assert_msg(fabs(map1 - table1[_i].map1) < TOL && fabs(red1 - table1[_i].red1) < TOL &&
+			      fabs(map9 - table1[_i].map9) < TOL && fabs(red9 - table1[_i].red9) < TOL,
+		      "%s: %g/%g/%g/%g GB, Table 1 says %g/%g/%g/%g", table1[_i].name, map1, red1,
+		      map9, red9, table1[_i].map1, table1[_i].red1, table1[_i].map9,
+		      table1[_i].red9);
+}
+END_TEST
+
+/* ---- Alg. 3: balancing ---- */
+
+static const struct {
+	unsigned p_i, p_max;
+	double b;
+	bool balance;
+} bal_cases[] = {
+	{ 0, 5, 0, true },    /* b = 0: a rack nobody prefers (§3.3.2) */
+	{ 1, 5, 0, false },   /* ... and only such a rack */
+	{ 1, 5, 0.2, true },  /* 1 <= 0.2 x 5 */
+	{ 2, 5, 0.2, false }, /* 2 > 1 */
+	{ 2, 5, 0.4, true },
+	{ 3, 5, 0.6, true },
+	{ 4, 5, 0.6, false },
+	{ 0, 0, 0, false },   /* nobody prefers anything: no hotspot */
+	{ 5, 5, 1, false },   /* rack i is the hotspot itself */
+	{ 4, 5, 1, true },
+};
+
+START_TEST(balance_condition)
+{
+	ck_assert_int_eq(dawn_should_balance(bal_cases[_i].p_i, bal_cases[_i].p_max, bal_cases[_i].b),
+			 bal_cases[_i].balance);
+}
+END_TEST
+
+/* Jobs preferring {0}, {0}, {0,1}, {1}: P = 3, 2, 0. */
+START_TEST(balance_masks)
+{
+	uint64_t pref[4] = { 1, 1, 3, 2 };
+
+	/* rack 2, nobody's, at b = 0: the three jobs of rack 0 gain it */
+	ck_assert_uint_eq(dawn_balance(pref, 4, 3, 2, 0), 3);
+	ck_assert_uint_eq(pref[0], 5);
+	ck_assert_uint_eq(pref[1], 5);
+	ck_assert_uint_eq(pref[2], 7);
+	ck_assert_uint_eq(pref[3], 2);
+	/* rack 1 (P_1 = 2 of P_max = 3): not at b = 0, at b = 0.8 */
+	ck_assert_uint_eq(dawn_balance(pref, 4, 3, 1, 0), 0);
+	ck_assert_uint_eq(dawn_balance(pref, 4, 3, 1, 0.8), 2);
+	ck_assert_uint_eq(pref[0], 7);
+	ck_assert_uint_eq(pref[1], 7);
+}
+END_TEST
+
+/* ---- Alg. 1: job selection on rack 0 of two ----
+ * A prefers {0,1}, traffic 10 / 2 GB there; B prefers {0}, 5 GB; C
+ * prefers {1} only; D prefers {0} at 5 GB like B but its task on the host
+ * reads less across nodes. */
+static const double cA[2] = { 10, 2 }, cB[2] = { 5, 7 }, cC[2] = { 1, 0 }, cD[2] = { 5, 9 };
+
+static const struct {
+	const char *name;
+	struct dawn_cand c[4];
+	size_t n;
+	bool saturated;
+	enum dawn_sort sort;
+	long pick;
+} sel_cases[] = {
+	/* saturated: the least traffic on rack 0 (B); C (cheaper, but not
+	 * preferring rack 0) is never taken */
+	{ "sat", { { 3, cA, 0 }, { 1, cB, 0 }, { 2, cC, 0 } }, 3, true, DAWN_SORT_RACK, 1 },
+	/* unsaturated: the most (A) */
+	{ "unsat", { { 3, cA, 0 }, { 1, cB, 0 }, { 2, cC, 0 } }, 3, false, DAWN_SORT_RACK, 0 },
+	/* literal sort: A's smallest over its racks is 2 < 5 */
+	{ "sat minmax", { { 3, cA, 0 }, { 1, cB, 0 } }, 2, true, DAWN_SORT_MINMAX, 0 },
+	{ "unsat minmax", { { 3, cA, 0 }, { 1, cB, 0 } }, 2, false, DAWN_SORT_MINMAX, 0 },
+	/* equal traffic: the node level, least cross-node when saturated ... */
+	{ "tie sat", { { 1, cB, 3 }, { 1, cD, 1 } }, 2, true, DAWN_SORT_RACK, 1 },
+	/* ... most when not */
+	{ "tie unsat", { { 1, cB, 3 }, { 1, cD, 1 } }, 2, false, DAWN_SORT_RACK, 0 },
+	/* full tie: submission order */
+	{ "full tie", { { 1, cB, 1 }, { 1, cD, 1 } }, 2, true, DAWN_SORT_RACK, 0 },
+	/* nobody prefers rack 0: the container stays idle */
+	{ "idle", { { 2, cC, 0 } }, 1, false, DAWN_SORT_RACK, -1 },
+};
+
+START_TEST(select_job)
+{
+	long k = dawn_select(sel_cases[_i].c, sel_cases[_i].n, 2, 0, sel_cases[_i].saturated,
+			     sel_cases[_i].sort);
+
+	ck_assert_msg(k == sel_cases[_i].pick, "%s: picked %ld, expected %ld", sel_cases[_i].name,
+		      k, sel_cases[_i].pick);
+}
+END_TEST
+
+Suite *dawn_suite(void)
+{
+	Suite *s = suite_create("dawn");
+	TCase *tc = tcase_create("rules");
+
+	tcase_add_loop_test(tc, eq_2_4, 0, ARRAY_SIZE(cost_cases));
+	tcase_add_loop_test(tc, eq_5_6, 0, 3);
+	tcase_add_test(tc, dep_tie_keeps_max);
+	tcase_add_loop_test(tc, fig9_jobs, 0, ARRAY_SIZE(fig9));
+	tcase_add_test(tc, fig9_totals);
+	tcase_add_loop_test(tc, table1_rows, 0, ARRAY_SIZE(table1));
+	tcase_add_loop_test(tc, balance_condition, 0, ARRAY_SIZE(bal_cases));
+	tcase_add_test(tc, balance_masks);
+	tcase_add_loop_test(tc, select_job, 0, ARRAY_SIZE(sel_cases));
+	suite_add_tcase(s, tc);
+	return s;
+}
