@@ -12,6 +12,7 @@
 
 #include "check_hyde.h"
 #include "core/util.h"
+#include "core/wl_gen.h"
 #include "sched/dawn.h"
 
 #define TOL 1e-9
@@ -305,6 +306,135 @@ START_TEST(select_job)
 }
 END_TEST
 
+/* ---- hyde gen dag preset=ml|tpch (§2.2, §5.2, Table 2) ---- */
+
+static struct workload *gen(const char *preset, unsigned dags)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], kv[64];
+	struct gen_dag_opts o;
+	struct workload *wl = NULL;
+
+	gen_dag_opts_default(&o);
+	snprintf(kv, sizeof(kv), "preset=%s", preset);
+	ck_assert_int_eq(gen_dag_opts_set(&o, kv, errbuf), 0);
+	snprintf(kv, sizeof(kv), "dags=%u", dags);
+	ck_assert_int_eq(gen_dag_opts_set(&o, kv, errbuf), 0);
+	ck_assert_int_eq(gen_dag_opts_set(&o, "mean_gap=24.8s", errbuf), 0);
+	ck_assert_msg(wl_gen_dag(&o, &wl, errbuf) == 0, "%s", errbuf);
+	return wl;
+}
+
+/* Per DAG (app): its depth, first-level input, and the bytes its jobs
+ * read from parents plus shuffle (dependent + intermediate data). */
+static void dag_stats(const struct workload *wl, unsigned *depth, double *input, double *later)
+{
+	unsigned *lv = calloc(wl->n_jobs, sizeof(unsigned));
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < wl->n_apps; i++) {
+		depth[i] = 0;
+		input[i] = later[i] = 0;
+	}
+	for (i = 0; i < wl->n_jobs; i++) { /* parents come first in a generated file */
+		const struct wl_job *j = &wl->jobs[i];
+		size_t a = wl->app_of[i];
+
+		lv[i] = 1;
+		for (k = 0; k < j->n_parents; k++) {
+			ck_assert_uint_lt(j->parents[k], i);
+			ck_assert_uint_eq(wl->app_of[j->parents[k]], a); /* a DAG is an app */
+			if (lv[j->parents[k]] + 1 > lv[i])
+				lv[i] = lv[j->parents[k]] + 1;
+		}
+		if (lv[i] > depth[a])
+			depth[a] = lv[i];
+		if (j->n_parents) {
+			ck_assert(j->input_from_parents);
+			later[a] += (double)j->input;
+		} else {
+			input[a] += (double)j->input;
+		}
+		later[a] += (double)j->shuffle;
+	}
+	free(lv);
+}
+
+/* Table 2: each ML DAG has its benchmark's depth and one of its three
+ * input sizes; dependent and intermediate data outweigh the input (Fig. 3). */
+START_TEST(gen_ml)
+{
+	static const struct {
+		const char *name;
+		unsigned depth;
+		double in[3];
+	} t2[] = {
+		{ "kmeans", 11, { 2.5, 6.5, 10.2 } },	{ "bayes", 8, { 5.8, 7.8, 11.9 } },
+		{ "pagerank", 11, { 3.4, 6.6, 8.8 } }, { "mf", 21, { 4.5, 5.5, 7.3 } },
+		{ "lda", 18, { 6.2, 8.4, 10.1 } },
+	};
+	struct workload *wl = gen("ml", 60);
+	unsigned depth[60], seen[5] = { 0 };
+	double input[60], later[60];
+	size_t a, i;
+	int b;
+
+	ck_assert_uint_eq(wl->n_apps, 60);
+	dag_stats(wl, depth, input, later);
+	for (a = 0; a < wl->n_apps; a++) {
+		for (i = 0; i < wl->n_jobs && wl->app_of[i] != a; i++)
+			;
+		for (b = 0; b < 5 && !strstr(wl->jobs[i].id, t2[b].name); b++)
+			;
+		ck_assert_int_lt(b, 5);
+		seen[b]++;
+		ck_assert_uint_eq(depth[a], t2[b].depth);
+		ck_assert_msg(fabs(input[a] - t2[b].in[0] * 1e9) < 1 ||
+				      fabs(input[a] - t2[b].in[1] * 1e9) < 1 ||
+				      fabs(input[a] - t2[b].in[2] * 1e9) < 1,
+			      "%s: input %g", t2[b].name, input[a]);
+		ck_assert_msg(later[a] > 3 * input[a], "%s: %g vs %g", t2[b].name, later[a],
+			      input[a]);
+	}
+	for (b = 0; b < 5; b++)
+		ck_assert_uint_gt(seen[b], 0);
+	wl_free(wl);
+}
+END_TEST
+
+/* The 22 queries, once each: §2.2's median depth of 5, and DAGs with
+ * joins of two parents. */
+START_TEST(gen_tpch)
+{
+	struct workload *wl = gen("tpch", 22);
+	unsigned depth[22], sorted[22], two = 0;
+	double input[22], later[22];
+	size_t a, i, j;
+
+	ck_assert_uint_eq(wl->n_apps, 22);
+	dag_stats(wl, depth, input, later);
+	memcpy(sorted, depth, sizeof(sorted));
+	for (i = 0; i < 22; i++)
+		for (j = i + 1; j < 22; j++)
+			if (sorted[j] < sorted[i]) {
+				unsigned t = sorted[i];
+
+				sorted[i] = sorted[j];
+				sorted[j] = t;
+			}
+	ck_assert_uint_eq(sorted[10], 5);
+	ck_assert_uint_eq(sorted[11], 5);
+	for (a = 0; a < 22; a++) {
+		ck_assert_uint_ge(depth[a], 3); /* scan, group-by, order-by at least */
+		ck_assert(input[a] <= 50e9 * 2); /* 50 GB of tables, a few read twice */
+	}
+	for (i = 0; i < wl->n_jobs; i++)
+		two += wl->jobs[i].n_parents >= 2;
+	ck_assert_uint_gt(two, 0);
+	wl_free(wl);
+}
+END_TEST
+
 Suite *dawn_suite(void)
 {
 	Suite *s = suite_create("dawn");
@@ -319,6 +449,10 @@ Suite *dawn_suite(void)
 	tcase_add_loop_test(tc, balance_condition, 0, ARRAY_SIZE(bal_cases));
 	tcase_add_test(tc, balance_masks);
 	tcase_add_loop_test(tc, select_job, 0, ARRAY_SIZE(sel_cases));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gen");
+	tcase_add_test(tc, gen_ml);
+	tcase_add_test(tc, gen_tpch);
 	suite_add_tcase(s, tc);
 	return s;
 }
