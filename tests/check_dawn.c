@@ -5,14 +5,17 @@
  * (Alg. 1). */
 #include "config.h"
 
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_hyde.h"
 #include "core/util.h"
 #include "core/wl_gen.h"
+#include "ctl/ctl.h"
 #include "sched/dawn.h"
 
 #define TOL 1e-9
@@ -435,6 +438,160 @@ START_TEST(gen_tpch)
 }
 END_TEST
 
+/* ---- in the simulator ---- */
+
+static char *write_tmp(const char *text, const char *suffix)
+{
+	char *path = malloc(64);
+	FILE *f;
+	int fd;
+
+	snprintf(path, 64, "/tmp/hyde-dawn-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(path);
+}
+
+/* Runs the workload; returns the file's text (summary.json or events.log). */
+static char *run_sim(const char *sched, const char *topo, const char *wl, uint64_t seed,
+		     char *kv, const char *file)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], dir[] = "/tmp/hyde-dawn-XXXXXX", path[128];
+	char *kvs[1] = { kv };
+	struct ctl_totals tot;
+	struct ctl_opts o;
+	struct ctl *c;
+	char *text;
+	FILE *f;
+	long n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ctl_opts_default(&o);
+	o.topo_path = topo;
+	o.wl_spec = wl;
+	o.sched_name = sched;
+	o.sched_kv = kvs;
+	o.n_sched_kv = kv ? 1 : 0;
+	o.outdir = dir;
+	o.seed = seed;
+	o.quiet = true;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_totals(c, &tot);
+	ck_assert_uint_eq(tot.jobs_done, tot.jobs);
+	ctl_free(c);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return text;
+}
+
+/* paper_metrics.cross_rack_per_dag.<key> of a summary.json */
+static double per_dag(const char *json, const char *key)
+{
+	const char *p = strstr(json, "\"cross_rack_per_dag\"");
+	char k[32];
+
+	ck_assert_ptr_nonnull(p);
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	p = strstr(p, k);
+	ck_assert_ptr_nonnull(p);
+	return strtod(p + strlen(k), NULL);
+}
+
+/* Two racks, one replica: two chains of two jobs (a -> b on rack 0's
+ * input, c -> d on rack 1's). Under dawn each chain stays on its rack: its
+ * maps on max_map, its reduces on max_reduce = dep_reduce, its child's
+ * maps where the output is; nothing crosses the racks. Fair places
+ * reduces where containers are free, so children read their parents'
+ * output across racks. */
+static const char two_topo[] = "name two\nracks 2\nhosts 2\ncontainers 2\nreplicas 1\n"
+			       "host_rate 1Gbit\nuplink_rate 1Gbit\nocs no\n";
+static const char two_wl[] =
+	"job id=a user=u arrival=0s input=400MB shuffle=400MB output=400MB maps=4 reduces=2 map_time=2s reduce_time=2s app=x input_racks=0\n"
+	"job id=b user=u arrival=0s input=parents shuffle=400MB output=100MB maps=4 reduces=2 map_time=2s reduce_time=2s app=x parents=a\n"
+	"job id=c user=v arrival=0s input=400MB shuffle=400MB output=400MB maps=4 reduces=2 map_time=2s reduce_time=2s app=y input_racks=1\n"
+	"job id=d user=v arrival=0s input=parents shuffle=400MB output=100MB maps=4 reduces=2 map_time=2s reduce_time=2s app=y parents=c\n";
+
+START_TEST(chains_stay_local)
+{
+	char *topo = write_tmp(two_topo, ".topo"), *wl = write_tmp(two_wl, ".wl");
+	double fair_dep = 0;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		char *j = run_sim("dawn", topo, wl, seed, NULL, "summary.json");
+
+		ck_assert_double_eq(per_dag(j, "dependent"), 0);
+		ck_assert_double_eq(per_dag(j, "shuffle"), 0);
+		ck_assert_double_eq(per_dag(j, "input"), 0);
+		free(j);
+		j = run_sim("fair", topo, wl, seed, NULL, "summary.json");
+		fair_dep += per_dag(j, "dependent");
+		free(j);
+	}
+	ck_assert(fair_dep > 0);
+	unlink(topo);
+	unlink(wl);
+	free(topo);
+	free(wl);
+}
+END_TEST
+
+/* The dependency detector and eq. 5-6 wired to the cluster: x's input is
+ * on rack 0 (max_reduce 0), its co-parent z (Prev_{x,y}) finished with
+ * 800 MB on rack 1, and their child y reads both: dep_reduce is rack 1.
+ * dep=no never departs from max_reduce. */
+static const char dep_wl[] =
+	"job id=z user=u arrival=0s input=10MB shuffle=10MB output=800MB maps=1 reduces=1 map_time=1s reduce_time=1s input_racks=1\n"
+	"job id=x user=u arrival=0s input=400MB shuffle=400MB output=400MB maps=4 reduces=2 map_time=8s reduce_time=2s input_racks=0\n"
+	"job id=y user=u arrival=0s input=parents shuffle=100MB output=10MB maps=4 reduces=1 map_time=1s reduce_time=1s parents=x,z\n";
+
+static unsigned long long dep_diff(const char *log)
+{
+	const char *p = strstr(log, "dep_reduce!=max_reduce=");
+
+	ck_assert_ptr_nonnull(p);
+	return strtoull(p + strlen("dep_reduce!=max_reduce="), NULL, 10);
+}
+
+START_TEST(dep_reduce_in_cluster)
+{
+	char *topo = write_tmp(two_topo, ".topo"), *wl = write_tmp(dep_wl, ".wl");
+	char no[] = "dep=no";
+	char *log = run_sim("dawn", topo, wl, 1, NULL, "events.log");
+
+	ck_assert_uint_eq(dep_diff(log), 1); /* x, the one job with a co-parent */
+	free(log);
+	log = run_sim("dawn", topo, wl, 1, no, "events.log");
+	ck_assert_uint_eq(dep_diff(log), 0);
+	free(log);
+	unlink(topo);
+	unlink(wl);
+	free(topo);
+	free(wl);
+}
+END_TEST
+
 Suite *dawn_suite(void)
 {
 	Suite *s = suite_create("dawn");
@@ -453,6 +610,11 @@ Suite *dawn_suite(void)
 	tc = tcase_create("gen");
 	tcase_add_test(tc, gen_ml);
 	tcase_add_test(tc, gen_tpch);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sim");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, chains_stay_local);
+	tcase_add_test(tc, dep_reduce_in_cluster);
 	suite_add_tcase(s, tc);
 	return s;
 }

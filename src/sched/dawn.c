@@ -49,7 +49,11 @@
  *   P_max x b <= P_i, which never balances at the default b = 0, while
  *   §3.3.2 says b = 0 balances exactly when P_i = 0. Read as: balance iff
  *   P_i < P_max and P_i <= b x P_max. "The job that prefer the rack max":
- *   every such job. P counts the jobs with a task to place. A rack added
+ *   every such job. P counts the jobs in the cluster with a plan, whether
+ *   they have a task to place or not (a rack whose jobs are all running
+ *   is not one nobody prefers; counting only jobs with pending tasks
+ *   balanced a two-chain example onto the other chain's rack whenever
+ *   that chain was between stages). A rack added
  *   by balancing stays until the job's next stage (Alg. 2 recomputes).
  * - Sorting (Alg. 1 lines 6-9, 14-17): the literal text sorts by each
  *   job's min (saturated) / max (unsaturated) traffic over its preferred
@@ -406,13 +410,10 @@ static const struct hyde_task *dawn_pick(struct hyde_sched *s, unsigned host)
 	for (i = 0; i < n_act; i++) {
 		const struct hyde_job *j = hyde_job(s, act[i]);
 		struct dawn_job *dj = &p->jobs[j->idx];
-		bool pending;
 
+		/* every job in the cluster with a plan, running tasks or
+		 * not: a rack whose jobs are busy is still preferred */
 		if (j->state != HYDE_JOB_READY || dj->stage == ST_NONE)
-			continue;
-		pending = dj->stage == ST_MAP ? hyde_job_has_pending(j, HYDE_MAP)
-					      : hyde_job_has_pending(j, HYDE_REDUCE);
-		if (!pending)
 			continue;
 		p->cand_job[n] = j->idx;
 		p->pref[n] = dj->pref;
@@ -438,7 +439,8 @@ static const struct hyde_task *dawn_pick(struct hyde_sched *s, unsigned host)
 			const struct hyde_task *t;
 			double node = 0;
 
-			if (!(dj->pref >> rack & 1))
+			if (!(dj->pref >> rack & 1) ||
+			    !hyde_job_has_pending(j, dj->stage == ST_MAP ? HYDE_MAP : HYDE_REDUCE))
 				continue;
 			t = task_for(s, p, j, host, &node);
 			if (!t)
