@@ -1,6 +1,7 @@
 /* hyde gen dag preset=ml|tpch: Dawn's workloads ([Dawn §2.2, §5.2]) as
  * job DAGs whose children read their parents' output (input=parents).
- * Every DAG is one application (app=dN): its completion time is the
+ * Every DAG is one application (app=dN.NAME, NAME its benchmark or
+ * query): its completion time is the
  * workload completion time (WCT) of the paper.
  *
  * preset=ml: each DAG is one of Table 2's fifteen benchmarks B1-B15,
@@ -76,11 +77,11 @@ static uint32_t job(struct dag_build *b, double input, const uint32_t *par, uint
 		    double sir, double osr)
 {
 	struct wl_job *j;
-	char id[64], app[32];
+	char id[64], app[48];
 	uint32_t k;
 
 	snprintf(id, sizeof(id), "d%" PRIu32 ".%s.j%zu", b->dag, b->name, b->n);
-	snprintf(app, sizeof(app), "d%" PRIu32, b->dag);
+	snprintf(app, sizeof(app), "d%" PRIu32 ".%s", b->dag, b->name);
 	j = wl_add_job(b->wl, id, b->user);
 	j->app = xstrdup(app);
 	j->arrival = b->at;
