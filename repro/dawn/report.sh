@@ -297,6 +297,6 @@ plot "$OUT/fig15.dat" using 1:2 title "Fair (delay)" with linespoints, "" using 
 set output "$OUT/fig16.png"
 set title "Fig. 15(b-d)/16: Dawn's 99th percentile WCT (s) against the gap, by b"
 set ylabel "p99 WCT (s)"
-plot for [k=1:$nb] "$OUT/fig15.dat" using 1:(column(5 + 2 * k)) title sprintf("b = %s", word("$BS", k)) with linespoints
+plot for [k=1:$nb] "$OUT/fig15.dat" using 1:(column(4 + 2 * k)) title sprintf("b = %s", word("$BS", k)) with linespoints
 EOF
 exit 0
