@@ -540,6 +540,17 @@ START_TEST(chains_stay_local)
 
 	for (seed = 1; seed <= 4; seed++) {
 		char *j = run_sim("dawn", topo, wl, seed, NULL, "summary.json");
+		char *log = run_sim("dawn", topo, wl, seed, NULL, "events.log");
+
+		/* Fig. 14's count: every task, each with its data on the rack,
+		 * none while saturated (nothing crosses) */
+		ck_assert_ptr_nonnull(strstr(log, "tasks input: saturated local=0 cross=0 "
+						  "unsaturated local=8 cross=0"));
+		ck_assert_ptr_nonnull(strstr(log, "tasks dependent: saturated local=0 cross=0 "
+						  "unsaturated local=8 cross=0"));
+		ck_assert_ptr_nonnull(strstr(log, "tasks intermediate: saturated local=0 cross=0 "
+						  "unsaturated local=8 cross=0"));
+		free(log);
 
 		ck_assert_double_eq(per_dag(j, "dependent"), 0);
 		ck_assert_double_eq(per_dag(j, "shuffle"), 0);

@@ -116,7 +116,16 @@ struct dawn_priv {
 	enum dawn_sort sort;
 	/* what ran: for the log */
 	uint64_t n_sat, n_unsat, n_idle, n_balanced, n_dep_diff, n_dep_update;
+	/* Fig. 14: tasks placed, by the data they process (TD_*), by the
+	 * network's state then (saturated 1), and whether their data was not
+	 * all on the rack (cross 1) */
+	uint64_t n_task[3][2][2];
 };
+
+/* What a task processes (Fig. 14(a)): a first-level job's input, its
+ * parents' output (dependent data), or map output (intermediate data). */
+enum { TD_INPUT, TD_DEPENDENT, TD_INTERMEDIATE };
+static const char *const td_name[3] = { "input", "dependent", "intermediate" };
 
 static const struct hyde_opt dawn_opts[] = {
 	{ "theta", HYDE_OPT_DOUBLE, offsetof(struct dawn_opts, theta), 0, 10,
@@ -191,6 +200,12 @@ static void dawn_destroy(struct hyde_sched *s)
 		 (unsigned long long)p->n_sat, (unsigned long long)p->n_unsat,
 		 (unsigned long long)p->n_idle, (unsigned long long)p->n_balanced,
 		 (unsigned long long)p->n_dep_diff, (unsigned long long)p->n_dep_update);
+	for (i = 0; i < 3; i++)
+		hyde_log(s,
+			 "tasks %s: saturated local=%llu cross=%llu unsaturated local=%llu cross=%llu",
+			 td_name[i], (unsigned long long)p->n_task[i][1][0],
+			 (unsigned long long)p->n_task[i][1][1], (unsigned long long)p->n_task[i][0][0],
+			 (unsigned long long)p->n_task[i][0][1]);
 	for (i = 0; p->jobs && i < ci->n_jobs; i++)
 		free(p->jobs[i].cost);
 	free(p->jobs);
@@ -395,6 +410,24 @@ static const struct hyde_task *task_for(struct hyde_sched *s, struct dawn_priv *
 	return t;
 }
 
+/* Fig. 14: the task's data and whether some of it is off the rack. */
+static void count_task(struct hyde_sched *s, struct dawn_priv *p, const struct hyde_task *t,
+		       unsigned rack, bool sat)
+{
+	const struct hyde_job *j = hyde_job(s, t->job);
+	int kind;
+	bool cross;
+
+	if (t->kind == HYDE_MAP) {
+		kind = j->input_from_parents ? TD_DEPENDENT : TD_INPUT;
+		cross = hyde_input_bytes_on_rack(s, j, t->idx, rack) < j->blocks[t->idx].bytes;
+	} else {
+		kind = TD_INTERMEDIATE;
+		cross = p->jobs[j->idx].cost && p->jobs[j->idx].cost[rack] > 0;
+	}
+	p->n_task[kind][sat][cross]++;
+}
+
 static const struct hyde_task *dawn_pick(struct hyde_sched *s, unsigned host)
 {
 	struct dawn_priv *p = s->priv;
@@ -462,7 +495,10 @@ static const struct hyde_task *dawn_pick(struct hyde_sched *s, unsigned host)
 	else
 		p->n_unsat++;
 	k = dawn_select(p->cand, n, ci->racks, rack, sat, p->sort);
-	return k < 0 ? NULL : p->cand_task[k];
+	if (k < 0)
+		return NULL;
+	count_task(s, p, p->cand_task[k], rack, sat);
+	return p->cand_task[k];
 }
 
 static bool dawn_reduces_may_start(struct hyde_sched *s, const struct hyde_job *j)
