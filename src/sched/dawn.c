@@ -71,7 +71,11 @@
  *   input bytes not on the host, a reduce's map output not on the host.
  * - No fairness between users (§3.4: Dawn, like ShuffleWatcher, aims at
  *   throughput).
- * Ablation: dep=no drops dep_reduce (preferred = {max_reduce}). */
+ * Ablation: dep=no drops dep_reduce (preferred = {max_reduce}).
+ * The log line at the end counts the offers answered saturated /
+ * unsaturated or left idle, the balancing events, and Fig. 14's tasks: by
+ * the data they process (a first-level job's input, dependent data, map
+ * output), the network's state, and whether some of it was off the rack. */
 #include "config.h"
 
 #include <errno.h>
@@ -393,9 +397,12 @@ static const struct hyde_task *task_for(struct hyde_sched *s, struct dawn_priv *
 
 	if (p->jobs[j->idx].stage == ST_MAP) {
 		t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
-		if (t)
-			*node = (double)(j->blocks[t->idx].bytes -
-					 hyde_input_bytes_on_host(s, j, t->idx, host));
+		if (t) {
+			uint64_t here = hyde_input_bytes_on_host(s, j, t->idx, host);
+
+			*node = here < j->blocks[t->idx].bytes
+				? (double)(j->blocks[t->idx].bytes - here) : 0;
+		}
 		return t;
 	}
 	t = hyde_pending_reduce(s, j, host);
