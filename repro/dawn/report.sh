@@ -176,7 +176,7 @@ C_DONE=6 C_WCT=7 C_P99=8 C_IN=9 C_DEP=10 C_SH=11 C_OUT=12 C_BAL=13
 	echo "network was saturated / unsaturated, offers left idle (no job prefers the rack):"
 	echo
 	for set in ml tpch mlnet tpchnet; do
-		echo "- $set: $(sed 's/.*sched dawn: //' "$SIM/$set/dawn/seed-1/sched.txt" 2>/dev/null | tail -1)"
+		echo "- $set: $(grep 'sched dawn: offers' "$SIM/$set/dawn/seed-1/sched.txt" 2>/dev/null | sed 's/.*sched dawn: //' | tail -1)"
 	done
 	echo
 	echo "## Fig. 12: cross-rack bytes per finished DAG by data (GB)"
