@@ -568,6 +568,65 @@ START_TEST(chains_stay_local)
 }
 END_TEST
 
+/* paper_metrics.dags: a DAG's WCT runs from its submission to its last
+ * job's end (app/jobs.csv's end_ns), whichever scheduler: DAG y arrives
+ * at 5 s. */
+static const char wct_wl[] =
+	"job id=a user=u arrival=0s input=40MB shuffle=40MB output=40MB maps=4 reduces=2 map_time=2s reduce_time=2s app=x\n"
+	"job id=b user=u arrival=0s input=parents shuffle=40MB output=10MB maps=4 reduces=2 map_time=2s reduce_time=2s app=x parents=a\n"
+	"job id=c user=v arrival=5s input=40MB shuffle=40MB output=40MB maps=4 reduces=2 map_time=3s reduce_time=2s app=y\n"
+	"job id=d user=v arrival=5s input=parents shuffle=40MB output=10MB maps=4 reduces=2 map_time=2s reduce_time=2s app=y parents=c\n";
+
+static double json_after(const char *from, const char *key)
+{
+	const char *p = strstr(from, key);
+
+	ck_assert_msg(p != NULL, "no %s", key);
+	return strtod(p + strlen(key), NULL);
+}
+
+/* end_ns of a job in app/jobs.csv's text (column 7) */
+static double job_end(const char *csv, const char *job)
+{
+	char pre[16];
+	const char *p;
+	int k;
+
+	snprintf(pre, sizeof(pre), "\n%s,", job);
+	p = strstr(csv, pre);
+	ck_assert_ptr_nonnull(p);
+	for (k = 0; k < 6; k++)
+		p = strchr(p + 1, ',');
+	return strtod(p + 1, NULL);
+}
+
+START_TEST(wct_per_dag)
+{
+	static const char *const sched[] = { "dawn", "fair" };
+	char *topo = write_tmp(two_topo, ".topo"), *wl = write_tmp(wct_wl, ".wl");
+	char *j = run_sim(sched[_i], topo, wl, 3, NULL, "summary.json");
+	char *csv = run_sim(sched[_i], topo, wl, 3, NULL, "app/jobs.csv");
+	const char *x = strstr(j, "\"id\": \"x\""), *y = strstr(j, "\"id\": \"y\"");
+	double ex = job_end(csv, "b") / 1e9, ey = job_end(csv, "d") / 1e9;
+
+	ck_assert_ptr_nonnull(x);
+	ck_assert_ptr_nonnull(y);
+	ck_assert_double_eq_tol(json_after(x, "\"submit_s\": "), 0, 1e-6);
+	ck_assert_double_eq_tol(json_after(x, "\"wct_s\": "), ex, 1e-6);
+	ck_assert_double_eq_tol(json_after(y, "\"submit_s\": "), 5, 1e-6);
+	ck_assert_double_eq_tol(json_after(y, "\"end_s\": "), ey, 1e-6);
+	ck_assert_double_eq_tol(json_after(y, "\"wct_s\": "), ey - 5, 1e-6);
+	ck_assert_double_eq_tol(json_after(j, "\"avg_wct_s\": "), (ex + ey - 5) / 2, 1e-6);
+	ck_assert_double_eq(json_after(j, "\"dags_done\": "), 2);
+	free(j);
+	free(csv);
+	unlink(topo);
+	unlink(wl);
+	free(topo);
+	free(wl);
+}
+END_TEST
+
 /* The dependency detector and eq. 5-6 wired to the cluster: x's input is
  * on rack 0 (max_reduce 0), its co-parent z (Prev_{x,y}) finished with
  * 800 MB on rack 1, and their child y reads both: dep_reduce is rack 1.
@@ -626,6 +685,7 @@ Suite *dawn_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, chains_stay_local);
 	tcase_add_test(tc, dep_reduce_in_cluster);
+	tcase_add_loop_test(tc, wct_per_dag, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
