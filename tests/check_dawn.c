@@ -568,6 +568,42 @@ START_TEST(chains_stay_local)
 }
 END_TEST
 
+static double json_after(const char *from, const char *key);
+
+/* Alg. 1's saturation flag from the network view: a job whose blocks
+ * alternate between the racks is aggregated on one (max_map) and reads
+ * half its input over a 20 Mbit/s uplink while small jobs ask for
+ * containers; at theta 0.8 some offers are answered saturated, at a theta
+ * no interval reaches (10) none, and as many offers are answered. */
+static const char sat_topo[] = "name sat\nracks 2\nhosts 2\ncontainers 2\nreplicas 1\n"
+			       "host_rate 100Mbit\nuplink_rate 20Mbit\nocs no\n";
+static const char sat_wl[] =
+	"job id=big user=u arrival=0s input=64MB shuffle=8MB output=8MB maps=8 reduces=2 map_time=1s reduce_time=1s input_racks=0,1\n"
+	"job id=l1 user=v arrival=3s input=1MB shuffle=1MB output=1MB maps=1 reduces=1 map_time=1s reduce_time=1s input_racks=0\n"
+	"job id=l2 user=v arrival=4s input=1MB shuffle=1MB output=1MB maps=1 reduces=1 map_time=1s reduce_time=1s input_racks=1\n"
+	"job id=l3 user=v arrival=5s input=1MB shuffle=1MB output=1MB maps=1 reduces=1 map_time=1s reduce_time=1s input_racks=0\n";
+
+START_TEST(saturation_flag)
+{
+	char *topo = write_tmp(sat_topo, ".topo"), *wl = write_tmp(sat_wl, ".wl");
+	char t1[] = "theta=0.8", t2[] = "theta=10";
+	char *l1 = run_sim("dawn", topo, wl, 1, t1, "events.log");
+	char *l2 = run_sim("dawn", topo, wl, 1, t2, "events.log");
+	double s1 = json_after(l1, "offers saturated="), u1 = json_after(l1, " unsaturated=");
+	double s2 = json_after(l2, "offers saturated="), u2 = json_after(l2, " unsaturated=");
+
+	ck_assert(s1 > 0);
+	ck_assert_double_eq(s2, 0);
+	ck_assert_double_eq(s1 + u1, s2 + u2);
+	free(l1);
+	free(l2);
+	unlink(topo);
+	unlink(wl);
+	free(topo);
+	free(wl);
+}
+END_TEST
+
 /* paper_metrics.dags: a DAG's WCT runs from its submission to its last
  * job's end (app/jobs.csv's end_ns), whichever scheduler: DAG y arrives
  * at 5 s. */
@@ -686,6 +722,7 @@ Suite *dawn_suite(void)
 	tcase_add_test(tc, chains_stay_local);
 	tcase_add_test(tc, dep_reduce_in_cluster);
 	tcase_add_loop_test(tc, wct_per_dag, 0, 2);
+	tcase_add_test(tc, saturation_flag);
 	suite_add_tcase(s, tc);
 	return s;
 }
