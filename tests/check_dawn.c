@@ -405,6 +405,34 @@ START_TEST(gen_ml)
 }
 END_TEST
 
+/* scale= multiplies every generated size, presets and random alike. */
+START_TEST(gen_scale)
+{
+	static const char *const preset[] = { "random", "ml", "tpch" };
+	char errbuf[HYDE_ERRBUF_SIZE], kv[32];
+	struct gen_dag_opts o;
+	struct workload *w1 = NULL, *w2 = NULL;
+	size_t i;
+
+	gen_dag_opts_default(&o);
+	snprintf(kv, sizeof(kv), "preset=%s", preset[_i]);
+	ck_assert_int_eq(gen_dag_opts_set(&o, kv, errbuf), 0);
+	ck_assert_int_eq(wl_gen_dag(&o, &w1, errbuf), 0);
+	ck_assert_int_eq(gen_dag_opts_set(&o, "scale=0.25", errbuf), 0);
+	ck_assert_int_eq(wl_gen_dag(&o, &w2, errbuf), 0);
+	ck_assert_uint_eq(w1->n_jobs, w2->n_jobs);
+	for (i = 0; i < w1->n_jobs; i++)
+		if (!w1->jobs[i].n_parents)
+			ck_assert_msg(llabs((long long)w2->jobs[i].input -
+					    llround((double)w1->jobs[i].input * 0.25)) <= 1,
+				      "%s: %s input %llu, unscaled %llu", preset[_i], w1->jobs[i].id,
+				      (unsigned long long)w2->jobs[i].input,
+				      (unsigned long long)w1->jobs[i].input);
+	wl_free(w1);
+	wl_free(w2);
+}
+END_TEST
+
 /* The 22 queries, once each: §2.2's median depth of 5, and DAGs with
  * joins of two parents. */
 START_TEST(gen_tpch)
@@ -716,6 +744,7 @@ Suite *dawn_suite(void)
 	tc = tcase_create("gen");
 	tcase_add_test(tc, gen_ml);
 	tcase_add_test(tc, gen_tpch);
+	tcase_add_loop_test(tc, gen_scale, 0, 3);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sim");
 	tcase_set_timeout(tc, 60);

@@ -301,7 +301,10 @@ int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 					double lo = log((double)o->input_min);
 					double hi = log((double)o->input_max);
 
-					j->input = (uint64_t)llround(exp(lo + rng_unit(&rng) * (hi - lo)));
+					/* scale= (the derivation's "byte sizes x
+					 * this") applies here as in the presets */
+					j->input = (uint64_t)llround(fmax(1, exp(lo + rng_unit(&rng) * (hi - lo)) *
+									    o->derive.scale));
 				} else {
 					/* 1..fan_in distinct parents of the level above */
 					fan = 1 + (uint32_t)rng_below(&rng, o->fan_in < o->width ? o->fan_in : o->width);
