@@ -26,6 +26,7 @@ for f in "$SIM"/*/*/seed-*/summary.json; do
 	case $set in
 	ml | mlnet) h=$(awk -v n="$DAGS_ML" -v g="$GAP" 'BEGIN { print n * g }') ;;
 	tpch | tpchnet) h=$(awk -v n="$DAGS_TPCH" 'BEGIN { print n * 27.3 }') ;;
+	emul*) h=$(awk -v n="${EMUL_DAGS:-8}" 'BEGIN { print n * 10 }') ;;
 	gap*) h=$(awk -v n="$DAGS_ML" -v g="${set#gap}" 'BEGIN { print n * g }') ;;
 	esac
 	bal=$(sed -n 's/.*balanced=\([0-9]*\).*/\1/p' "${f%/summary.json}/sched.txt" 2>/dev/null | tail -1)
@@ -179,6 +180,24 @@ C_DONE=6 C_WCT=7 C_P99=8 C_IN=9 C_DEP=10 C_SH=11 C_OUT=12 C_BAL=13
 		echo "- $set: $(grep 'sched dawn: offers' "$SIM/$set/dawn/seed-1/sched.txt" 2>/dev/null | sed 's/.*sched dawn: //' | tail -1)"
 	done
 	echo
+	if [ -d "$SIM/emul" ]; then
+		echo "### Emulation against simulation (EMUL=1; seed 1)"
+		echo
+		echo "dawn24 at 1/100 of its rates on the emulated fabric (real task processes,"
+		echo "TCP, HDFS reads), ${EMUL_DAGS:-8} ML DAGs at 0.002 of Table 2's sizes, and the same"
+		echo "workload in the simulator. Cross-rack: the controller's count of the"
+		echo "flows it ran, MB per DAG."
+		echo
+		echo "| scheduler | avg WCT emulated (s) | simulated (s) | cross-rack emulated: input / dependent / shuffle (MB) | simulated (MB) |"
+		echo "|---|---|---|---|---|"
+		for l in delay shufflewatcher dawn; do
+			e=$(awk -v l=$l '$1 == "emul" && $2 == l { printf "%.0f | ", $7; x = sprintf("%.1f / %.1f / %.1f", $9 / 1e6, $10 / 1e6, $11 / 1e6) } END { printf "%s", x }' "$OUT/runs.tsv")
+			m=$(awk -v l=$l '$1 == "emulsim" && $2 == l { printf "%.0f | ", $7; x = sprintf("%.1f / %.1f / %.1f", $9 / 1e6, $10 / 1e6, $11 / 1e6) } END { printf "%s", x }' "$OUT/runs.tsv")
+			ew=${e%% |*}; ec=${e#* | }; mw=${m%% |*}; mc=${m#* | }
+			echo "| $(name $l) | ${ew:--} | ${mw:--} | ${ec:--} | ${mc:--} |"
+		done
+		echo
+	fi
 	echo "## Fig. 12: cross-rack bytes per finished DAG by data (GB)"
 	echo
 	for set in ml tpch mlnet tpchnet; do

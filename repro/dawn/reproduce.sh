@@ -30,13 +30,20 @@
 #               uplinks: the same cluster with the network as its bottleneck
 #               (at 4 Gbit/s the cross-rack links are rarely saturated in
 #               hyde's model: the report shows what that changes)
+#   EMUL=1      (root) also on the emulated fabric, scaled to this box:
+#               dawn24 at 1/100 of its rates (100 Mbit/s hosts, 40 Mbit/s
+#               uplinks), EMUL_DAGS (8) ML DAGs at 0.002 of Table 2's
+#               sizes (5-24 MB inputs), a 10 s mean gap, tasks at 1 MB/s;
+#               Fair, SW and Dawn once each (seed 1, ~7 minutes each), and
+#               the same workload in the simulator beside them
 #
 # Then report.sh writes OUT/report.md and OUT/*.png beside the paper's
 # values (paper.csv).
 #
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-dawn)
 # Environment: HYDE, RUNS, JOBS (simulations at a time, default the cores),
-# DAGS_ML, DAGS_TPCH, GAP, SCALE_ML, RATE, GAPS, BS, NET_UPLINK; QUICK=1: 30 ML and
+# DAGS_ML, DAGS_TPCH, GAP, SCALE_ML, RATE, GAPS, BS, NET_UPLINK, EMUL,
+# EMUL_DAGS, PREFIX (the emulated fabric's, default hydedawn); QUICK=1: 30 ML and
 # 22 query DAGs, 2 runs, two gaps (a look, not figures). A finished run
 # (its summary.json) is kept: an interrupted reproduction resumes.
 set -u
@@ -117,6 +124,17 @@ run() {
 	fi
 }
 
+if [ -n "${EMUL:-}" ]; then
+	[ "$(id -u)" = 0 ] || { echo "reproduce.sh: EMUL=1 needs root" >&2; exit 2; }
+	TOPO_EMUL=$OUT/dawn24-emul.topo
+	sed "s/^host_rate .*/host_rate 100Mbit/; s/^uplink_rate .*/uplink_rate 40Mbit/; s/^name .*/name dawn24-emul/" \
+		"$TOPO" >"$TOPO_EMUL" || exit 2
+	EMUL_WL="preset=ml,dags=${EMUL_DAGS:-8},mean_gap=10s,scale=0.002,map_rate=8Mbit,reduce_rate=8Mbit,block=4MB,per_reduce=10MB"
+	for s in $SCHEDS; do
+		echo "emulsim $s $s $EMUL_WL 1 $TOPO_EMUL" >>"$OUT/runs.txt"
+	done
+fi
+
 n=$(wc -l <"$OUT/runs.txt")
 echo "reproduce-dawn: $n simulations on dawn24, $JOBS at a time ($(date +%H:%M:%S))"
 failed=
@@ -129,10 +147,29 @@ while read -r set label spec wl seed topo; do
 	fi
 done <"$OUT/runs.txt"
 wait || failed=yes
+# emulation: one run at a time, the fabric's prefix PREFIX
+if [ -n "${EMUL:-}" ]; then
+	for s in $SCHEDS; do
+		d=$OUT/sim/emul/$s/seed-1
+		[ -f "$d/summary.json" ] && continue
+		rm -rf "$d"
+		mkdir -p "${d%/*}" || exit 2
+		echo "reproduce-dawn: $s on the emulated fabric ($(date +%H:%M:%S))"
+		if "$HYDE" run -t "$TOPO_EMUL" -w "gen:dag,$EMUL_WL,seed=1" -s "$s" --seed 1 -o "$d" \
+			--prefix "${PREFIX:-hydedawn}" -q >"$d.log" 2>&1 &&
+			cp "$d/app/paper_metrics.json" "$d/summary.json"; then
+			grep ' sched ' "$d/events.log" >"$d/sched.txt" 2>/dev/null
+			rm -f "$d.log"
+		else
+			echo "reproduce-dawn: emulated $s failed: $(tail -1 "$d.log")" >&2
+			failed=yes
+		fi
+	done
+fi
 for d in "$OUT"/sim/*/*/seed-*; do
 	[ -f "$d/summary.json" ] || failed=yes
 done
-NET_UPLINK=$NET_UPLINK RUNS=$RUNS DAGS_ML=$DAGS_ML DAGS_TPCH=$DAGS_TPCH GAP=$GAP GAPS=$GAPS BS=$BS SCALE_ML=$SCALE_ML \
+EMUL=${EMUL:-} NET_UPLINK=$NET_UPLINK RUNS=$RUNS DAGS_ML=$DAGS_ML DAGS_TPCH=$DAGS_TPCH GAP=$GAP GAPS=$GAPS BS=$BS SCALE_ML=$SCALE_ML \
 	RATE=$RATE "$here/report.sh" "$OUT" || exit 1
 echo "reproduce-dawn: report in $OUT/report.md"
 [ -z "$failed" ] || exit 1
