@@ -43,6 +43,7 @@ int main(void)
 	srunner_add_suite(sr, inspect_suite());
 	srunner_add_suite(sr, cobra_suite());
 	srunner_add_suite(sr, nas_suite());
+	srunner_add_suite(sr, dawn_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -25,6 +25,7 @@ Suite *neat_suite(void);
 Suite *inspect_suite(void);
 Suite *cobra_suite(void);
 Suite *nas_suite(void);
+Suite *dawn_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);

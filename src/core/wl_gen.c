@@ -43,6 +43,7 @@ void gen_dag_opts_default(struct gen_dag_opts *o)
 	o->osr = 0.5;
 	o->span = 10LL * 60 * NSEC_PER_SEC;
 	swim_opts_default(&o->derive);
+	strcpy(o->preset, "random");
 }
 
 static const struct opt_desc fb_desc[] = {
@@ -72,6 +73,8 @@ static const struct opt_desc dag_desc[] = {
 	OPT(gen_dag_opts, sir, O_DOUBLE, 0, 1e6, "shuffle / input"),
 	OPT(gen_dag_opts, osr, O_DOUBLE, 0, 1e6, "output / shuffle"),
 	OPT(gen_dag_opts, span, O_TIME, 0, 0, "DAG submissions uniform in [0, span]"),
+	OPT(gen_dag_opts, mean_gap, O_TIME, 0, 0, "if set: Poisson DAG arrivals, this mean gap"),
+	OPT(gen_dag_opts, preset, O_STR, 0, 16, "random, ml (Dawn Table 2) or tpch (22 queries)"),
 };
 
 /* Own keys first, then the SWIM derivation's (block, map_rate, ...). */
@@ -259,8 +262,11 @@ int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 	struct rng rng;
 	uint32_t d, l, w, k, fan;
 	uint32_t *prev, *cur, *pick;
+	int64_t gap_t = 0;
 	int r;
 
+	if (strcmp(o->preset, "random"))
+		return wl_gen_dag_preset(o, out, errbuf);
 	if (o->input_min > o->input_max) {
 		errbuf_set(errbuf, "gen dag: input_min is larger than input_max");
 		return -EINVAL;
@@ -272,9 +278,16 @@ int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 	pick = xcalloc(o->width, sizeof(uint32_t));
 	for (d = 0; d < o->dags; d++) {
 		int64_t at = (int64_t)llround(rng_unit(&rng) * (double)o->span);
-		char user[32];
+		char user[32], app[32];
 
+		if (o->mean_gap > 0) {
+			/* Poisson: the uniform draw above is kept, so that
+			 * the sizes are the same as without mean_gap */
+			gap_t += d ? (int64_t)llround(rng_exp(&rng, (double)o->mean_gap)) : 0;
+			at = gap_t;
+		}
 		snprintf(user, sizeof(user), "u%u", d % o->users);
+		snprintf(app, sizeof(app), "d%" PRIu32, d);
 		for (l = 0; l < o->depth; l++) {
 			for (w = 0; w < o->width; w++) {
 				struct wl_job *j;
@@ -282,12 +295,16 @@ int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 
 				snprintf(id, sizeof(id), "d%" PRIu32 "l%" PRIu32 "j%" PRIu32, d, l, w);
 				j = wl_add_job(wl, id, user);
+				j->app = xstrdup(app); /* the DAG: its WCT */
 				j->arrival = at;
 				if (l == 0) {
 					double lo = log((double)o->input_min);
 					double hi = log((double)o->input_max);
 
-					j->input = (uint64_t)llround(exp(lo + rng_unit(&rng) * (hi - lo)));
+					/* scale= (the derivation's "byte sizes x
+					 * this") applies here as in the presets */
+					j->input = (uint64_t)llround(fmax(1, exp(lo + rng_unit(&rng) * (hi - lo)) *
+									    o->derive.scale));
 				} else {
 					/* 1..fan_in distinct parents of the level above */
 					fan = 1 + (uint32_t)rng_below(&rng, o->fan_in < o->width ? o->fan_in : o->width);

@@ -42,6 +42,10 @@ struct gen_dag_opts {
 	double sir, osr; /* shuffle / input, output / shuffle */
 	int64_t span;	 /* DAG submissions uniform in [0, span] */
 	struct swim_opts derive;
+	/* Dawn's workloads (wl_gen_dawn.c): random (the shape above), ml
+	 * (Table 2's benchmarks), tpch (the 22 queries) */
+	char preset[16];
+	int64_t mean_gap; /* > 0: Poisson DAG arrivals, this mean gap */
 };
 
 void gen_fb_opts_default(struct gen_fb_opts *o);
@@ -55,6 +59,8 @@ void gen_dag_opts_print(const struct gen_dag_opts *o, FILE *fp);
 int wl_gen_fb(const struct gen_fb_opts *o, struct workload **out, char *errbuf);
 int wl_gen_dag(const struct gen_dag_opts *o, struct workload **out,
 	       char *errbuf);
+/* preset=ml|tpch (wl_gen_dawn.c); wl_gen_dag calls it. */
+int wl_gen_dag_preset(const struct gen_dag_opts *o, struct workload **out, char *errbuf);
 
 /* flows: a flow-level workload (NEAT §6.1, wl_flows.c): jobs of `width`
  * remote maps without compute (one input read each, a flow from a random

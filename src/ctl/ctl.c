@@ -1101,6 +1101,7 @@ static void flow_ended(struct ctl *c, struct flow *f)
 	c->kind_bytes[f->kind] += f->bytes;
 	if (f->src_rack != f->dst_rack)
 		c->kind_cross_bytes[f->kind] += f->bytes;
+	metrics_flow_ended(c, f);
 	ctl_event(c, "flow_done %" PRIu32, f->id);
 	if (f->kind != HYDE_FLOW_SHUFFLE)
 		return; /* the path totals are the shuffle's (Co-scheduler Fig. 3) */

@@ -168,7 +168,12 @@ struct paper_metrics {
 	uint64_t *host_mo;			 /* per host: running maps' true output */
 	uint64_t first_reduces;
 	double mpr_sum; /* MapProgressRate at each job's first reduce */
+	/* Dawn [Fig. 12]: per job, cross-rack bytes by data: METRICS_DATA */
+	uint64_t *job_cross;
 };
+/* Dawn's split of cross-rack bytes: input reads of first-level jobs,
+ * reads of parents' output (dependent data), shuffle, output replicas. */
+enum { MD_INPUT, MD_DEPENDENT, MD_SHUFFLE, MD_OUTPUT, METRICS_DATA };
 
 struct ctl {
 	struct ctl_opts opts;
@@ -291,6 +296,7 @@ void metrics_sample(struct ctl *c);
 void metrics_task_started(struct ctl *c, const struct hyde_task *t, unsigned host,
 			  bool first_reduce);
 void metrics_map_ended(struct ctl *c, const struct hyde_task *t, unsigned host);
+void metrics_flow_ended(struct ctl *c, const struct flow *f);
 void metrics_json(struct ctl *c, FILE *fp);
 
 /* netview.c */

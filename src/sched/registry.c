@@ -22,6 +22,7 @@ extern const struct hyde_sched_ops sched_drs;
 extern const struct hyde_sched_ops sched_tetris;
 extern const struct hyde_sched_ops sched_nas;
 extern const struct hyde_sched_ops sched_shufflewatcher;
+extern const struct hyde_sched_ops sched_dawn;
 
 extern const struct hyde_sched_ops *const sched_table[];
 
@@ -41,5 +42,6 @@ const struct hyde_sched_ops *const sched_table[] = {
 	&sched_tetris,
 	&sched_nas,
 	&sched_shufflewatcher,
+	&sched_dawn,
 	NULL,
 };
