@@ -14,7 +14,8 @@
 #    one's FCT (median, p90), and for the jobs, the CV of each job's CCT
 #    and JCT (median, p90).
 # A benchmark: prints figures, never fails on them. Needs root.
-# Usage: [RUNS=5] [SCHED=fair] [SEED=1] bench/repeat.sh [TOPOLOGY WORKLOAD]
+# Usage: [RUNS=5] [SCHED=fair] [SEED=1] [OPTS="--heartbeat 0 ..."]
+#        bench/repeat.sh [TOPOLOGY WORKLOAD]
 #        (default topologies/rack8.topo workloads/fb-small.wl: the main job);
 #        KEEP=1 keeps the runs (their directory is printed); FROM=DIR
 #        reads the runs kept in DIR instead of running (RUNS as they were)
@@ -45,14 +46,14 @@ fi
 # a figure from summary.json: fig FILE KEY
 fig() { sed -n "s/^  \"$2\": \\([0-9.eE+-]*\\),*\$/\\1/p" "$1" | head -1; }
 
-echo "hyde repeat: $RUNS runs of $SCHED, seed $SEED, $(basename "$TOPO") x $(basename "$WL") ($(nproc) cores)"
+echo "hyde repeat: $RUNS runs of $SCHED, seed $SEED, $(basename "$TOPO") x $(basename "$WL")${OPTS:+, $OPTS} ($(nproc) cores)"
 printf '%-5s %10s %10s %10s %7s %7s %9s\n' run makespan_s avg_jct_s avg_cct_s load0 load1 cpu_s
 i=1
 [ -n "${FROM:-}" ] && i=$((RUNS + 1))
 while [ $i -le "$RUNS" ]; do
 	l0=$(cut -d' ' -f1 /proc/loadavg)
 	/usr/bin/time -f '%U %S' -o "$tmp/time$i" "$HYDE" run -t "$TOPO" -w "$WL" -s "$SCHED" \
-		--seed "$SEED" -o "$tmp/r$i" --prefix $P -q >"$tmp/out$i" 2>&1 ||
+		--seed "$SEED" ${OPTS:-} -o "$tmp/r$i" --prefix $P -q >"$tmp/out$i" 2>&1 ||
 		{ echo "bench/repeat.sh: run $i failed: $(tail -2 "$tmp/out$i")" >&2; exit 1; }
 	l1=$(cut -d' ' -f1 /proc/loadavg)
 	cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$tmp/time$i")
@@ -62,7 +63,7 @@ while [ $i -le "$RUNS" ]; do
 	i=$((i + 1))
 done
 [ -f "$tmp/sim/summary.json" ] ||
-	"$HYDE" sim -t "$TOPO" -w "$WL" -s "$SCHED" --seed "$SEED" -o "$tmp/sim" -q >/dev/null 2>&1 ||
+	"$HYDE" sim -t "$TOPO" -w "$WL" -s "$SCHED" --seed "$SEED" ${OPTS:-} -o "$tmp/sim" -q >/dev/null 2>&1 ||
 	{ echo "bench/repeat.sh: hyde sim failed" >&2; exit 1; }
 printf '%-5s %10.2f %10.3f %10.3f\n' sim "$(fig "$tmp/sim/summary.json" makespan_s)" \
 	"$(fig "$tmp/sim/summary.json" avg_jct_s)" "$(fig "$tmp/sim/summary.json" avg_cct_s)"
