@@ -99,6 +99,26 @@ d=$((f1 - 2 * f0))
 expect_status 2 "$HYDE" sim --replay "$O1" -B payload=2 -o "$tmpdir/o3" -q
 contains "$err" "payload"
 
+# task_overhead: a map of exactly one heartbeat, started on its node's
+# heartbeat, ends on the next one: without the overhead its container is
+# offered again at that very heartbeat (the next map starts as it ends);
+# with it (as an emulated task process, tests/fidelity_emul.sh), only at
+# the heartbeat after, 1 s later, and each task ends 3 ms later
+beat_starts() { # DIR: map 0's start and end, map 1's start (ns from run_start)
+	awk '$2 == "run_start" { t0 = $1 } $2 ~ /^task_/ && $4 == "map" { v[$2 $5] = $1 - t0 }
+		END { printf "%.0f %.0f %.0f\n", v["task_start0"], v["task_done0"], v["task_start1"] }' "$1/events.log"
+}
+expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/tests/data/one.topo" -w "$HYDE_SRCDIR/tests/data/beat.wl" \
+	--no-io -o "$tmpdir/beat0" -q
+expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/tests/data/one.topo" -w "$HYDE_SRCDIR/tests/data/beat.wl" \
+	--no-io -B task_overhead=3ms -o "$tmpdir/beat3" -q
+set -- $(beat_starts "$tmpdir/beat0")
+[ $# = 3 ] && [ "$2" = $(($1 + 1000000000)) ] && [ "$3" = "$2" ] ||
+	fail "no task_overhead: map 0 $1-$2, map 1 at $3 (expected map 1 as map 0 ends, 1 s after it began)"
+set -- $(beat_starts "$tmpdir/beat3")
+[ $# = 3 ] && [ "$2" = $(($1 + 1003000000)) ] && [ "$3" = $(($1 + 2000000000)) ] ||
+	fail "task_overhead=3ms: map 0 $1-$2, map 1 at $3 (expected map 0 to end 1.003 s after it began, map 1 at the heartbeat after)"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"
