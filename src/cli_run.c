@@ -50,7 +50,7 @@ static void run_usage(FILE *fp, const char *cmd, const struct backend_ops *backe
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--heartbeat TIME] [--no-io] [--coflow-only] [--net POLICY]\n"
 		"          [--coflow POLICY] [--rates MODEL] [--rate-quantum TIME]\n"
-		"          [--progress] [-q]\n%s\n"
+		"          [--horizon TIME] [--progress] [-q]\n%s\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n",
 		cmd,
 		!strcmp(cmd, "sim") ? "       hyde sim --replay RUN [-o DIR] [--net POLICY] [--rates MODEL]\n"
