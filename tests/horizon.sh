@@ -79,6 +79,13 @@ awk -F, -v s="$(key1 "$tmpdir/h/summary.json" avg_cct_s)" \
 awk -F, 'NR > 1 && $7 == -1' "$tmpdir/h/coflows.csv" | grep -q . ||
 	fail "no coflow open at the horizon (cct -1)"
 
+# bytes of the flows done: cross_rack_bytes is ocs_bytes + eps_bytes, the
+# cut flow's bytes in neither
+o=$(key1 "$tmpdir/h/summary.json" ocs_bytes)
+e=$(key1 "$tmpdir/h/summary.json" eps_bytes)
+x=$(key1 "$tmpdir/h/summary.json" cross_rack_bytes)
+[ "$x" = $((o + e)) ] || fail "cross_rack_bytes $x is not ocs_bytes + eps_bytes $((o + e))"
+
 # Dawn's throughput: the DAGs done by H, as counted afterwards on the full run
 grep -o '"id": "d[0-9]*", "submit_s": [0-9.]*, "done": [a-z]*, "end_s": [-0-9.]*, "wct_s": [-0-9.]*' \
 	"$tmpdir/full/summary.json" |

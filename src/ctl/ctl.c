@@ -1469,13 +1469,16 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 
 		if (jb->state == HYDE_JOB_DONE)
 			jct += (double)(jb->end - (c->t0 + jb->wl->arrival));
-		t->cross_rack_bytes += j->cross_rack_bytes;
 		t->flows_done += j->flows_done;
 		if (j->flows && j->cf_start >= 0 && j->cf_end >= 0 && ctl_coflow_done(c, (uint32_t)i)) {
 			cct += (double)(j->cf_end - j->cf_start);
 			ncf++;
 		}
 	}
+	/* of the flows done, as ocs_bytes and eps_bytes (a job's own count
+	 * takes a flow's bytes when it is made: the same at a run's end, not
+	 * in a run stopped early) */
+	t->cross_rack_bytes = c->ocs_bytes + c->eps_bytes;
 	t->avg_jct = c->jobs_done ? jct / (double)c->jobs_done : 0;
 	t->avg_cct = ncf ? cct / (double)ncf : 0;
 }
