@@ -136,7 +136,7 @@ static void compare_usage(FILE *fp)
 		"          [--backend emul|sim|both] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
 		"          [--seed N] [--runs N] [-j K] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--heartbeat TIME] [--no-io] [--prefix P] [--net POLICY]\n"
-		"          [--coflow POLICY] [--baseline LABEL] [-q]\n"
+		"          [--coflow POLICY] [--horizon TIME] [--baseline LABEL] [-q]\n"
 		"       hyde compare --from DIR -o OUT [--baseline LABEL] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seeds, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
@@ -170,6 +170,8 @@ static void compare_usage(FILE *fp)
 		"      --net POLICY      how the network schedules flows: fair (default),\n"
 		"                        fcfs, srpt, las (hyde run --help)\n"
 		"      --coflow POLICY   (sim) schedule coflows: varys, scf, fcfs, fair\n"
+		"      --horizon TIME    every run stops TIME after its start; what is not\n"
+		"                        done by then is not done (hyde sim --help)\n"
 		"      --prefix P        (emul) namespace prefix of the fabric\n"
 		"  -B KEY=VALUE, --coflow-only, --rates MODEL, --rate-quantum TIME,\n"
 		"      --snaplen BYTES, --capture-window TIME\n"
@@ -182,7 +184,7 @@ static void compare_usage(FILE *fp)
 		"                        them against another baseline; or of a hyde sweep (its\n"
 		"                        sweep.csv: one spec per group of runs that differ only\n"
 		"                        by their seed, the seeds as the runs)\n\n"
-		"Exit status: 0 every run finished every job, 1 a run failed, 2 bad usage or input.\n",
+		"Exit status: 0 every run finished every job (or ran to --horizon), 1 a run failed, 2 bad usage or input.\n",
 		CMP_DEFAULT_TOPO, CMP_DEFAULT_WL, CMP_DEFAULT_TOPO, CMP_DEFAULT_WL,
 		CMP_DEFAULT_SCHEDS);
 }

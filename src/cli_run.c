@@ -50,7 +50,7 @@ static void run_usage(FILE *fp, const char *cmd, const struct backend_ops *backe
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--heartbeat TIME] [--no-io] [--coflow-only] [--net POLICY]\n"
 		"          [--coflow POLICY] [--rates MODEL] [--rate-quantum TIME]\n"
-		"          [--progress] [-q]\n%s\n"
+		"          [--horizon TIME] [--progress] [-q]\n%s\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n",
 		cmd,
 		!strcmp(cmd, "sim") ? "       hyde sim --replay RUN [-o DIR] [--net POLICY] [--rates MODEL]\n"
@@ -105,6 +105,9 @@ static void print_summary(const struct ctl_opts *o, const struct ctl_totals *t,
 	printf("%s: %s on %s, workload %s, circuits %s\n", cmd, o->sched_name,
 	       o->topo_path, o->wl_spec, o->csched_name);
 	printf("  jobs             %zu of %zu done\n", t->jobs_done, t->jobs);
+	if (t->at_horizon)
+		printf("  horizon          %s: the run stopped there (averages over the jobs done)\n",
+		       unit_human_time((double)t->horizon, a, sizeof(a)));
 	printf("  makespan         %s\n", unit_human_time((double)t->makespan, a, sizeof(a)));
 	printf("  average JCT      %s\n", unit_human_time(t->avg_jct, a, sizeof(a)));
 	printf("  average CCT      %s\n", unit_human_time(t->avg_cct, a, sizeof(a)));

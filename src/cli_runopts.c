@@ -41,6 +41,14 @@ const struct runopt runopt_table[] = {
 	  "                        flows.csv, coflows.csv, jobs.csv, summary.json\n" },
 	{ "seed", 0, required_argument, OPT_SEED, 0,
 	  "      --seed N          seed of every random choice (default 1)\n" },
+	{ "horizon", 0, required_argument, OPT_HORIZON, RUNOPT_PASS,
+	  "      --horizon TIME    stop the run TIME after its start (no event later is\n"
+	  "                        handled): a successful run (run_end horizon) whose\n"
+	  "                        jobs, coflows and DAGs not done by then are reported\n"
+	  "                        as not done, every average over those done;\n"
+	  "                        summary.json says horizon_s. A run that ends before\n"
+	  "                        is unchanged. In emulation the tasks are stopped and\n"
+	  "                        the fabric torn down as at a run's end\n" },
 	{ "copies", 0, required_argument, OPT_COPIES, RUNOPT_PASS,
 	  "      --copies N        parallel fetches per reduce (default 5, as Hadoop)\n" },
 	{ "ocs-fetch", 0, required_argument, OPT_OCS_FETCH, RUNOPT_PASS,
@@ -291,6 +299,11 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 					       unit_time_expect, optarg);
 		if (!strcmp(optarg, "0"))
 			o->heartbeat = 0;
+		break;
+	case OPT_HORIZON:
+		if (unit_parse_time(optarg, &o->horizon) || o->horizon <= 0)
+			return cli_usage_error(cmd, "--horizon: expected %s (more than 0), got '%s'",
+					       unit_time_expect, optarg);
 		break;
 	case OPT_PROGRESS:
 		if (optarg && (unit_parse_time(optarg, &o->progress_every) || o->progress_every <= 0))

@@ -32,6 +32,7 @@ enum cli_opt_code {
 	OPT_SNAPLEN,
 	OPT_CAPTURE_WINDOW,
 	OPT_ESTIMATE,
+	OPT_HORIZON,
 	/* hyde compare's own */
 	OPT_BACKEND,
 	OPT_RUNS,

@@ -16,7 +16,7 @@
  * through GNU parallel (--parallel, with --sshloginfile for other
  * machines sharing the file system), or submits the array (--slurm); or
  * stops there (--dry-run). A run whose events.log ends with "run_end ok"
- * is done and not run again: a sweep stopped half-way resumes. `hyde
+ * (or "run_end horizon") is done and not run again: a sweep stopped half-way resumes. `hyde
  * compare --from OUT -o DIR` reads the finished runs wherever they ran. */
 #include "config.h"
 
@@ -898,7 +898,9 @@ bool sweep_run_done(const char *dir)
 		buf[n] = '\0';
 		while (n && buf[n - 1] == '\n')
 			buf[--n] = '\0';
-		ok = n >= 11 && !strcmp(buf + n - 11, " run_end ok");
+		/* a run stopped at its --horizon is done too */
+		ok = (n >= 11 && !strcmp(buf + n - 11, " run_end ok")) ||
+		     (n >= 16 && !strcmp(buf + n - 16, " run_end horizon"));
 	}
 	fclose(fp);
 	return ok;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check_hyde.h"
+#include "core/evloop.h"
 #include "core/evq.h"
 #include "core/rng.h"
 
@@ -144,6 +145,56 @@ START_TEST(rng_reproducible)
 }
 END_TEST
 
+/* The horizon (--horizon): in virtual time every timer due at or before
+ * `until` fires, a timer re-armed by one of them too, none later; the
+ * clock ends at the horizon and the later timers stay queued. */
+struct htimer {
+	struct evtimer t;
+	int64_t every; /* re-arm this much later (0: once) */
+	int fired;
+};
+
+static void hfire(struct evloop *l, struct evtimer *t)
+{
+	struct htimer *h = (struct htimer *)t;
+
+	h->fired++;
+	if (h->every)
+		evloop_at(l, t, l->now + h->every);
+}
+
+START_TEST(horizon_virtual)
+{
+	struct evloop l;
+	struct htimer a = { .every = 300 }, b = { .every = 0 }, c = { .every = 0 };
+
+	ck_assert_int_eq(evloop_init(&l, EVLOOP_VIRTUAL), 0);
+	evtimer_init(&a.t, hfire);
+	evtimer_init(&b.t, hfire);
+	evtimer_init(&c.t, hfire);
+	evloop_at(&l, &a.t, 0);	  /* 0, 300, 600, 900; not 1200 */
+	evloop_at(&l, &b.t, 1000); /* at the horizon: fires */
+	evloop_at(&l, &c.t, 1001); /* after it: does not */
+	l.until = 1000;
+	ck_assert_int_eq(evloop_run(&l), 0);
+	ck_assert(l.reached);
+	ck_assert_int_eq(a.fired, 4);
+	ck_assert_int_eq(b.fired, 1);
+	ck_assert_int_eq(c.fired, 0);
+	ck_assert_int_eq(l.now, 1000);
+	ck_assert(evtimer_armed(&c.t));
+	ck_assert(evtimer_armed(&a.t));
+	/* no horizon: the same loop runs to its end, not reached */
+	a.every = 0;
+	l.until = INT64_MAX;
+	ck_assert_int_eq(evloop_run(&l), 0);
+	ck_assert(!l.reached);
+	ck_assert_int_eq(c.fired, 1);
+	ck_assert_int_eq(l.now, 1200);
+	evloop_destroy(&l);
+}
+END_TEST
+
 Suite *evq_suite(void)
 {
 	Suite *s = suite_create("evq");
@@ -153,6 +204,7 @@ Suite *evq_suite(void)
 	tcase_add_test(tc, random_against_reference);
 	tcase_add_test(tc, reserved_place_among_ties);
 	tcase_add_test(tc, rng_reproducible);
+	tcase_add_test(tc, horizon_virtual);
 	suite_add_tcase(s, tc);
 	return s;
 }

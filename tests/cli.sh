@@ -104,7 +104,7 @@ for a in "--rates srpt|-B rates=srpt" "--rate-quantum 300ms|-B rate_quantum=300m
 	rm -rf "$tmpdir/alias" "$tmpdir/bopt"
 done
 expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -B bogus=1 &&
-	contains "$err" "backend sim: unknown option 'bogus' (expected one of: rates, rate_quantum)"
+	contains "$err" "backend sim: unknown option 'bogus' (expected one of: rates, rate_quantum"
 expect_status 2 "$HYDE" sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -B rates=bogus &&
 	contains "$err" "backend sim: rates: expected maxmin, fcfs, srpt or las, got 'bogus'"
 expect_status 2 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \

@@ -466,9 +466,13 @@ static void inst_finish(struct an_state *st, struct an_inst *in)
 		f->end_ns = in->tc.end_ns;
 		f->retrans_bytes = in->tc.retrans_bytes;
 		f->data_bytes = in->tc.data_bytes;
+		/* a flow the horizon cut: what it sent in the tear-down
+		 * after it is not the run's */
+		if (st->run->horizon_ns >= 0 && f->end_ns > st->run->horizon_ns)
+			f->end_ns = -1;
 		if (in->tc.syn_ns < 0)
 			f->status = AN_NO_SYN;
-		else if (in->tc.end_ns < 0)
+		else if (f->end_ns < 0)
 			f->status = AN_UNFINISHED;
 		else
 			f->status = AN_DONE;
@@ -679,6 +683,8 @@ static void finish_flows(struct an_state *st)
 			f->status = AN_HOST;
 			f->start_ns = f->connect_ns;
 			f->end_ns = f->last_byte_ns;
+			if (r->horizon_ns >= 0 && f->end_ns > r->horizon_ns)
+				f->end_ns = -1; /* cut by the horizon */
 		} else if (!f->taken) {
 			f->status = AN_NOT_CAPTURED;
 		}
@@ -825,6 +831,10 @@ static void compute_coflows(struct an_state *st, struct an_samples *sm, bool *in
 		 * started (in no manifest line): complete only if its job
 		 * ended. */
 		if (r->interrupted && r->jobs[a->job].end_ns < 0)
+			incomplete[i] = true;
+		/* stopped at its horizon: a coflow the controller saw open
+		 * (more flows were to come) is not complete either */
+		if (r->horizon_ns >= 0 && a->end_ns < 0)
 			incomplete[i] = true;
 		if (incomplete[i] || !c->flows)
 			c->end_ns = -1;

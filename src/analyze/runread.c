@@ -611,6 +611,30 @@ static void finish_interrupted(struct an_run *r)
 	free(all);
 }
 
+/* The instant of events.log's "NS horizon ..." line (a run stopped at
+ * its --horizon), or -1. */
+static int64_t load_horizon(const char *dir)
+{
+	char *path = path_join(dir, RUNDIR_EVENTS), *buf = NULL;
+	FILE *fp = fopen(path, "r");
+	int64_t h = -1;
+	size_t cap = 0;
+
+	free(path);
+	if (!fp)
+		return -1;
+	while (read_line(fp, &buf, &cap) >= 0) {
+		char what[16];
+		long long ns;
+
+		if (sscanf(buf, "%lld %15s", &ns, what) == 2 && ns >= 0 && !strcmp(what, "horizon"))
+			h = ns;
+	}
+	free(buf);
+	fclose(fp);
+	return h;
+}
+
 static bool run_interrupted(const char *dir)
 {
 	char *jobs = path_join(dir, RUNDIR_APP_JOBS), *wl = path_join(dir, RUNDIR_INPUT_WL);
@@ -637,6 +661,7 @@ int an_run_load(const char *dir, struct an_run **out, char *errbuf)
 		goto err;
 	}
 	r->interrupted = run_interrupted(dir);
+	r->horizon_ns = load_horizon(dir);
 	if ((ret = r->interrupted ? load_interrupted(r, errbuf) : load_jobs(r, errbuf)))
 		goto err;
 	job_idx = sorted_index(r, r->n_jobs, cmp_job_idx);

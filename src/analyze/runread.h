@@ -70,6 +70,10 @@ struct an_run {
 	 * coflows from the manifest, and a coflow whose job did not finish is
 	 * never complete. `cut`: a file ended in the middle of a line. */
 	bool interrupted, cut;
+	/* The run stopped at its --horizon (events.log's "horizon" line):
+	 * that instant, else -1. A flow whose capture says it ended later
+	 * (in the tear-down) did not end within the run. */
+	int64_t horizon_ns;
 	struct topo *topo;
 	struct an_flow *flows; /* manifest order */
 	size_t n_flows;

@@ -27,6 +27,7 @@ int evloop_init(struct evloop *l, enum evloop_clock clock)
 	l->clock = clock;
 	l->epfd = -1;
 	l->firing = -1;
+	l->until = INT64_MAX;
 	evq_init(&l->q);
 	if (clock == EVLOOP_REAL) {
 		l->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -94,7 +95,7 @@ static void fire_due(struct evloop *l)
 {
 	struct evq_node *n;
 
-	while (!l->stop && (n = evq_peek(&l->q)) && n->t <= evloop_now(l)) {
+	while (!l->stop && (n = evq_peek(&l->q)) && n->t <= evloop_now(l) && n->t <= l->until) {
 		evq_pop(&l->q);
 		l->events++;
 		l->firing = n->t;
@@ -109,6 +110,7 @@ int evloop_run(struct evloop *l)
 	int i, n, timeout;
 
 	l->stop = false;
+	l->reached = false;
 	if (l->clock == EVLOOP_VIRTUAL) {
 		struct evq_node *node;
 
@@ -120,8 +122,16 @@ int evloop_run(struct evloop *l)
 				cb(l);
 				continue;
 			}
-			if (!(node = evq_pop(&l->q)))
+			if (!(node = evq_peek(&l->q)))
 				break;
+			if (node->t > l->until) {
+				/* the horizon: what is still to come stays queued */
+				if (l->until > l->now)
+					l->now = l->until;
+				l->reached = true;
+				break;
+			}
+			evq_pop(&l->q);
 			if (node->t > l->now)
 				l->now = node->t;
 			l->events++;
@@ -135,9 +145,14 @@ int evloop_run(struct evloop *l)
 		fire_due(l);
 		if (l->stop)
 			break;
+		if (evloop_now(l) >= l->until) {
+			l->reached = true; /* the events due by then are handled */
+			break;
+		}
 		next = evq_peek(&l->q);
-		if (next) {
-			int64_t wait = next->t - evloop_now(l);
+		if (next || l->until != INT64_MAX) {
+			int64_t t = next && next->t < l->until ? next->t : l->until;
+			int64_t wait = t - evloop_now(l);
 
 			timeout = wait <= 0 ? 0 : (int)((wait + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
 		} else {
@@ -149,7 +164,8 @@ int evloop_run(struct evloop *l)
 				continue;
 			return -errno;
 		}
-		evloop_now(l);
+		if (evloop_now(l) > l->until)
+			continue; /* past the horizon: nothing more is handled */
 		for (i = 0; i < n && !l->stop; i++) {
 			struct evfd *w = evs[i].data.ptr;
 

@@ -43,6 +43,11 @@ struct evloop {
 	 * is set, on_flag() runs (once) before the next event */
 	volatile sig_atomic_t *flag;
 	void (*on_flag)(struct evloop *l);
+	/* A horizon: no event later than this is handled; the loop stops
+	 * there with `reached` set, the virtual clock moved up to it
+	 * (INT64_MAX: none). A run that ends before it is unchanged. */
+	int64_t until;
+	bool reached;
 };
 
 int evloop_init(struct evloop *l, enum evloop_clock clock);
@@ -81,8 +86,8 @@ static inline bool evtimer_armed(const struct evtimer *t)
 int evloop_add_fd(struct evloop *l, struct evfd *w, uint32_t events);
 void evloop_del_fd(struct evloop *l, struct evfd *w);
 
-/* Run until evloop_stop() or nothing is left to wait for. Returns 0, or a
- * negative errno if epoll failed. */
+/* Run until evloop_stop(), the horizon (until) or nothing is left to
+ * wait for. Returns 0, or a negative errno if epoll failed. */
 int evloop_run(struct evloop *l);
 static inline void evloop_stop(struct evloop *l)
 {

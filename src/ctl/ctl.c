@@ -106,6 +106,23 @@ int64_t ctl_job_end(const struct ctl *c, uint32_t job)
 	return c->c->jobs[job].state == HYDE_JOB_DONE ? c->c->jobs[job].end : -1;
 }
 
+bool ctl_coflow_done(const struct ctl *c, uint32_t job)
+{
+	const struct hyde_job *jb = &c->c->jobs[job];
+	const struct jstate *j = &c->js[job];
+	uint32_t r;
+
+	if (jb->state == HYDE_JOB_DONE)
+		return true;
+	/* a reduce computes once it has every map's output */
+	if (!j->red || j->flows_done < j->flows)
+		return false;
+	for (r = 0; r < jb->n_reduces; r++)
+		if (!j->red[r].computing)
+			return false;
+	return true;
+}
+
 /* ---- view for schedulers (sched_api.c) ---- */
 
 unsigned ctl_host_flows_out(const struct ctl *c, unsigned host)
@@ -1387,15 +1404,26 @@ int ctl_run(struct ctl *c, char *errbuf)
 	}
 	c->loop.flag = &interrupted;
 	c->loop.on_flag = on_interrupt;
+	if (c->opts.horizon > 0)
+		c->loop.until = c->t0 + c->opts.horizon;
 	r = evloop_run(&c->loop);
 	if (r && !c->failed)
 		ctl_fail(c, "event loop: %s", strerror(-r));
+	/* stopped at the horizon: a run cut there, not a failed one (what
+	 * is not done is reported as not done) */
+	c->at_horizon = c->loop.reached && !c->failed;
+	/* at its own instant, however late a real-time loop saw it: the
+	 * analyzer counts no flow as ended after it */
+	if (c->at_horizon && c->events)
+		fprintf(c->events, "%" PRId64 " horizon %.9f %zu of %zu jobs done\n",
+			c->t0 + c->opts.horizon, (double)c->opts.horizon / 1e9, c->jobs_done,
+			c->wl->n_jobs);
 	cont_run_end(c);
-	if (!c->failed && c->jobs_done < c->wl->n_jobs)
+	if (!c->failed && !c->at_horizon && c->jobs_done < c->wl->n_jobs)
 		ctl_fail(c, "nothing left to do but %zu of %zu jobs are not done (a scheduler that never places them?)",
 			 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);
 	progress_line(c, true);
-	ctl_event(c, "run_end %s", c->failed ? "failed" : "ok");
+	ctl_event(c, "run_end %s", c->failed ? "failed" : c->at_horizon ? "horizon" : "ok");
 	if (c->events)
 		fflush(c->events);
 	if (c->outdir) {
@@ -1430,6 +1458,8 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 	t->makespan = c->last_end - c->first_arrival;
 	t->reconfigurations = c->cx.reconfigs;
 	t->events = c->loop.events;
+	t->horizon = c->opts.horizon;
+	t->at_horizon = c->at_horizon;
 	memcpy(t->kind_flows, c->kind_flows, sizeof(t->kind_flows));
 	memcpy(t->kind_bytes, c->kind_bytes, sizeof(t->kind_bytes));
 	memcpy(t->kind_cross, c->kind_cross_bytes, sizeof(t->kind_cross));
@@ -1439,13 +1469,16 @@ void ctl_totals(const struct ctl *c, struct ctl_totals *t)
 
 		if (jb->state == HYDE_JOB_DONE)
 			jct += (double)(jb->end - (c->t0 + jb->wl->arrival));
-		t->cross_rack_bytes += j->cross_rack_bytes;
 		t->flows_done += j->flows_done;
-		if (j->flows && j->cf_start >= 0 && j->cf_end >= 0) {
+		if (j->flows && j->cf_start >= 0 && j->cf_end >= 0 && ctl_coflow_done(c, (uint32_t)i)) {
 			cct += (double)(j->cf_end - j->cf_start);
 			ncf++;
 		}
 	}
+	/* of the flows done, as ocs_bytes and eps_bytes (a job's own count
+	 * takes a flow's bytes when it is made: the same at a run's end, not
+	 * in a run stopped early) */
+	t->cross_rack_bytes = c->ocs_bytes + c->eps_bytes;
 	t->avg_jct = c->jobs_done ? jct / (double)c->jobs_done : 0;
 	t->avg_cct = ncf ? cct / (double)ncf : 0;
 }

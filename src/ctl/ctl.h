@@ -141,6 +141,10 @@ struct ctl_opts {
 	/* hyde sim --replay: a finished run's directory whose flows are
 	 * replayed (ctl_replay) instead of running the workload */
 	const char *replay;
+	/* --horizon: the run stops this long after its start (no event
+	 * later is handled), a successful run whose jobs not done by then
+	 * are reported as such; 0: none, the run goes to its end */
+	int64_t horizon;
 };
 
 void ctl_opts_default(struct ctl_opts *o);
@@ -158,6 +162,9 @@ struct ctl_totals {
 	 * bytes of those between racks */
 	uint64_t kind_flows[HYDE_FLOW_KINDS], kind_bytes[HYDE_FLOW_KINDS];
 	uint64_t kind_cross[HYDE_FLOW_KINDS];
+	/* --horizon (ns, 0: none), and whether the run stopped there */
+	int64_t horizon;
+	bool at_horizon;
 };
 
 struct ctl;
@@ -165,7 +172,8 @@ struct ctl;
 /* Load inputs, build the run directory, start the backend. Errors in the
  * inputs: -EINVAL with "file:line: ..." in errbuf, nothing created. */
 int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf);
-/* Run to the end. 0: every job done; -1: the run failed (errbuf says why). */
+/* Run to the end, or to opts.horizon. 0: every job done, or the horizon
+ * reached (ctl_totals' at_horizon); -1: the run failed (errbuf says why). */
 int ctl_run(struct ctl *c, char *errbuf);
 
 /* Replay opts.replay's flows, starts and circuits on the backend (the
@@ -192,6 +200,9 @@ void ctl_coflow_times(const struct ctl *c, uint32_t job, int64_t *start,
 		      int64_t *end);
 /* The job's end time, or -1. */
 int64_t ctl_job_end(const struct ctl *c, uint32_t job);
+/* The job's coflow (its shuffle) is over: every reduce has all its map
+ * outputs (a run stopped early leaves some coflows open: no CCT). */
+bool ctl_coflow_done(const struct ctl *c, uint32_t job);
 
 /* ---- for backends ---- */
 int64_t ctl_now(struct ctl *c);

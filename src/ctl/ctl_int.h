@@ -222,6 +222,7 @@ struct ctl {
 	unsigned *host_out, *host_in;
 	struct cexec cx;
 	bool failed;
+	bool at_horizon; /* the run stopped at opts.horizon */
 	char failmsg[HYDE_ERRBUF_SIZE];
 	FILE *events;
 	char *outdir;

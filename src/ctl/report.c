@@ -62,6 +62,13 @@ static int64_t job_lower_bound(struct ctl *c, uint32_t job)
 	return lb;
 }
 
+/* A coflow's end: its last flow's, once it is over; -1 while it is open
+ * (a run stopped early, at its horizon or interrupted). */
+static int64_t coflow_end(const struct ctl *c, size_t job)
+{
+	return ctl_coflow_done(c, (uint32_t)job) ? c->js[job].cf_end : -1;
+}
+
 int report_write_app(struct ctl *c, char *errbuf)
 {
 	struct outfile o;
@@ -93,7 +100,7 @@ int report_write_app(struct ctl *c, char *errbuf)
 		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
 			",%" PRId64 "\n",
 			i, c->wl->jobs[i].id, j->flows, j->bytes, j->ocs_bytes,
-			job_lower_bound(c, (uint32_t)i), j->cf_start, j->cf_end);
+			job_lower_bound(c, (uint32_t)i), j->cf_start, coflow_end(c, i));
 	}
 	if ((r = out_close(&o, errbuf)))
 		return r;
@@ -175,13 +182,14 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		return r;
 	for (i = 0; i < c->wl->n_jobs; i++) {
 		const struct jstate *j = &c->js[i];
-		int64_t cct = j->cf_end >= 0 && j->cf_start >= 0 ? j->cf_end - j->cf_start : -1;
+		int64_t end = coflow_end(c, i);
+		int64_t cct = end >= 0 && j->cf_start >= 0 ? end - j->cf_start : -1;
 
 		if (!j->flows)
 			continue;
 		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 			",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
-			i, c->wl->jobs[i].id, j->flows, j->bytes, j->cf_start, j->cf_end, cct,
+			i, c->wl->jobs[i].id, j->flows, j->bytes, j->cf_start, end, cct,
 			job_lower_bound(c, (uint32_t)i), j->ocs_bytes,
 			j->cross_rack_bytes - j->ocs_bytes, cct);
 	}
@@ -197,7 +205,7 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		struct job_milestones m = {
 			.arrival = arr, .ready = jb->ready_at, .first_start = js->start,
 			.maps_done = js->maps_done_at, .shuffle_start = js->flows ? js->cf_start : -1,
-			.shuffle_end = js->flows ? js->cf_end : -1,
+			.shuffle_end = js->flows ? coflow_end(c, i) : -1,
 			.end = jb->state == HYDE_JOB_DONE ? jb->end : -1,
 		};
 		int k;
@@ -269,6 +277,10 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf)
 		tt.kind_cross[HYDE_FLOW_OUTPUT],
 		tt.cross_rack_bytes ? (double)tt.ocs_bytes / (double)tt.cross_rack_bytes : 0,
 		tt.reconfigurations, c->loop.events);
+	/* only with --horizon, so that a run without one is as it was */
+	if (tt.horizon > 0)
+		fprintf(o.fp, "  \"horizon_s\": %.9f,\n  \"stopped_at_horizon\": %s,\n",
+			(double)tt.horizon / 1e9, tt.at_horizon ? "true" : "false");
 	metrics_json(c, o.fp);
 	fprintf(o.fp, "}\n");
 	return out_close(&o, errbuf);
