@@ -878,10 +878,10 @@ static int write_files(struct sweep *sw, char *errbuf)
 
 /* ---- running ---- */
 
-/* Did the run finish, every job done? (its events.log says so last) */
+/* Did the run finish, every job done? (its events.log's run_end line says so) */
 bool sweep_run_done(const char *dir)
 {
-	char *path = xasprintf("%s/events.log", dir), buf[256];
+	char *path = xasprintf("%s/events.log", dir), *buf, *p, *last = NULL;
 	FILE *fp = fopen(path, "r");
 	bool ok = false;
 	long size;
@@ -889,19 +889,23 @@ bool sweep_run_done(const char *dir)
 	free(path);
 	if (!fp)
 		return false;
+	/* the run's end line, in the file's last 64 KiB: a scheduler may log
+	 * its own figures after it (dawn's, nas's) */
+	buf = xmalloc(65536);
 	if (!fseek(fp, 0, SEEK_END) && (size = ftell(fp)) > 0) {
-		long from = size > (long)sizeof(buf) - 1 ? size - (long)sizeof(buf) + 1 : 0;
+		long from = size > 65535 ? size - 65535 : 0;
 		size_t n;
 
 		fseek(fp, from, SEEK_SET);
-		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		n = fread(buf, 1, 65535, fp);
 		buf[n] = '\0';
-		while (n && buf[n - 1] == '\n')
-			buf[--n] = '\0';
+		for (p = buf; (p = strstr(p, " run_end ")); p++)
+			last = p + 9;
 		/* a run stopped at its --horizon is done too */
-		ok = (n >= 11 && !strcmp(buf + n - 11, " run_end ok")) ||
-		     (n >= 16 && !strcmp(buf + n - 16, " run_end horizon"));
+		ok = last && (!strncmp(last, "ok\n", 3) || !strncmp(last, "horizon\n", 8) ||
+			      !strcmp(last, "ok") || !strcmp(last, "horizon"));
 	}
+	free(buf);
 	fclose(fp);
 	return ok;
 }

@@ -60,6 +60,18 @@ rm -rf "$tmpdir/local/runs/0004_coscheduler_slowstart=0.05_seed=1"
 expect_status 0 "$HYDE" sweep "$tmpdir/a.spec" -o "$tmpdir/local" &&
 	contains "$out" "11 of 12 runs already done" && contains "$out" "[12/12] coscheduler slowstart=0.05 seed=1"
 
+# a scheduler that logs its figures after the run's end (dawn) is done too
+cat >"$tmpdir/d.spec" <<EOF
+topology  $T/tiny.topo
+workload  $W/dag-small.wl
+scheduler dawn
+seed      1
+EOF
+expect_status 0 "$HYDE" sweep "$tmpdir/d.spec" -o "$tmpdir/dawn" && contains "$out" "1 of 1 runs done"
+tail -1 "$tmpdir"/dawn/runs/*/events.log | grep -q ' run_end ok$' &&
+	fail "dawn's events.log ends with run_end: the case is not tested"
+expect_status 0 "$HYDE" sweep "$tmpdir/d.spec" -o "$tmpdir/dawn" && contains "$out" "1 of 1 runs already done"
+
 # hyde compare --from a sweep: a spec per group (the runs that differ only
 # by their seed), its seeds as compare's repeated runs, paired by seed
 expect_status 0 "$HYDE" compare --from "$tmpdir/local" -o "$tmpdir/cmp" &&
