@@ -1218,12 +1218,23 @@ int ocs_serve(const struct ocs_opts *o, char *errbuf)
 		 sched_getscheduler(0) == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER", o->socket);
 	r = run_loop(&d, errbuf);
 	ring_drops_collect(&d);
-	for (i = 0; i < d.ports; i++)
+	for (i = 0; i < d.ports; i++) {
+		uint64_t vf = 0, vb = 0;
+		unsigned j;
+
+		/* what its VOQs dropped past their bound (frames for a circuit
+		 * that was not up, more than the VOQ holds) */
+		for (j = 0; j < d.ports; j++) {
+			vf += voq_of(&d, i, j)->dropped_frames;
+			vb += voq_of(&d, i, j)->dropped_bytes;
+		}
 		log_info("p%u: rx %" PRIu64 " frames, tx %" PRIu64 ", unknown %" PRIu64
-			 ", ring drops %" PRIu64 ", tx dropped %" PRIu64, i,
+			 ", ring drops %" PRIu64 ", tx dropped %" PRIu64 ", VOQ drops %" PRIu64
+			 " frames (%" PRIu64 " bytes)", i,
 			 d.port[i].st.rx_frames, d.port[i].st.tx_frames,
 			 d.port[i].st.unknown_frames, d.port[i].st.ring_drops,
-			 d.port[i].st.tx_dropped);
+			 d.port[i].st.tx_dropped, vf, vb);
+	}
 out:
 	daemon_free(&d);
 	return r;
