@@ -219,6 +219,7 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	size_t i;
 	int r;
 
+	c->loop.epfd = -1; /* (no loop yet: ctl_free closes nothing) */
 	c->opts = *o;
 	if ((r = topo_load(o->topo_path, &c->t, errbuf)))
 		goto err;
@@ -287,6 +288,9 @@ void ctl_free(struct ctl *c)
 		return;
 	if (c->be.ops)
 		c->be.ops->destroy(&c->be);
+	/* what a run stopped early (--horizon, an interrupt) left queued is
+	 * forgotten while it is all still there; a cancel later is a no-op */
+	evloop_destroy(&c->loop);
 	free(c->be.priv);
 	if (!c->opts.stream_flows)
 		for (i = 0; i < c->n_flows; i++) {
@@ -342,7 +346,6 @@ void ctl_free(struct ctl *c)
 		for (i = 0; i < c->c->n_jobs; i++)
 			map_index_free(c->c->jobs[i].map_idx);
 	cluster_free(c->c);
-	evloop_destroy(&c->loop);
 	free(c->arrival_order);
 	free(c->arrived);
 	free(c->host_out);

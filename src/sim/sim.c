@@ -1136,6 +1136,33 @@ static int sim_init(struct backend *b, char *errbuf)
 	return 0;
 }
 
+static void setup_fire(struct evloop *l, struct evtimer *t);
+
+/* A run stopped before its end (its --horizon, an interrupt) leaves the
+ * simulator's timers queued: out of the loop before their memory goes,
+ * and the tasks' compute timers (the simulator's own) freed. */
+static void sim_timers_drop(struct evloop *l)
+{
+	struct evtimer **mine = NULL;
+	size_t n = 0, cap = 0, i;
+
+	for (i = 0; i < evq_len(&l->q); i++) {
+		struct evtimer *t = (struct evtimer *)l->q.heap[i];
+
+		if (t->cb == compute_fire || t->cb == port_fire || t->cb == done_fire ||
+		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire) {
+			xgrow((void **)&mine, &cap, n + 1, sizeof(*mine));
+			mine[n++] = t;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		evloop_cancel(l, mine[i]);
+		if (mine[i]->cb == compute_fire)
+			free(mine[i]);
+	}
+	free(mine);
+}
+
 static void sim_destroy(struct backend *b)
 {
 	struct sim *s = SIM(b);
@@ -1143,6 +1170,7 @@ static void sim_destroy(struct backend *b)
 
 	if (!s->ctl)
 		return;
+	sim_timers_drop(b->loop);
 	if (getenv("HYDE_SIM_STATS")) {
 		struct mm_stats st;
 
