@@ -83,6 +83,7 @@ struct tslot {
  * of its state. */
 struct emul_opts {
 	char prefix[256]; /* of the fabric's namespaces (fabric_prefix_check) */
+	uint64_t voq;	  /* the crossbar's --voq (0: its default) */
 };
 
 struct emul {
@@ -853,7 +854,7 @@ static int start_shuffle_services(struct emul *e, char *seed, char *errbuf)
 static int start_crossbar(struct emul *e, char *errbuf)
 {
 	const struct topo *t = e->t;
-	char a[32], b[32], c[32], ns[80], logp[4200], sock[300];
+	char a[32], b[32], c[32], v[32], ns[80], logp[4200], sock[300];
 	char *argv[20];
 	int r, n = 0;
 
@@ -880,6 +881,11 @@ static int start_crossbar(struct emul *e, char *errbuf)
 	argv[n++] = c;
 	argv[n++] = "--log";
 	argv[n++] = logp;
+	if (e->opts.voq) {
+		snprintf(v, sizeof(v), "%" PRIu64, e->opts.voq);
+		argv[n++] = "--voq";
+		argv[n++] = v;
+	}
 	argv[n] = NULL;
 	if ((r = proc_spawn(e, "ocs", argv, -1, P_OCS, NULL, "the OCS crossbar", errbuf)))
 		return r;
@@ -1021,6 +1027,16 @@ static void emul_destroy(struct backend *b)
 
 	if (!e->ctl)
 		return;
+	/* what the crossbar forwarded, queued and dropped, per port and VOQ,
+	 * into the control conversation (ocs-control.log) before it stops */
+	if (e->ocs_fd >= 0) {
+		size_t len = 1u << 20;
+		char *reply = xmalloc(len);
+
+		if (ocs_request(e, "stats\n", reply, len))
+			log_warnx("the OCS crossbar's final stats could not be read");
+		free(reply);
+	}
 	/* tasks first, then the crossbar and services, the captures last (so
 	 * they see everything) and gently (so they flush) */
 	for (k = 0; k < 3; k++) {
@@ -1414,6 +1430,8 @@ static void emul_progress(struct backend *b, char *buf, size_t len)
 static const struct opt_desc emul_opts[] = {
 	OPT(emul_opts, prefix, O_STR, 0, sizeof(((struct emul_opts *)0)->prefix),
 	    "namespace prefix of the fabric: hyde and up to 20 letters or digits"),
+	OPT(emul_opts, voq, O_SIZE, 0, 0,
+	    "bound of each of the crossbar's VOQs (0: delta x bw_o, at least 256KiB)"),
 };
 
 static void emul_opts_defaults(void *priv)
