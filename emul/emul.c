@@ -882,7 +882,7 @@ static int start_crossbar(struct emul *e, char *errbuf)
 	argv[n++] = "--log";
 	argv[n++] = logp;
 	if (e->opts.voq) {
-		snprintf(v, sizeof(v), "%" PRIu64, e->opts.voq);
+		snprintf(v, sizeof(v), "%" PRIu64 "B", e->opts.voq);
 		argv[n++] = "--voq";
 		argv[n++] = v;
 	}
@@ -1430,8 +1430,8 @@ static void emul_progress(struct backend *b, char *buf, size_t len)
 static const struct opt_desc emul_opts[] = {
 	OPT(emul_opts, prefix, O_STR, 0, sizeof(((struct emul_opts *)0)->prefix),
 	    "namespace prefix of the fabric: hyde and up to 20 letters or digits"),
-	OPT(emul_opts, voq, O_SIZE, 0, 0,
-	    "bound of each of the crossbar's VOQs (0: delta x bw_o, at least 256KiB)"),
+	OPT(emul_opts, voq, O_SIZE, 0, 1024.0 * 1024 * 1024,
+	    "bound of each of the crossbar's VOQs (0: delta x bw_o, at least 16MiB)"),
 };
 
 static void emul_opts_defaults(void *priv)

@@ -652,13 +652,13 @@ static void cmd_stats(struct ocs_daemon *d, struct ocs_client *c)
 		for (j = 0; j < d->ports; j++) {
 			const struct ocs_voq *q = voq_of(d, i, j);
 
-			if (q->frames || q->dropped_frames)
+			if (q->peak_bytes || q->dropped_frames)
 				client_printf(d, c,
 					      "voq %u %u queued_frames=%" PRIu64
 					      " queued_bytes=%" PRIu64 " dropped_frames=%" PRIu64
-					      " dropped_bytes=%" PRIu64,
+					      " dropped_bytes=%" PRIu64 " peak_bytes=%" PRIu64,
 					      i, j, q->frames, q->bytes, q->dropped_frames,
-					      q->dropped_bytes);
+					      q->dropped_bytes, q->peak_bytes);
 		}
 	client_printf(d, c, "ok ports=%u voq=%" PRIu64 " now=%" PRId64, d->ports,
 		      d->voq_bound, now_ns());

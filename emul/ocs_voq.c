@@ -105,6 +105,8 @@ int ocs_voq_push(struct ocs_voq *q, uint64_t bound, const void *vnet,
 	q->tail = f;
 	q->frames++;
 	q->bytes += len;
+	if (q->bytes > q->peak_bytes)
+		q->peak_bytes = q->bytes;
 	return 0;
 }
 

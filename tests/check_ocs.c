@@ -174,6 +174,7 @@ START_TEST(voq_bound)
 	ck_assert_uint_eq(q.bytes, 95 * 1042);
 	ck_assert_uint_eq(q.dropped_frames, 105);
 	ck_assert_uint_eq(q.dropped_bytes, 105 * 1042);
+	ck_assert_uint_eq(q.peak_bytes, 95 * 1042);
 	/* exactly at the bound is accepted */
 	ck_assert_int_eq(ocs_voq_push(&q, 98990 + 100, vnet, frame, 100, 100), 0);
 	ck_assert_int_eq(ocs_voq_push(&q, 98990 + 100, vnet, frame, 1, 1), -ENOBUFS);
@@ -186,6 +187,8 @@ START_TEST(voq_bound)
 		free(f);
 	}
 	ck_assert_uint_eq(q.bytes, 100);
+	/* the peak stays what it was once the queue drains */
+	ck_assert_uint_eq(q.peak_bytes, 98990 + 100);
 	ocs_voq_clear(&q);
 	ck_assert_uint_eq(q.frames, 0);
 	ck_assert_uint_eq(q.bytes, 0);
@@ -198,10 +201,12 @@ END_TEST
 
 START_TEST(voq_default)
 {
-	/* delta x bw_o: 10 ms at 400 Mbit/s is 500 KB (rack8) */
-	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 10000000LL), 500000);
-	ck_assert_uint_eq(ocs_voq_default(10000000000ULL, 10000000LL), 12500000);
-	/* never below a few 64 KB GSO frames */
+	/* delta x bw_o: 100 ms at 10 Gbit/s is 125 MB */
+	ck_assert_uint_eq(ocs_voq_default(10000000000ULL, 100000000LL), 125000000);
+	/* never below what TCP keeps in flight toward a circuit that is down:
+	 * 10 ms at 400 Mbit/s (rack8) would be 500 KB */
+	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 10000000LL), OCS_VOQ_MIN);
+	ck_assert_uint_eq(OCS_VOQ_MIN, 16u << 20);
 	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 1000000LL), OCS_VOQ_MIN);
 	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 0), OCS_VOQ_MIN);
 }

@@ -114,6 +114,10 @@ expect_status 2 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR
 expect_status 2 "$HYDE" run -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" --prefix hydeX \
 	-o "$tmpdir/badpfx" -q && contains "$err" "backend emul: prefix 'hydeX': expected 'hyde' followed by"
 [ -e "$tmpdir/badpfx" ] && fail "a refused prefix left $tmpdir/badpfx"
+# and so is a VOQ bound that is not a size
+expect_status 2 "$HYDE" run -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -B voq=lots \
+	-o "$tmpdir/badvoq" -q && contains "$err" "backend emul: voq: expected a size such as"
+[ -e "$tmpdir/badvoq" ] && fail "a refused VOQ bound left $tmpdir/badvoq"
 expect_status 0 "$HYDE" compare --backend sim -t "$T/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-s fair -B rates=srpt -o "$tmpdir/cmpb" -q
 cmp -s "$tmpdir/cmpb/fair/flows.csv" "$tmpdir/sim-srpt/flows.csv" ||

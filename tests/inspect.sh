@@ -29,8 +29,15 @@ ts() { tshark "$@" 2>/dev/null; }
 
 R="$tmpdir/run"
 expect_status 0 "$HYDE" run -t "$D/run2x2io.topo" -w "$D/inspect.wl" -S slowstart=1 --snaplen 0 \
-	-o "$R" --prefix $P -q || { finish; }
+	-B voq=3MB -o "$R" --prefix $P -q || { finish; }
 M="$R/manifest.csv"
+
+# ---- 0. the crossbar's last words: its counters, with the VOQ bound given ----
+grep -q ' ctl > stats$' "$R/ocs-control.log" || fail "no final stats request in ocs-control.log"
+grep -q ' ctl < ok ports=2 voq=3000000 ' "$R/ocs-control.log" ||
+	fail "-B voq=3MB: the crossbar's bound is $(grep -o 'voq=[0-9]*' "$R/ocs-control.log" | tail -1)"
+tx=$(awk '$3 == "<" && $4 == "port" { for (i = 6; i <= NF; i++) if ($i ~ /^tx_frames=/) { sub(/.*=/, "", $i); n += $i } } END { print n + 0 }' "$R/ocs-control.log")
+[ "$tx" -gt 0 ] || fail "the final stats say no frame crossed the OCS"
 
 # ---- 1. hyde pcap: the whole run in one file ----
 F="$tmpdir/run.pcapng"

@@ -302,6 +302,8 @@ contains "$(cat "$tmpdir/udp4.out")" "received 95 datagrams, numbers 0..94"
 ocs stats >"$tmpdir/stats"
 [ "$(stat "port 3" queued_frames)" = 0 ] || fail "frames still queued after the circuit came up"
 [ "$(stat "port 4" tx_frames)" = 95 ] || fail "port 4 sent $(stat "port 4" tx_frames) frames, expected 95"
+# drained, the VOQ still says how full it got
+[ "$(stat "voq 3 4" peak_bytes)" = 98990 ] || fail "VOQ 3 -> 4 drained: $(grep '^voq' "$tmpdir/stats"), expected peak_bytes=98990"
 end_capture tor4
 [ "$(wc -l <"$tmpdir/tor4.ts")" = 95 ] || fail "r4's ToR saw $(wc -l <"$tmpdir/tor4.ts") frames, expected 95"
 # Frames that arrive during a stall wait for it to end even when their VOQ
