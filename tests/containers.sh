@@ -70,9 +70,9 @@ esac
 if [ -n "${qfile:-}" ]; then
 	i=0
 	while [ $i -lt 100 ] && [ ! -f "$qfile" ]; do sleep 0.1; i=$((i + 1)); done
-	# 1 core x 0.05 + 0.01 headroom over 100ms; 2GB / 64 + 32MiB
+	# 1 core x 0.05 + 0.25 headroom over 100ms; 2GB / 64 + 32MiB
 	[ "$(period)" = 100000 ] || fail "CPU period $(period), expected 100000us"
-	[ "$(quota)" = 6000 ] || fail "CPU quota $(quota)us, expected 6000us (1 core x 0.05 + 0.01)"
+	[ "$(quota)" = 30000 ] || fail "CPU quota $(quota)us, expected 30000us (1 core x 0.05 + 0.25)"
 	# (the kernel keeps whole pages)
 	want=$(((31250000 + 33554432) / $(getconf PAGESIZE) * $(getconf PAGESIZE)))
 	[ "$(limit)" = "$want" ] || fail "memory limit $(limit), expected $want (64804432 in pages)"
