@@ -39,6 +39,8 @@ START_TEST(shipped_rack8)
 	ck_assert_uint_eq(t->t_e, 4500000);
 	/* T_e / bw_o = 90ms, as in the paper */
 	ck_assert_uint_eq(t->t_e * 8 * 1000 / t->ocs_rate, 90);
+	/* the hosts' TCP timer capped at 1 s unless the file says */
+	ck_assert_int_eq(t->tcp_rto_max, NSEC_PER_SEC);
 	topo_free(t);
 }
 END_TEST
@@ -80,6 +82,11 @@ START_TEST(oversub_derives_uplink)
 	ck_assert_msg(r == 0, "%s", errbuf);
 	ck_assert_uint_eq(t->uplink_rate, 20000000ULL);
 	ck_assert_str_eq(t->name, "x");
+	topo_free(t);
+	/* the kernel's own timer back */
+	t = parse_str(BASE "oversub 10:1\nocs no\ntcp_rto_max 120s\n", errbuf, &r);
+	ck_assert_msg(r == 0, "%s", errbuf);
+	ck_assert_int_eq(t->tcp_rto_max, TOPO_RTO_MAX_KERNEL);
 	topo_free(t);
 }
 END_TEST
@@ -186,6 +193,10 @@ static const struct {
 	{ BASE "eps no\nuplink_rate 20Mbit\nocs yes\nocs_rate 1Gbit\ndelta 10ms\n", "x.topo:6:", "uplink_rate: only meaningful with an EPS" },
 	{ BASE "eps no\nocs yes\nocs_rate 1Gbit\ndelta 10ms\nt_e 1MB\n", "x.topo:9:", "t_e: only meaningful with an EPS (this topology says 'eps no': every cross-rack flow takes the OCS)" },
 	{ BASE "eps no\nocs yes\nocs_rate 1Gbit\n", "x.topo:7:", "'ocs yes' needs 'delta TIME'" },
+	{ BASE "ocs no\ntcp_rto_max 500ms\n", "x.topo:6:", "tcp_rto_max: 500ms is out of range (1s to 120s" },
+	{ BASE "ocs no\ntcp_rto_max 121s\n", "x.topo:6:", "tcp_rto_max: 121s is out of range (1s to 120s" },
+	{ BASE "ocs no\ntcp_rto_max 1000500us\n", "x.topo:6:", "in whole ms" },
+	{ BASE "ocs no\ntcp_rto_max soon\n", "x.topo:6:", "tcp_rto_max: expected a time" },
 	{ "racks 2\0\n", "x.topo:1:", "not a text file" },
 };
 

@@ -182,6 +182,14 @@ contains "$(tc -n $P-r0h0 qdisc show dev eth0)" "qdisc htb 1: root"
 contains "$(ip netns exec $P-tor0 sysctl -n net.ipv4.ip_forward)" "1"
 contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv6.conf.eth0.disable_ipv6)" "1"
 contains "$(ip netns exec $P-r0h0 sysctl -n net.ipv4.conf.eth0.rp_filter)" "0"
+# the hosts' TCP timer capped at the topology's tcp_rto_max (default 1s),
+# with retries to match (a kernel without the cap keeps its own)
+if [ -e /proc/sys/net/ipv4/tcp_rto_max_ms ]; then
+	for k in tcp_rto_max_ms:1000 tcp_retries2:255 tcp_orphan_retries:255; do
+		v=$(ip netns exec $P-r1h2 sysctl -n net.ipv4.${k%:*})
+		[ "$v" = "${k#*:}" ] || fail "r1h2: net.ipv4.${k%:*} = $v, expected ${k#*:}"
+	done
+fi
 
 # ---- rates, measured by iperf3 ----
 # Host to host in one rack: only host links, through the ToR's bridge.

@@ -267,6 +267,19 @@ static int set_delta(struct topo_parser *p, const char *val)
 	return 0;
 }
 
+static int set_tcp_rto_max(struct topo_parser *p, const char *val)
+{
+	int64_t v;
+
+	if (unit_parse_time(val, &v))
+		return perr(p, "tcp_rto_max: expected %s, got '%s'", unit_time_expect, val);
+	if (v < NSEC_PER_SEC || v > TOPO_RTO_MAX_KERNEL || v % NSEC_PER_MSEC)
+		return perr(p, "tcp_rto_max: %s is out of range (1s to 120s, in whole ms: the kernel's net.ipv4.tcp_rto_max_ms)",
+			    val);
+	p->t->tcp_rto_max = v;
+	return 0;
+}
+
 static int set_t_e(struct topo_parser *p, const char *val)
 {
 	uint64_t v;
@@ -328,6 +341,7 @@ enum {
 	K_UPLINK_RATE, K_OVERSUB, K_OCS, K_OCS_RATE, K_DELTA, K_T_E,
 	K_EPS_NET, K_OCS_NET, K_LINK_NET, K_EPS, K_OUTPUT_REPLICATION,
 	K_CORES, K_MEMORY, K_CONTAINER_DELAY, K_CPU_SCALE, K_MEM_SCALE,
+	K_TCP_RTO_MAX,
 };
 
 static const struct topo_key topo_keys[] = {
@@ -353,6 +367,7 @@ static const struct topo_key topo_keys[] = {
 	[K_CONTAINER_DELAY] = { "container_delay", "container_delay TIME|exp:TIME|table1", set_container_delay },
 	[K_CPU_SCALE] = { "cpu_scale", "cpu_scale RATIO", set_cpu_scale },
 	[K_MEM_SCALE] = { "mem_scale", "mem_scale RATIO", set_mem_scale },
+	[K_TCP_RTO_MAX] = { "tcp_rto_max", "tcp_rto_max TIME", set_tcp_rto_max },
 };
 
 #define SEEN(p, k) (((p)->seen >> (k)) & 1U)
@@ -506,6 +521,7 @@ static void topo_defaults(struct topo *t, const char *path)
 	t->container_delay = (struct topo_delay){ TOPO_DELAY_TABLE1, 996 * NSEC_PER_MSEC };
 	t->cpu_scale = 0.02;
 	t->mem_scale = 1.0 / 128;
+	t->tcp_rto_max = TOPO_RTO_MAX_DEFAULT;
 }
 
 int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
@@ -531,7 +547,7 @@ int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
 			if (!strcmp(f[0], topo_keys[k].name))
 				break;
 		if (k == ARRAY_SIZE(topo_keys)) {
-			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net, cores, memory, container_delay, cpu_scale, mem_scale)",
+			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net, cores, memory, container_delay, cpu_scale, mem_scale, tcp_rto_max)",
 				 f[0]);
 			goto err;
 		}

@@ -56,7 +56,16 @@ struct topo {
 	/* Emulation: the real CPU (cores) and memory (bytes) one emulated
 	 * core and byte cost (a box of 2 cores emulates 56) */
 	double cpu_scale, mem_scale;
+	/* Emulation: the hosts' cap on TCP's retransmission timeout
+	 * (net.ipv4.tcp_rto_max_ms), ns; TOPO_RTO_MAX_KERNEL leaves the
+	 * kernel's */
+	int64_t tcp_rto_max;
 };
+
+/* The kernel's own cap (and the most tcp_rto_max_ms takes), and the
+ * default: the least it takes (fabric.c says why) */
+#define TOPO_RTO_MAX_KERNEL (120 * NSEC_PER_SEC)
+#define TOPO_RTO_MAX_DEFAULT NSEC_PER_SEC
 
 enum topo_node_kind {
 	TOPO_NODE_HOST,
