@@ -47,26 +47,45 @@ static size_t tl_lower(const struct timeline *tl, int64_t t)
 	return lo;
 }
 
+/* An interval [s, e) that overlaps none: merged with a neighbour it
+ * touches (e == next start, prev end == s), so that the timeline holds
+ * busy stretches, and a stretch's end is one look-up (the first layer
+ * lays a port's pairs end to end: a chain of them cost a walk per query).
+ * The answers of tl_free_from and tl_gap_end do not change: a stretch
+ * starts where its first interval did, and an idle t is never inside
+ * one. */
 static void tl_add(struct timeline *tl, int64_t s, int64_t e)
 {
 	size_t i = tl_lower(tl, s + 1); /* after those starting at s too */
+	bool prev = i > 0 && tl->v[i - 1].e == s, next = i < tl->n && tl->v[i].s == e;
 
+	if (prev && next) {
+		tl->v[i - 1].e = tl->v[i].e;
+		memmove(tl->v + i, tl->v + i + 1, (tl->n - i - 1) * sizeof(*tl->v));
+		tl->n--;
+		return;
+	}
+	if (prev) {
+		tl->v[i - 1].e = e;
+		return;
+	}
+	if (next) {
+		tl->v[i].s = s;
+		return;
+	}
 	xgrow((void **)&tl->v, &tl->cap, tl->n + 1, sizeof(*tl->v));
 	memmove(tl->v + i + 1, tl->v + i, (tl->n - i) * sizeof(*tl->v));
 	tl->v[i] = (struct ival){ s, e };
 	tl->n++;
 }
 
-/* If t is inside a busy interval, the end of the busy stretch; else t. */
+/* If t is inside a busy stretch, its end; else t. */
 static int64_t tl_free_from(const struct timeline *tl, int64_t t)
 {
-	size_t i = tl_lower(tl, t + 1); /* intervals [i, n) start after t */
+	size_t i = tl_lower(tl, t + 1); /* stretches [i, n) start after t */
 
-	if (i > 0)
-		i--; /* the last one starting at or before t */
-	for (; i < tl->n && tl->v[i].s <= t; i++)
-		if (t < tl->v[i].e)
-			t = tl->v[i].e;
+	if (i > 0 && t < tl->v[i - 1].e)
+		return tl->v[i - 1].e; /* the last one starting at or before t */
 	return t;
 }
 
@@ -333,6 +352,7 @@ struct mscratch {
 	uint32_t *adj_off, *fill;
 	long *by_dst, *by_src;
 	unsigned *seen;
+	unsigned *failed, fstamp; /* src port -> the call its search failed in */
 	uint32_t *adj;
 	size_t adj_cap;
 };
@@ -348,6 +368,7 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 
 	if (!ncand)
 		return 0;
+	ms->fstamp++;
 	xgrow((void **)&ms->adj, &ms->adj_cap, ncand, sizeof(*ms->adj));
 	m.adj = ms->adj;
 	memset(ms->adj_off, 0, (R + 1) * sizeof(*ms->adj_off));
@@ -369,13 +390,21 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 			m.by_dst[e->dst] = (long)k;
 		}
 	}
+	/* A search that fails changes nothing, and what it visited can reach
+	 * no free port while the matching stays as it is: the next search
+	 * keeps those marks (the same paths found, fewer visits); a source
+	 * that failed fails again (Kuhn: no augmenting path from it appears
+	 * as the matching grows), so it is not searched twice. */
+	m.stamp++;
 	for (k = 0; k < ncand; k++) {
 		uint32_t src = q[cand[k]].src;
 
-		if (m.by_src[src] >= 0)
+		if (m.by_src[src] >= 0 || ms->failed[src] == ms->fstamp)
 			continue;
-		m.stamp++;
-		augment(&m, src);
+		if (augment(&m, src))
+			m.stamp++;
+		else
+			ms->failed[src] = ms->fstamp;
 	}
 	for (v = 0; v < R; v++)
 		if (m.by_dst[v] >= 0)
@@ -598,6 +627,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 		.by_dst = xcalloc(R, sizeof(long)),
 		.by_src = xcalloc(R, sizeof(long)),
 		.seen = xcalloc(R, sizeof(unsigned)),
+		.failed = xcalloc(R, sizeof(unsigned)),
 	};
 	struct rheap rh = { 0 };
 	size_t left = c->n;
@@ -697,6 +727,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	free(ms.by_dst);
 	free(ms.by_src);
 	free(ms.seen);
+	free(ms.failed);
 	free(ms.adj);
 	free(rh.v);
 	return t_plan;
