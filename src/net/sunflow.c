@@ -24,11 +24,14 @@ struct ival {
 	int64_t s, e;
 };
 
-/* Busy intervals of one side (out or in) of a port, sorted by start. They
- * never overlap: a side carries one circuit at a time. */
+/* Busy stretches of one side (out or in) of a port, sorted by start. They
+ * never overlap (a side carries one circuit at a time) nor touch (tl_add
+ * merges them). */
 struct timeline {
 	struct ival *v;
 	size_t n, cap;
+	int64_t now_free; /* tl_free_from(now), while now_ok */
+	bool now_ok;
 };
 
 /* Index of the first interval that starts at or after t. */
@@ -51,14 +54,16 @@ static size_t tl_lower(const struct timeline *tl, int64_t t)
  * touches (e == next start, prev end == s), so that the timeline holds
  * busy stretches, and a stretch's end is one look-up (the first layer
  * lays a port's pairs end to end: a chain of them cost a walk per query).
- * The answers of tl_free_from and tl_gap_end do not change: a stretch
- * starts where its first interval did, and an idle t is never inside
- * one. */
+ * The answers do not change: a stretch starts where its first interval
+ * did, its end is where the chain of intervals ended, and an idle t is
+ * never inside one (so the first interval starting at or after an idle t
+ * starts a stretch). */
 static void tl_add(struct timeline *tl, int64_t s, int64_t e)
 {
 	size_t i = tl_lower(tl, s + 1); /* after those starting at s too */
 	bool prev = i > 0 && tl->v[i - 1].e == s, next = i < tl->n && tl->v[i].s == e;
 
+	tl->now_ok = false;
 	if (prev && next) {
 		tl->v[i - 1].e = tl->v[i].e;
 		memmove(tl->v + i, tl->v + i + 1, (tl->n - i - 1) * sizeof(*tl->v));
@@ -89,12 +94,36 @@ static int64_t tl_free_from(const struct timeline *tl, int64_t t)
 	return t;
 }
 
-/* Start of the first busy interval after t (t idle), or limit. */
-static int64_t tl_gap_end(const struct timeline *tl, int64_t t, int64_t limit)
+/* Index of the first stretch that starts after t, from i on (i: the first
+ * after an earlier instant): the next one checked first, then a binary
+ * search of the rest. */
+static size_t tl_after(const struct timeline *tl, size_t i, int64_t t)
 {
-	size_t i = tl_lower(tl, t);
+	size_t hi = tl->n;
 
-	return i < tl->n && tl->v[i].s < limit ? tl->v[i].s : limit;
+	if (i >= hi || tl->v[i].s > t)
+		return i;
+	i++;
+	while (i < hi) {
+		size_t mid = i + (hi - i) / 2;
+
+		if (tl->v[mid].s <= t)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	return i;
+}
+
+/* tl_free_from(now), remembered until the timeline changes: the later
+ * layers ask it for every pair. */
+static int64_t tl_free_now(struct timeline *tl, int64_t now)
+{
+	if (!tl->now_ok) {
+		tl->now_free = tl_free_from(tl, now);
+		tl->now_ok = true;
+	}
+	return tl->now_free;
 }
 
 struct pairdem {
@@ -742,7 +771,7 @@ static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, stru
 	unsigned R = in->ports;
 	struct timeline *outl = sc->outl, *inl = sc->inl;
 	unsigned *taken = sc->taken;
-	size_t i, k;
+	size_t i, k, io, ii;
 
 	/* later layers: gaps inside [now, t_plan] only */
 	for (i = 1; i < ncf; i++) {
@@ -756,17 +785,30 @@ static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, stru
 			if (taken[cell] == sc->tstamp)
 				continue; /* a higher-priority coflow owns the pair */
 			taken[cell] = sc->tstamp;
+			/* t only grows: each side's stretches are walked
+			 * from a cursor (io, ii: the first stretch starting
+			 * after t); an idle t starts none, so the next busy
+			 * stretch of a side is its cursor's */
+			if (tl_free_now(&outl[q->src], in->now) >= t_plan)
+				continue; /* its source is busy to t_plan */
+			io = tl_lower(&outl[q->src], t + 1);
+			ii = tl_lower(&inl[q->dst], t + 1);
 			while (t < t_plan) {
-				int64_t fo = tl_free_from(&outl[q->src], t);
-				int64_t fi = tl_free_from(&inl[q->dst], t);
-				int64_t ge, end;
+				const struct timeline *to = &outl[q->src], *ti = &inl[q->dst];
+				int64_t fo, fi, ge, end;
 
+				io = tl_after(to, io, t);
+				fo = io > 0 && t < to->v[io - 1].e ? to->v[io - 1].e : t;
+				if (fo >= t_plan)
+					break; /* (t would be past t_plan) */
+				ii = tl_after(ti, ii, t);
+				fi = ii > 0 && t < ti->v[ii - 1].e ? ti->v[ii - 1].e : t;
 				if (fo != t || fi != t) {
 					t = fo > fi ? fo : fi;
 					continue;
 				}
-				ge = tl_gap_end(&outl[q->src], t, t_plan);
-				end = tl_gap_end(&inl[q->dst], t, ge);
+				ge = io < to->n && to->v[io].s < t_plan ? to->v[io].s : t_plan;
+				end = ii < ti->n && ti->v[ii].s < ge ? ti->v[ii].s : ge;
 				if (end - t > in->delta) {
 					int64_t want = t + in->delta + hold_time(q->bits, in->bw);
 
@@ -796,8 +838,10 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	int64_t t_plan = in->now;
 
 	cs_plan_reset(out);
-	for (i = 0; i < R; i++)
+	for (i = 0; i < R; i++) {
 		outl[i].n = inl[i].n = 0;
+		outl[i].now_ok = inl[i].now_ok = false;
+	}
 	np = sf_aggregate(in, sc, R);
 	p = sc->p;
 	if (!++sc->tstamp) {
