@@ -546,9 +546,10 @@ static size_t sf_aggregate(const struct cs_input *in, struct sf_cache *sc, unsig
 	return k;
 }
 
-/* Each coflow's pairs in layer order and its T(C) (reused from the last
- * plan where its demand is unchanged), in sc->cf sorted shortest first;
- * this plan's arrays become the cache. Returns how many coflows. */
+/* Each coflow's pairs in layer order (in sc->sorted, at the offsets it
+ * has in sc->p; copied from the last plan where its demand is unchanged,
+ * not through sc->p) and its T(C), in sc->cf sorted shortest first; this
+ * plan's arrays become the cache. Returns how many coflows. */
 static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t np)
 {
 	unsigned R = in->ports;
@@ -579,7 +580,8 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 		if (old < sc->ne && sc->e[old].coflow == p[i].coflow && sc->e[old].n == k - i &&
 		    same_demand(sc->in + sc->e[old].off, p + i, k - i)) {
 			/* unchanged since the last plan: its order and T(C) */
-			memcpy(p + i, sc->sorted + sc->e[old].off, (k - i) * sizeof(*p));
+			memcpy(next.sorted + next.n, sc->sorted + sc->e[old].off,
+			       (k - i) * sizeof(*p));
 			best = sc->e[old].alpha;
 		} else {
 			if (old < sc->ne && sc->e[old].coflow == p[i].coflow)
@@ -600,8 +602,8 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 			}
 			for (m = i; m < k; m++)
 				srow[p[m].src] = scol[p[m].dst] = 0;
+			memcpy(next.sorted + next.n, p + i, (k - i) * sizeof(*p));
 		}
-		memcpy(next.sorted + next.n, p + i, (k - i) * sizeof(*p));
 		next.e[next.ne++] = (struct sf_entry){ p[i].coflow, next.n, k - i, best };
 		next.n += k - i;
 		cf[ncf++] = (struct cfinfo){ p[i].coflow, best, i, k - i };
@@ -843,13 +845,13 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 		outl[i].now_ok = inl[i].now_ok = false;
 	}
 	np = sf_aggregate(in, sc, R);
-	p = sc->p;
 	if (!++sc->tstamp) {
 		memset(taken, 0, (size_t)R * R * sizeof(*taken));
 		sc->tstamp = 1;
 	}
 	ncf = sf_coflows(in, sc, np);
 	cf = sc->cf;
+	p = sc->sorted; /* the pairs in layer order, where cf says */
 
 	for (i = 0; i < R; i++) {
 		last_out[i] = in->out_of ? in->out_of[i] : -1;
