@@ -340,7 +340,6 @@ static void replan(struct ctl *c)
 	/* room for every live pair at once (not a grow per pair: a plan on
 	 * the Coflow-Benchmark reads tens of thousands) */
 	xgrow((void **)&x->d, &x->cap_d, c->n_live + 1, sizeof(*x->d));
-	xgrow((void **)&x->busy, &x->cap_busy, c->n_live + 1, sizeof(*x->busy));
 	d = x->d;
 	busy = x->busy;
 	for (i = 0; i < c->n_live; i++) {
@@ -353,6 +352,8 @@ static void replan(struct ctl *c)
 		/* a started reservation keeps its circuit to its end */
 		if (x->owner[p->src] == (int32_t)job && x->out_of[p->src] == (int32_t)p->dst &&
 		    x->resv_end[p->src] > now) {
+			xgrow((void **)&x->busy, &x->cap_busy, nb + 1, sizeof(*x->busy));
+			busy = x->busy; /* (one per source port at most) */
 			busy[nb++] = (struct cs_busy){ p->src, p->dst, job, x->resv_end[p->src] };
 			continue;
 		}
