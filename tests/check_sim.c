@@ -12,6 +12,7 @@
 #include "check_hyde.h"
 #include "core/rng.h"
 #include "ctl/ctl.h"
+#include "net/csched.h"
 #include "sim/maxmin.h"
 
 static char *write_tmp(const char *text, const char *suffix)
@@ -763,6 +764,142 @@ START_TEST(sim_memory_follows_jobs)
 }
 END_TEST
 
+/* Sunflow's plan on random demand, and again later on what is left (its
+ * cache at work): no two reservations (nor a circuit that is busy) share
+ * a port's side at once, none starts before now, a pair is reserved once,
+ * the later layers end by T_plan (the first layer's end, when the plan
+ * asks to be made again), and the shortest coflow has every pair. */
+static void check_sunflow_plan(const struct cs_input *in, const struct cs_plan *pl)
+{
+	size_t a, b;
+	int64_t t_plan = in->now;
+
+	for (a = 0; a < pl->n; a++)
+		if (pl->r[a].end > t_plan)
+			t_plan = pl->r[a].end;
+	for (a = 0; a < pl->n; a++) {
+		const struct cs_resv *x = &pl->r[a];
+
+		ck_assert_int_ge(x->start, in->now);
+		ck_assert_int_gt(x->end, x->start);
+		for (b = 0; b < in->n_busy; b++) {
+			const struct cs_busy *y = &in->busy[b];
+
+			if (y->src == x->src || y->dst == x->dst)
+				ck_assert_msg(x->start >= y->until, "reservation %u->%u at %lld over busy %u->%u to %lld",
+					      x->src, x->dst, (long long)x->start, y->src, y->dst,
+					      (long long)y->until);
+		}
+		for (b = a + 1; b < pl->n; b++) {
+			const struct cs_resv *y = &pl->r[b];
+
+			ck_assert_msg(!(x->coflow == y->coflow && x->src == y->src && x->dst == y->dst),
+				      "pair %u->%u of coflow %u reserved twice", x->src, x->dst, x->coflow);
+			if (x->src == y->src || x->dst == y->dst)
+				ck_assert_msg(x->end <= y->start || y->end <= x->start,
+					      "%u->%u [%lld, %lld) and %u->%u [%lld, %lld) share a port",
+					      x->src, x->dst, (long long)x->start, (long long)x->end, y->src,
+					      y->dst, (long long)y->start, (long long)y->end);
+		}
+	}
+	ck_assert(pl->n == 0 || pl->replan_at == t_plan);
+}
+
+START_TEST(sunflow_plan_random_is_feasible)
+{
+	enum { R = 12, ND = 300 };
+	struct rng g;
+	struct cs_demand d[ND];
+	struct cs_busy busy[R];
+	int32_t out_of[R];
+	struct cs_plan pl = { 0 };
+	struct cs_input in = { .ports = R, .bw = 1.0, .delta = 1000 };
+	unsigned ncf, i, k, round;
+	size_t nd = 0, nb = 0;
+	bool used_in[R] = { false };
+
+	rng_seed(&g, 7000 + (uint64_t)_i);
+	ncf = 2 + (unsigned)rng_below(&g, 6);
+	for (i = 0; i < ncf; i++) {
+		unsigned np = 1 + (unsigned)rng_below(&g, 40);
+
+		for (k = 0; k < np && nd < ND; k++) {
+			uint32_t s = (uint32_t)rng_below(&g, R), t = (uint32_t)rng_below(&g, R);
+
+			if (s == t)
+				continue;
+			/* a few sizes, so that pairs end together and line up */
+			d[nd++] = (struct cs_demand){ i, s, t, 1000.0 * (double)(1 + rng_below(&g, 4)) };
+		}
+	}
+	for (i = 0; i < R; i++) {
+		uint32_t t = (uint32_t)rng_below(&g, R);
+
+		out_of[i] = -1;
+		if (t != i && !used_in[t] && rng_below(&g, 3) == 0) {
+			used_in[t] = true;
+			out_of[i] = (int32_t)t;
+			if (rng_below(&g, 2))
+				busy[nb++] = (struct cs_busy){ i, t, ncf, 500 + (int64_t)rng_below(&g, 4000) };
+		}
+	}
+	in.d = d;
+	in.busy = busy;
+	in.out_of = out_of;
+	for (round = 0; round < 3; round++) {
+		static double agg[8][R][R];
+		double best = -1;
+		unsigned c0 = 0, c, want = 0, got = 0;
+
+		in.n_d = nd;
+		in.n_busy = nb;
+		ck_assert_int_eq(csched_sunflow.plan(&in, &pl), 0);
+		check_sunflow_plan(&in, &pl);
+		/* the shortest coflow by T(C) (sums of whole numbers: exact)
+		 * has every pair with demand in the plan */
+		memset(agg, 0, sizeof(agg));
+		for (k = 0; k < nd; k++)
+			agg[d[k].coflow][d[k].src][d[k].dst] += d[k].bits;
+		for (c = 0; c < ncf; c++) {
+			double row[R] = { 0 }, col[R] = { 0 }, al = 0;
+			unsigned s2, t2;
+
+			for (s2 = 0; s2 < R; s2++)
+				for (t2 = 0; t2 < R; t2++)
+					if (agg[c][s2][t2] > 0) {
+						row[s2] += agg[c][s2][t2] / in.bw + (double)in.delta;
+						col[t2] += agg[c][s2][t2] / in.bw + (double)in.delta;
+					}
+			for (s2 = 0; s2 < R; s2++) {
+				al = row[s2] > al ? row[s2] : al;
+				al = col[s2] > al ? col[s2] : al;
+			}
+			if (al > 0 && (best < 0 || al < best)) {
+				best = al;
+				c0 = c;
+			}
+		}
+		if (best > 0) {
+			unsigned s2, t2;
+
+			for (s2 = 0; s2 < R; s2++)
+				for (t2 = 0; t2 < R; t2++)
+					want += agg[c0][s2][t2] > 0;
+			for (k = 0; k < pl.n; k++)
+				got += pl.r[k].coflow == c0;
+			ck_assert_uint_eq(got, want);
+		}
+		/* later: some pairs moved data, the busy circuits ended */
+		in.now += 700;
+		for (k = 0; k < nd; k++)
+			if (rng_below(&g, 4) == 0)
+				d[k].bits = d[k].bits > 500 ? d[k].bits - 500 : 0;
+		nb = 0;
+	}
+	cs_plan_free(&pl);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -776,6 +913,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, streamed_flows_same_file);
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
+	tcase_add_loop_test(tc, sunflow_plan_random_is_feasible, 0, 200);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
 	suite_add_tcase(s, tc);

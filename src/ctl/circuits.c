@@ -148,6 +148,8 @@ void cexec_destroy(struct ctl *c)
 	free(x->up);
 	free(x->up_epoch);
 	free(x->resv_end);
+	free(x->d);
+	free(x->busy);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
 			(unsigned long long)x->plans, (unsigned long long)x->reconfigs);
@@ -325,9 +327,9 @@ static void replan(struct ctl *c)
 {
 	struct cexec *x = &c->cx;
 	int64_t now = ctl_now(c);
-	struct cs_demand *d = NULL;
-	struct cs_busy *busy = NULL;
-	size_t nd = 0, capd = 0, nb = 0, capb = 0, i, k;
+	struct cs_demand *d;
+	struct cs_busy *busy;
+	size_t nd = 0, nb = 0, i, k;
 	struct cs_input in;
 
 	if (!x->cs || c->failed)
@@ -335,6 +337,11 @@ static void replan(struct ctl *c)
 	evloop_cancel(&c->loop, &x->soon_timer);
 	evloop_cancel(&c->loop, &x->replan_timer);
 	live_in_order(c);
+	/* room for every live pair at once (not a grow per pair: a plan on
+	 * the Coflow-Benchmark reads tens of thousands) */
+	xgrow((void **)&x->d, &x->cap_d, c->n_live + 1, sizeof(*x->d));
+	d = x->d;
+	busy = x->busy;
 	for (i = 0; i < c->n_live; i++) {
 		uint32_t job = c->live[i].job;
 		struct ocs_pair *p = &c->js[job].pairs[c->live[i].idx];
@@ -345,11 +352,11 @@ static void replan(struct ctl *c)
 		/* a started reservation keeps its circuit to its end */
 		if (x->owner[p->src] == (int32_t)job && x->out_of[p->src] == (int32_t)p->dst &&
 		    x->resv_end[p->src] > now) {
-			xgrow((void **)&busy, &capb, nb + 1, sizeof(*busy));
+			xgrow((void **)&x->busy, &x->cap_busy, nb + 1, sizeof(*x->busy));
+			busy = x->busy; /* (one per source port at most) */
 			busy[nb++] = (struct cs_busy){ p->src, p->dst, job, x->resv_end[p->src] };
 			continue;
 		}
-		xgrow((void **)&d, &capd, nd + 1, sizeof(*d));
 		d[nd++] = (struct cs_demand){ job, p->src, p->dst, bits };
 	}
 	/* ports whose reservation ended or whose demand is served are free */
@@ -393,6 +400,4 @@ static void replan(struct ctl *c)
 				until = busy[k].until;
 		evloop_at(&c->loop, &x->replan_timer, until);
 	}
-	free(d);
-	free(busy);
 }

@@ -158,6 +158,10 @@ struct cexec {
 	struct evtimer resv_timer, replan_timer, soon_timer;
 	uint64_t reconfigs;
 	uint64_t plans;
+	/* a plan's demand and busy circuits, kept with their room */
+	struct cs_demand *d;
+	struct cs_busy *busy;
+	size_t cap_d, cap_busy;
 };
 
 /* The metrics NAS reports, for every run (metrics.c). */

@@ -24,11 +24,14 @@ struct ival {
 	int64_t s, e;
 };
 
-/* Busy intervals of one side (out or in) of a port, sorted by start. They
- * never overlap: a side carries one circuit at a time. */
+/* Busy stretches of one side (out or in) of a port, sorted by start. They
+ * never overlap (a side carries one circuit at a time) nor touch (tl_add
+ * merges them). */
 struct timeline {
 	struct ival *v;
 	size_t n, cap;
+	int64_t now_free; /* tl_free_from(now), while now_ok */
+	bool now_ok;
 };
 
 /* Index of the first interval that starts at or after t. */
@@ -47,35 +50,80 @@ static size_t tl_lower(const struct timeline *tl, int64_t t)
 	return lo;
 }
 
+/* An interval [s, e) that overlaps none: merged with a neighbour it
+ * touches (e == next start, prev end == s), so that the timeline holds
+ * busy stretches, and a stretch's end is one look-up (the first layer
+ * lays a port's pairs end to end: a chain of them cost a walk per query).
+ * The answers do not change: a stretch starts where its first interval
+ * did, its end is where the chain of intervals ended, and an idle t is
+ * never inside one (so the first interval starting at or after an idle t
+ * starts a stretch). */
 static void tl_add(struct timeline *tl, int64_t s, int64_t e)
 {
 	size_t i = tl_lower(tl, s + 1); /* after those starting at s too */
+	bool prev = i > 0 && tl->v[i - 1].e == s, next = i < tl->n && tl->v[i].s == e;
 
+	tl->now_ok = false;
+	if (prev && next) {
+		tl->v[i - 1].e = tl->v[i].e;
+		memmove(tl->v + i, tl->v + i + 1, (tl->n - i - 1) * sizeof(*tl->v));
+		tl->n--;
+		return;
+	}
+	if (prev) {
+		tl->v[i - 1].e = e;
+		return;
+	}
+	if (next) {
+		tl->v[i].s = s;
+		return;
+	}
 	xgrow((void **)&tl->v, &tl->cap, tl->n + 1, sizeof(*tl->v));
 	memmove(tl->v + i + 1, tl->v + i, (tl->n - i) * sizeof(*tl->v));
 	tl->v[i] = (struct ival){ s, e };
 	tl->n++;
 }
 
-/* If t is inside a busy interval, the end of the busy stretch; else t. */
+/* If t is inside a busy stretch, its end; else t. */
 static int64_t tl_free_from(const struct timeline *tl, int64_t t)
 {
-	size_t i = tl_lower(tl, t + 1); /* intervals [i, n) start after t */
+	size_t i = tl_lower(tl, t + 1); /* stretches [i, n) start after t */
 
-	if (i > 0)
-		i--; /* the last one starting at or before t */
-	for (; i < tl->n && tl->v[i].s <= t; i++)
-		if (t < tl->v[i].e)
-			t = tl->v[i].e;
+	if (i > 0 && t < tl->v[i - 1].e)
+		return tl->v[i - 1].e; /* the last one starting at or before t */
 	return t;
 }
 
-/* Start of the first busy interval after t (t idle), or limit. */
-static int64_t tl_gap_end(const struct timeline *tl, int64_t t, int64_t limit)
+/* Index of the first stretch that starts after t, from i on (i: the first
+ * after an earlier instant): the next one checked first, then a binary
+ * search of the rest. */
+static size_t tl_after(const struct timeline *tl, size_t i, int64_t t)
 {
-	size_t i = tl_lower(tl, t);
+	size_t hi = tl->n;
 
-	return i < tl->n && tl->v[i].s < limit ? tl->v[i].s : limit;
+	if (i >= hi || tl->v[i].s > t)
+		return i;
+	i++;
+	while (i < hi) {
+		size_t mid = i + (hi - i) / 2;
+
+		if (tl->v[mid].s <= t)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	return i;
+}
+
+/* tl_free_from(now), remembered until the timeline changes: the later
+ * layers ask it for every pair. */
+static int64_t tl_free_now(struct timeline *tl, int64_t now)
+{
+	if (!tl->now_ok) {
+		tl->now_free = tl_free_from(tl, now);
+		tl->now_ok = true;
+	}
+	return tl->now_free;
 }
 
 struct pairdem {
@@ -333,6 +381,7 @@ struct mscratch {
 	uint32_t *adj_off, *fill;
 	long *by_dst, *by_src;
 	unsigned *seen;
+	unsigned *failed, fstamp; /* src port -> the call its search failed in */
 	uint32_t *adj;
 	size_t adj_cap;
 };
@@ -348,6 +397,7 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 
 	if (!ncand)
 		return 0;
+	ms->fstamp++;
 	xgrow((void **)&ms->adj, &ms->adj_cap, ncand, sizeof(*ms->adj));
 	m.adj = ms->adj;
 	memset(ms->adj_off, 0, (R + 1) * sizeof(*ms->adj_off));
@@ -369,13 +419,21 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 			m.by_dst[e->dst] = (long)k;
 		}
 	}
+	/* A search that fails changes nothing, and what it visited can reach
+	 * no free port while the matching stays as it is: the next search
+	 * keeps those marks (the same paths found, fewer visits); a source
+	 * that failed fails again (Kuhn: no augmenting path from it appears
+	 * as the matching grows), so it is not searched twice. */
+	m.stamp++;
 	for (k = 0; k < ncand; k++) {
 		uint32_t src = q[cand[k]].src;
 
-		if (m.by_src[src] >= 0)
+		if (m.by_src[src] >= 0 || ms->failed[src] == ms->fstamp)
 			continue;
-		m.stamp++;
-		augment(&m, src);
+		if (augment(&m, src))
+			m.stamp++;
+		else
+			ms->failed[src] = ms->fstamp;
 	}
 	for (v = 0; v < R; v++)
 		if (m.by_dst[v] >= 0)
@@ -488,9 +546,10 @@ static size_t sf_aggregate(const struct cs_input *in, struct sf_cache *sc, unsig
 	return k;
 }
 
-/* Each coflow's pairs in layer order and its T(C) (reused from the last
- * plan where its demand is unchanged), in sc->cf sorted shortest first;
- * this plan's arrays become the cache. Returns how many coflows. */
+/* Each coflow's pairs in layer order (in sc->sorted, at the offsets it
+ * has in sc->p; copied from the last plan where its demand is unchanged,
+ * not through sc->p) and its T(C), in sc->cf sorted shortest first; this
+ * plan's arrays become the cache. Returns how many coflows. */
 static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t np)
 {
 	unsigned R = in->ports;
@@ -521,7 +580,8 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 		if (old < sc->ne && sc->e[old].coflow == p[i].coflow && sc->e[old].n == k - i &&
 		    same_demand(sc->in + sc->e[old].off, p + i, k - i)) {
 			/* unchanged since the last plan: its order and T(C) */
-			memcpy(p + i, sc->sorted + sc->e[old].off, (k - i) * sizeof(*p));
+			memcpy(next.sorted + next.n, sc->sorted + sc->e[old].off,
+			       (k - i) * sizeof(*p));
 			best = sc->e[old].alpha;
 		} else {
 			if (old < sc->ne && sc->e[old].coflow == p[i].coflow)
@@ -542,8 +602,8 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 			}
 			for (m = i; m < k; m++)
 				srow[p[m].src] = scol[p[m].dst] = 0;
+			memcpy(next.sorted + next.n, p + i, (k - i) * sizeof(*p));
 		}
-		memcpy(next.sorted + next.n, p + i, (k - i) * sizeof(*p));
 		next.e[next.ne++] = (struct sf_entry){ p[i].coflow, next.n, k - i, best };
 		next.n += k - i;
 		cf[ncf++] = (struct cfinfo){ p[i].coflow, best, i, k - i };
@@ -598,6 +658,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 		.by_dst = xcalloc(R, sizeof(long)),
 		.by_src = xcalloc(R, sizeof(long)),
 		.seen = xcalloc(R, sizeof(unsigned)),
+		.failed = xcalloc(R, sizeof(unsigned)),
 	};
 	struct rheap rh = { 0 };
 	size_t left = c->n;
@@ -697,6 +758,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	free(ms.by_dst);
 	free(ms.by_src);
 	free(ms.seen);
+	free(ms.failed);
 	free(ms.adj);
 	free(rh.v);
 	return t_plan;
@@ -711,7 +773,7 @@ static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, stru
 	unsigned R = in->ports;
 	struct timeline *outl = sc->outl, *inl = sc->inl;
 	unsigned *taken = sc->taken;
-	size_t i, k;
+	size_t i, k, io, ii;
 
 	/* later layers: gaps inside [now, t_plan] only */
 	for (i = 1; i < ncf; i++) {
@@ -725,17 +787,30 @@ static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, stru
 			if (taken[cell] == sc->tstamp)
 				continue; /* a higher-priority coflow owns the pair */
 			taken[cell] = sc->tstamp;
+			/* t only grows: each side's stretches are walked
+			 * from a cursor (io, ii: the first stretch starting
+			 * after t); an idle t starts none, so the next busy
+			 * stretch of a side is its cursor's */
+			if (tl_free_now(&outl[q->src], in->now) >= t_plan)
+				continue; /* its source is busy to t_plan */
+			io = tl_lower(&outl[q->src], t + 1);
+			ii = tl_lower(&inl[q->dst], t + 1);
 			while (t < t_plan) {
-				int64_t fo = tl_free_from(&outl[q->src], t);
-				int64_t fi = tl_free_from(&inl[q->dst], t);
-				int64_t ge, end;
+				const struct timeline *to = &outl[q->src], *ti = &inl[q->dst];
+				int64_t fo, fi, ge, end;
 
+				io = tl_after(to, io, t);
+				fo = io > 0 && t < to->v[io - 1].e ? to->v[io - 1].e : t;
+				if (fo >= t_plan)
+					break; /* (t would be past t_plan) */
+				ii = tl_after(ti, ii, t);
+				fi = ii > 0 && t < ti->v[ii - 1].e ? ti->v[ii - 1].e : t;
 				if (fo != t || fi != t) {
 					t = fo > fi ? fo : fi;
 					continue;
 				}
-				ge = tl_gap_end(&outl[q->src], t, t_plan);
-				end = tl_gap_end(&inl[q->dst], t, ge);
+				ge = io < to->n && to->v[io].s < t_plan ? to->v[io].s : t_plan;
+				end = ii < ti->n && ti->v[ii].s < ge ? ti->v[ii].s : ge;
 				if (end - t > in->delta) {
 					int64_t want = t + in->delta + hold_time(q->bits, in->bw);
 
@@ -765,16 +840,18 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	int64_t t_plan = in->now;
 
 	cs_plan_reset(out);
-	for (i = 0; i < R; i++)
+	for (i = 0; i < R; i++) {
 		outl[i].n = inl[i].n = 0;
+		outl[i].now_ok = inl[i].now_ok = false;
+	}
 	np = sf_aggregate(in, sc, R);
-	p = sc->p;
 	if (!++sc->tstamp) {
 		memset(taken, 0, (size_t)R * R * sizeof(*taken));
 		sc->tstamp = 1;
 	}
 	ncf = sf_coflows(in, sc, np);
 	cf = sc->cf;
+	p = sc->sorted; /* the pairs in layer order, where cf says */
 
 	for (i = 0; i < R; i++) {
 		last_out[i] = in->out_of ? in->out_of[i] : -1;
