@@ -1431,7 +1431,7 @@ static const struct opt_desc emul_opts[] = {
 	OPT(emul_opts, prefix, O_STR, 0, sizeof(((struct emul_opts *)0)->prefix),
 	    "namespace prefix of the fabric: hyde and up to 20 letters or digits"),
 	OPT(emul_opts, voq, O_SIZE, 0, 1024.0 * 1024 * 1024,
-	    "bound of each of the crossbar's VOQs (0: delta x bw_o, at least 16MiB)"),
+	    "bound of each of the crossbar's VOQs (0: delta x bw_o, at least 16MB)"),
 };
 
 static void emul_opts_defaults(void *priv)

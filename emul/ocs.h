@@ -34,11 +34,11 @@
  * a bound of delta x bw_o (500 KB on rack8) could not hold was lost, and
  * then recovered by retransmission timeouts, which left the circuit idle
  * when it came back (a rack8 shufflewatcher run: 94 frames dropped,
- * average CCT 1.18x the model's; with 16 MiB: none, 1.005x). The deepest
+ * average CCT 1.18x the model's; with 16 MB: none, 1.005x). The deepest
  * VOQ measured on rack8 held 541 KB. Frames are allocated as they queue,
  * so the bound costs nothing until used. Smaller bounds (--voq, -B voq)
  * emulate a shallow-buffered ToR. */
-#define OCS_VOQ_MIN (16u * 1024u * 1024u)
+#define OCS_VOQ_MIN (16000000u)
 
 /* ---- matchings ---- */
 

@@ -64,7 +64,7 @@ static void ocs_usage(FILE *fp)
 		"  --ports R         number of ports (2..%d)\n"
 		"  --rate RATE       bw_o, each port's rate (e.g. 400Mbit)\n"
 		"  --delta TIME      reconfiguration delay (e.g. 10ms)\n"
-		"  --voq BYTES       bound of each VOQ (default: delta x bw_o, at least 16MiB)\n"
+		"  --voq BYTES       bound of each VOQ (default: delta x bw_o, at least 16MB)\n"
 		"  --log FILE        append every circuit event to FILE\n"
 		"  --no-pacing       leave bw_o to the ports' qdiscs instead of pacing here\n"
 		"  --no-rt           do not run SCHED_FIFO (the default when allowed, so that\n"

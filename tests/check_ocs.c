@@ -206,7 +206,7 @@ START_TEST(voq_default)
 	/* never below what TCP keeps in flight toward a circuit that is down:
 	 * 10 ms at 400 Mbit/s (rack8) would be 500 KB */
 	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 10000000LL), OCS_VOQ_MIN);
-	ck_assert_uint_eq(OCS_VOQ_MIN, 16u << 20);
+	ck_assert_uint_eq(OCS_VOQ_MIN, 16000000u);
 	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 1000000LL), OCS_VOQ_MIN);
 	ck_assert_uint_eq(ocs_voq_default(400000000ULL, 0), OCS_VOQ_MIN);
 }
