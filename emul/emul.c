@@ -27,6 +27,7 @@
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -1028,13 +1029,16 @@ static void emul_destroy(struct backend *b)
 	if (!e->ctl)
 		return;
 	/* what the crossbar forwarded, queued and dropped, per port and VOQ,
-	 * into the control conversation (ocs-control.log) before it stops */
+	 * into the control conversation (ocs-control.log) before it stops;
+	 * a crossbar already gone (an interrupt reaches it too) or stuck
+	 * leaves the request there without a reply, within 2 s */
 	if (e->ocs_fd >= 0) {
+		struct timeval tv = { 2, 0 };
 		size_t len = 1u << 20;
 		char *reply = xmalloc(len);
 
-		if (ocs_request(e, "stats\n", reply, len))
-			log_warnx("the OCS crossbar's final stats could not be read");
+		setsockopt(e->ocs_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		ocs_request(e, "stats\n", reply, len);
 		free(reply);
 	}
 	/* tasks first, then the crossbar and services, the captures last (so
