@@ -18,16 +18,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$tmpdir/two.topo" <<'EOF'
-name two
-racks 2
-hosts 2
-containers 2
-replicas 1
-host_rate 100Mbit
-uplink_rate 100Mbit
-ocs no
-EOF
 cat >"$tmpdir/two.wl" <<'EOF'
 job id=a user=u arrival=0s input=16MB shuffle=16MB output=16MB maps=4 reduces=2 map_time=1s reduce_time=1s app=x input_racks=0
 job id=b user=u arrival=0s input=parents shuffle=8MB output=2MB maps=4 reduces=2 map_time=1s reduce_time=1s app=x parents=a
@@ -53,7 +43,7 @@ per_dag() {
 }
 
 for s in dawn fair; do
-	expect_status 0 "$HYDE" run -t "$tmpdir/two.topo" -w "$tmpdir/two.wl" -s $s --seed 2 \
+	expect_status 0 "$HYDE" run -t "$HYDE_SRCDIR/tests/data/two.topo" -w "$tmpdir/two.wl" -s $s --seed 2 \
 		-o "$tmpdir/$s" --prefix "$P" -q && all_done $s
 done
 

@@ -19,16 +19,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$tmpdir/two.topo" <<'EOF'
-name two
-racks 2
-hosts 2
-containers 2
-replicas 1
-host_rate 100Mbit
-uplink_rate 100Mbit
-ocs no
-EOF
 cat >"$tmpdir/h.wl" <<'EOF'
 job id=a user=u arrival=0s input=4MB shuffle=4MB output=1MB maps=2 reduces=1 map_time=500ms reduce_time=500ms
 job id=b user=u arrival=1s input=8MB shuffle=80MB output=1MB maps=2 reduces=2 map_time=500ms reduce_time=500ms
@@ -36,7 +26,7 @@ job id=c user=u arrival=30s input=4MB shuffle=4MB output=1MB maps=2 reduces=1 ma
 EOF
 
 R=$tmpdir/run
-expect_status 0 "$HYDE" run -t "$tmpdir/two.topo" -w "$tmpdir/h.wl" -o "$R" --prefix "$P" \
+expect_status 0 "$HYDE" run -t "$HYDE_SRCDIR/tests/data/two.topo" -w "$tmpdir/h.wl" -o "$R" --prefix "$P" \
 	--horizon 6s -q || finish
 
 # the fabric is gone: the run tore it down
