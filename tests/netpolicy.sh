@@ -133,12 +133,16 @@ phase_fair() {
 # ---- srpt: the bands serve the shortest first; the marks seen after
 # three routers on the bottleneck ----
 phase_srpt() {
-	ip netns exec "$P-tor1" timeout 60 tcpdump -i h0 -n -v -c 400 \
+	# the whole phase (not its first packets: the 64 MB read, starved by
+	# the others, may send its first ones after hundreds of theirs)
+	ip netns exec "$P-tor1" timeout 60 tcpdump -i h0 -n -v \
 		'tcp src port 9866 and greater 1000' >"$tmpdir/tos.txt" 2>/dev/null &
 	tpid=$!
 	pids="$pids $tpid"
 	sleep 1
 	three_at_once srpt
+	sleep 0.2
+	kill "$tpid" 2>/dev/null
 	wait "$tpid"
 	near "srpt, 4 MB" "$(fct "$tmpdir/srpt-4")" "$(mb 4)"
 	near "srpt, 16 MB" "$(fct "$tmpdir/srpt-16")" "$(mb 20)"
