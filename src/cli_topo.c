@@ -67,6 +67,7 @@ static int topo_up(const char *prefix, const char *tpath, bool bands)
 	struct fabric *f;
 	struct topo *t;
 	int64_t t0;
+	int r;
 
 	if (!tpath)
 		return cli_usage_error("topo", "up: expected -t TOPOLOGY");
@@ -77,10 +78,10 @@ static int topo_up(const char *prefix, const char *tpath, bool bands)
 		return EXIT_USAGE;
 	}
 	t0 = now_ns();
-	if (fabric_up(t, prefix, &f, errbuf)) {
+	if ((r = fabric_up(t, prefix, &f, errbuf))) {
 		fprintf(stderr, "hyde topo up: %s\n", errbuf);
 		topo_free(t);
-		return EXIT_RUN_FAILED;
+		return r == -EINVAL ? EXIT_USAGE : EXIT_RUN_FAILED; /* the topology's fault */
 	}
 	if (bands && prio_bands_add(f, errbuf)) {
 		fprintf(stderr, "hyde topo up: priority bands: %s (the fabric is up without them: 'hyde topo down')\n",

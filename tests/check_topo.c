@@ -41,6 +41,8 @@ START_TEST(shipped_rack8)
 	ck_assert_uint_eq(t->t_e * 8 * 1000 / t->ocs_rate, 90);
 	/* the hosts' TCP timer capped at 1 s unless the file says */
 	ck_assert_int_eq(t->tcp_rto_max, NSEC_PER_SEC);
+	/* and run CUBIC, whatever the machine runs */
+	ck_assert_str_eq(t->tcp_cc, "cubic");
 	topo_free(t);
 }
 END_TEST
@@ -87,6 +89,15 @@ START_TEST(oversub_derives_uplink)
 	t = parse_str(BASE "oversub 10:1\nocs no\ntcp_rto_max 120s\n", errbuf, &r);
 	ck_assert_msg(r == 0, "%s", errbuf);
 	ck_assert_int_eq(t->tcp_rto_max, TOPO_RTO_MAX_KERNEL);
+	topo_free(t);
+	/* another congestion control, the longest name the kernel takes */
+	t = parse_str(BASE "oversub 10:1\nocs no\ntcp_cc reno\n", errbuf, &r);
+	ck_assert_msg(r == 0, "%s", errbuf);
+	ck_assert_str_eq(t->tcp_cc, "reno");
+	topo_free(t);
+	t = parse_str(BASE "oversub 10:1\nocs no\ntcp_cc abcdefghij_1234\n", errbuf, &r);
+	ck_assert_msg(r == 0, "%s", errbuf);
+	ck_assert_str_eq(t->tcp_cc, "abcdefghij_1234");
 	topo_free(t);
 }
 END_TEST
@@ -197,6 +208,9 @@ static const struct {
 	{ BASE "ocs no\ntcp_rto_max 121s\n", "x.topo:6:", "tcp_rto_max: 121s is out of range (1s to 120s" },
 	{ BASE "ocs no\ntcp_rto_max 1000500us\n", "x.topo:6:", "in whole ms" },
 	{ BASE "ocs no\ntcp_rto_max soon\n", "x.topo:6:", "tcp_rto_max: expected a time" },
+	{ BASE "ocs no\ntcp_cc CUBIC\n", "x.topo:6:", "tcp_cc: expected the name of a TCP congestion control" },
+	{ BASE "ocs no\ntcp_cc cu/bic\n", "x.topo:6:", "got 'cu/bic'" },
+	{ BASE "ocs no\ntcp_cc abcdefghij_12345\n", "x.topo:6:", "at most 15" },
 	{ "racks 2\0\n", "x.topo:1:", "not a text file" },
 };
 

@@ -136,6 +136,10 @@ expect_status 2 "$HYDE" topo up -t "$tmpdir/bad.topo" --prefix $P &&
 expect_status 2 "$HYDE" topo up -t "$tmpdir/none.topo" --prefix $P
 expect_status 2 "$HYDE" topo up -t "$T/tiny.topo" --prefix other && contains "$err" "prefix 'other'"
 expect_status 2 "$HYDE" topo up --prefix $P && contains "$err" "expected -t TOPOLOGY"
+# a congestion control the kernel does not have: refused before anything
+{ cat "$T/tiny.topo"; echo "tcp_cc nosuchcc"; } >"$tmpdir/nocc.topo"
+expect_status 2 "$HYDE" topo up -t "$tmpdir/nocc.topo" --prefix $P &&
+	contains "$err" "tcp_cc nosuchcc: this kernel has no such TCP congestion control (it has: "
 expect_status 1 "$HYDE" topo show --prefix $P && contains "$err" "no fabric with prefix '$P'"
 no_leftovers $P "bad input"
 
@@ -190,6 +194,13 @@ if [ -e /proc/sys/net/ipv4/tcp_rto_max_ms ]; then
 		[ "$v" = "${k#*:}" ] || fail "r1h2: net.ipv4.${k%:*} = $v, expected ${k#*:}"
 	done
 fi
+
+# Every route of a host names the topology's TCP congestion control (cubic
+# by default), whatever the machine's default is.
+routes=$(ip -n $P-r3h1 route show)
+[ "$(printf '%s\n' "$routes" | wc -l)" = 4 ] || fail "r3h1: expected 4 routes: $routes"
+[ "$(printf '%s\n' "$routes" | grep -c ' congctl cubic')" = 4 ] ||
+	fail "r3h1: a route without congctl cubic: $routes"
 
 # ---- rates, measured by iperf3 ----
 # Host to host in one rack: only host links, through the ToR's bridge.
@@ -258,8 +269,28 @@ expect_status 2 "$HYDE" topo exec --prefix $P r9h9 -- true && contains "$err" "n
 expect_status 127 "$HYDE" topo exec --prefix $P r0h0 -- /nonexistent/prog
 [ -z "$(ls -A /run/hyde/$P/pids)" ] || fail "exec left pids recorded: $(ls /run/hyde/$P/pids)"
 
+# ---- tcp_cc: both ends of a connection, in a rack and across racks ----
+# reno: built into every kernel, and the default of none we know of, so
+# this fails if the hosts run anything but the topology's choice.
+{ cat "$T/tiny.topo"; echo "tcp_cc reno"; } >"$tmpdir/reno.topo"
+expect_status 0 "$HYDE" topo up -t "$tmpdir/reno.topo" --prefix $P2
+for dst in r0h1:10.0.0.2 r1h0:10.0.1.1; do
+	sns=$P2-${dst%:*}
+	server "$sns" 5400
+	ip netns exec $P2-r0h0 iperf3 -c "${dst#*:}" -p 5400 -t 3 >"$tmpdir/cc.out" 2>&1 &
+	cpid=$!
+	sleep 1.5
+	for ns in $P2-r0h0 "$sns"; do
+		ccs=$(ip netns exec "$ns" ss -Htin state established | grep -o -E ' (reno|cubic|bbr|dctcp|htcp|vegas|westwood|bic) ' | sort | uniq -c)
+		contains "$ccs" " reno " || fail "${ns#$P2-} -> ${dst%:*}: no reno connection: $ccs"
+		case "$ccs" in *cubic* | *bbr* | *dctcp* | *htcp* | *vegas* | *westwood* | *bic*)
+			fail "${ns#$P2-} -> ${dst%:*}: a connection not on reno: $ccs" ;;
+		esac
+	done
+	wait "$cpid" || fail "iperf3 r0h0 -> ${dst%:*}: $(tail -3 "$tmpdir/cc.out")"
+done
+
 # ---- clean touches one prefix only ----
-expect_status 0 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P2
 expect_status 0 "$HYDE" clean --prefix $P2 && contains "$out" "removed 8 namespace(s)"
 [ "$(our_ns $P | wc -l)" = 42 ] || fail "clean --prefix $P2 touched $P"
 no_leftovers $P2 "clean --prefix $P2"

@@ -280,6 +280,21 @@ static int set_tcp_rto_max(struct topo_parser *p, const char *val)
 	return 0;
 }
 
+static int set_tcp_cc(struct topo_parser *p, const char *val)
+{
+	size_t i, n = strlen(val);
+
+	for (i = 0; i < n; i++)
+		if (!((val[i] >= 'a' && val[i] <= 'z') || (val[i] >= '0' && val[i] <= '9') ||
+		      val[i] == '_'))
+			break;
+	if (!n || i < n || n >= sizeof(p->t->tcp_cc))
+		return perr(p, "tcp_cc: expected the name of a TCP congestion control (lower-case letters, digits and '_', at most %zu: cubic, reno, bbr, dctcp...), got '%s'",
+			    sizeof(p->t->tcp_cc) - 1, val);
+	memcpy(p->t->tcp_cc, val, n + 1);
+	return 0;
+}
+
 static int set_t_e(struct topo_parser *p, const char *val)
 {
 	uint64_t v;
@@ -341,7 +356,7 @@ enum {
 	K_UPLINK_RATE, K_OVERSUB, K_OCS, K_OCS_RATE, K_DELTA, K_T_E,
 	K_EPS_NET, K_OCS_NET, K_LINK_NET, K_EPS, K_OUTPUT_REPLICATION,
 	K_CORES, K_MEMORY, K_CONTAINER_DELAY, K_CPU_SCALE, K_MEM_SCALE,
-	K_TCP_RTO_MAX,
+	K_TCP_RTO_MAX, K_TCP_CC,
 };
 
 static const struct topo_key topo_keys[] = {
@@ -368,6 +383,7 @@ static const struct topo_key topo_keys[] = {
 	[K_CPU_SCALE] = { "cpu_scale", "cpu_scale RATIO", set_cpu_scale },
 	[K_MEM_SCALE] = { "mem_scale", "mem_scale RATIO", set_mem_scale },
 	[K_TCP_RTO_MAX] = { "tcp_rto_max", "tcp_rto_max TIME", set_tcp_rto_max },
+	[K_TCP_CC] = { "tcp_cc", "tcp_cc NAME", set_tcp_cc },
 };
 
 #define SEEN(p, k) (((p)->seen >> (k)) & 1U)
@@ -522,6 +538,7 @@ static void topo_defaults(struct topo *t, const char *path)
 	t->cpu_scale = 0.02;
 	t->mem_scale = 1.0 / 128;
 	t->tcp_rto_max = TOPO_RTO_MAX_DEFAULT;
+	snprintf(t->tcp_cc, sizeof(t->tcp_cc), "%s", TOPO_TCP_CC_DEFAULT);
 }
 
 int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
@@ -547,7 +564,7 @@ int topo_parse(FILE *fp, const char *path, struct topo **out, char *errbuf)
 			if (!strcmp(f[0], topo_keys[k].name))
 				break;
 		if (k == ARRAY_SIZE(topo_keys)) {
-			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net, cores, memory, container_delay, cpu_scale, mem_scale, tcp_rto_max)",
+			r = perr(&p, "unknown key '%s' (expected one of: name, racks, hosts, containers, replicas, output_replication, host_rate, eps, uplink_rate, oversub, ocs, ocs_rate, delta, t_e, eps_net, ocs_net, link_net, cores, memory, container_delay, cpu_scale, mem_scale, tcp_rto_max, tcp_cc)",
 				 f[0]);
 			goto err;
 		}

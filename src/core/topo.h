@@ -60,12 +60,19 @@ struct topo {
 	 * (net.ipv4.tcp_rto_max_ms), ns; TOPO_RTO_MAX_KERNEL leaves the
 	 * kernel's */
 	int64_t tcp_rto_max;
+	/* Emulation: the hosts' TCP congestion control
+	 * (net.ipv4.tcp_congestion_control); TOPO_TCP_CC_DEFAULT unless set */
+	char tcp_cc[16];
 };
 
 /* The kernel's own cap (and the most tcp_rto_max_ms takes), and the
  * default: the least it takes (fabric.c says why) */
 #define TOPO_RTO_MAX_KERNEL (120 * NSEC_PER_SEC)
 #define TOPO_RTO_MAX_DEFAULT NSEC_PER_SEC
+/* Linux's own default, and what the clusters of the papers ran; not the
+ * machine's setting, which the hosts' namespaces would otherwise inherit
+ * (fabric.c says why) */
+#define TOPO_TCP_CC_DEFAULT "cubic"
 
 enum topo_node_kind {
 	TOPO_NODE_HOST,
