@@ -337,15 +337,22 @@ for delay in 0.01 0.03 0.06 0.1 0.15; do
 	kill -9 $up 2>/dev/null
 	wait $up 2>/dev/null
 	echo "kill -9 after ${delay}s of up: $(our_ns $P | wc -l) namespaces left, state directory: $([ -e /run/hyde/$P ] && echo yes || echo no)"
+	left=no
 	if [ -n "$(our_ns $P)" ] || [ -e /run/hyde/$P ]; then
+		left=yes
 		expect_status 1 "$HYDE" topo up -t "$T/tiny.topo" --prefix $P &&
 			contains "$err" "hyde clean --prefix $P"
 	fi
 	# Both remove a half-built fabric: clean, and down (which says so).
+	# A kill that came before up built anything (a busy box: the process
+	# had not got that far) leaves nothing, and down says there is no
+	# fabric, as it does after a whole one is down.
 	if [ $((n % 2)) = 0 ]; then
 		expect_status 0 "$HYDE" clean --prefix $P
-	else
+	elif [ $left = yes ]; then
 		expect_status 0 "$HYDE" topo down --prefix $P
+	else
+		expect_status 1 "$HYDE" topo down --prefix $P && contains "$err" "no fabric with prefix"
 	fi
 	no_leftovers $P "kill -9 after ${delay}s of up, then $([ $((n % 2)) = 0 ] && echo clean || echo down)"
 	n=$((n + 1))
