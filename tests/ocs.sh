@@ -361,18 +361,35 @@ contains "$(cat "$tmpdir/ctl.out")" "ok ports=5"
 printf 'set 0-1' | timeout 10 "$XFER" ctl "$SOCK" >"$tmpdir/ctl.out"
 [ -s "$tmpdir/ctl.out" ] && fail "a partial line got a reply: $(cat "$tmpdir/ctl.out")"
 expect_status 0 ocs show && contains "$out" "3>4"
-# more clients than the daemon takes: the extra ones are refused, politely
+# more clients than the daemon takes: the extra ones are refused, politely.
+# Each holds its connection until the test closes the FIFO it reads (fd 8,
+# which the clients do not inherit), so once the daemon has accepted 64
+# (its end of each connection bears the socket's path: ss, in the root
+# namespace where the daemon made the socket) it is full until then,
+# however slowly the 70 started on a busy machine (a fixed second was not
+# enough: CI's 'ocs show' was served).
+mkfifo "$tmpdir/hold"
+exec 8<>"$tmpdir/hold"
 i=0
 many=""
 : >"$tmpdir/many"
 while [ "$i" -lt 70 ]; do
-	sleep 2 | timeout 10 "$XFER" ctl "$SOCK" >>"$tmpdir/many" &
+	timeout 60 "$XFER" ctl "$SOCK" <"$tmpdir/hold" >>"$tmpdir/many" 2>>"$tmpdir/many.err" 8>&- &
 	many="$many $!"
 	i=$((i + 1))
 done
 pids="$pids $many"
-sleep 1
+i=0
+while [ "$(ss -xH src "$SOCK" | wc -l)" -lt 64 ]; do
+	i=$((i + 1))
+	if [ "$i" -gt 600 ]; then
+		fail "the crossbar accepted $(ss -xH src "$SOCK" | wc -l) of 70 clients in 30 s: $(head -3 "$tmpdir/many.err")"
+		break
+	fi
+	sleep 0.05
+done
 expect_status 2 ocs show && contains "$err" "too many clients"
+exec 8>&-
 for p in $many; do
 	wait "$p"
 done
