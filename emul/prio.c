@@ -355,7 +355,13 @@ int prio_bands_add(struct fabric *f, char *errbuf)
 
 	for (i = 0; i < f->n_nodes; i++) {
 		struct bands_node bn = { f, i };
-		int fd = fabric_ns_fd(f, f->nodes[i].name);
+		int fd;
+
+		/* A host's end is its NIC, which sends in the order it is
+		 * given (prio.h) */
+		if (f->nodes[i].kind == TOPO_NODE_HOST)
+			continue;
+		fd = fabric_ns_fd(f, f->nodes[i].name);
 
 		if (fd < 0) {
 			errbuf_set(errbuf, "%s: %s", f->nodes[i].ns, strerror(-fd));

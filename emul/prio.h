@@ -2,7 +2,7 @@
  * NEAT §4, as PASE, L2DCT and FCFS networks would enforce them), with what
  * this kernel has: no prio, fq or sfq qdisc, but HTB and u32.
  *
- * The fabric (prio_bands_add): on every link end, HTB's data class 1:20
+ * The fabric (prio_bands_add): on every switch's link end, HTB's data class 1:20
  * gets 8 children, bands 0 (first) to 7 (last), leaves 1:21 .. 1:28 with
  * HTB priorities 0 .. 7, each guaranteed a thousandth of the link and
  * allowed all of it, each with its own byte FIFO of a switch port's
@@ -14,7 +14,15 @@
  * of all. The bits the fabric routes by (TOS 0x04, emul/README.md) are
  * not touched: the kernel routes by tos & 0x1e, the bands are 0xe0.
  * ip_forward keeps the TOS byte, so a packet is in the same band at every
- * hop of its path.
+ * switch of its path. A host's own end (its NIC) keeps the one FIFO it has
+ * without bands, as a Linux host's does (no qdisc of its serves by the
+ * precedence bits): with bands there, a flow raised to a better band
+ * (SRPT as its bytes left fall, FCFS as older flows end) overtook its own
+ * packets queued in the old one at the first hop, where a CUBIC sender
+ * keeps a full FIFO, and the receiver's PAWS check dropped the late
+ * originals once a retransmission with a newer timestamp had been taken:
+ * a 4 MB read waited 150 ms for a retransmission timeout in 3 of 5 tries
+ * (tests/netpolicy.sh; 0 of 8 with a FIFO at the hosts).
  *
  * The senders (the data service's READs, the shuffle service's map
  * outputs) mark each connection as its flow progresses (prio_mark):
@@ -98,7 +106,8 @@ int prio_parse_arg(struct prio_opts *o, int argc, char **argv, int *i);
 
 struct fabric;
 
-/* Add the 8 bands and their filters to every link end of the fabric. */
+/* Add the 8 bands and their filters to every switch link end of the fabric
+ * (not the hosts' own ends). */
 int prio_bands_add(struct fabric *f, char *errbuf);
 
 #endif
