@@ -6,8 +6,8 @@
 # link (tor1 -> r1h0, 100 Mbit/s) is the bottleneck; the flows cross tor0,
 # the core and tor1, which route them (ip_forward), so the test also
 # checks that the marks arrive on that link as the senders set them.
-#   fair  (unmarked): 4, 16 and 64 MB share (the short read takes longer
-#         than alone);
+#   fair  (unmarked): 4, 16 and 64 MB share (the short read takes at
+#         least 1.5x its time alone; the link's total is 84 MB's time);
 #   srpt  the shortest first: 4, 20 and 84 MB's time (within 10%);
 #   las   a 4 MB read 1 s after a 64 MB one goes first: 4 MB's time;
 #   fcfs  the same 4 MB read waits for the 64 MB one.
@@ -128,6 +128,11 @@ three_at_once() { # POLICY
 phase_fair() {
 	three_at_once fair
 	near "fair, 64 MB" "$(fct "$tmpdir/fair-64")" "$(mb 84)"
+	# the short read shared the link: half again its time alone at least
+	# (a third of the link would take it three times as long; a sender the
+	# loaded box starts late leaves it more, so this is retried)
+	awk -v f="$(fct "$tmpdir/fair-4")" -v a="$(mb 4)" 'BEGIN { exit !(f > 1.5 * a) }' ||
+		miss="$miss; fair: 4 MB in $(fct "$tmpdir/fair-4") s, not slower than alone ($(mb 4) s)"
 }
 
 # ---- srpt: the bands serve the shortest first; the marks seen after
@@ -147,10 +152,8 @@ phase_srpt() {
 	near "srpt, 4 MB" "$(fct "$tmpdir/srpt-4")" "$(mb 4)"
 	near "srpt, 16 MB" "$(fct "$tmpdir/srpt-16")" "$(mb 20)"
 	near "srpt, 64 MB" "$(fct "$tmpdir/srpt-64")" "$(mb 84)"
-	# what the bands changed: the short read took three reads' share
-	# under fair, its own time here
-	awk -v f="$(fct "$tmpdir/fair-4")" -v s="$(fct "$tmpdir/srpt-4")" 'BEGIN { exit !(f > 1.5 * s) }' ||
-		miss="$miss; srpt: 4 MB in $(fct "$tmpdir/srpt-4") s, not faster than fair's $(fct "$tmpdir/fair-4") s"
+	# what the bands changed: the short read shared the link under fair
+	# (phase_fair), and takes its own time here (the first near above)
 	[ "$(last_ns "$tmpdir/srpt-4")" -lt "$(last_ns "$tmpdir/srpt-16")" ] &&
 		[ "$(last_ns "$tmpdir/srpt-16")" -lt "$(last_ns "$tmpdir/srpt-64")" ] ||
 		miss="$miss; srpt: the reads did not end shortest first"
