@@ -39,12 +39,13 @@ name() {
 # summary.json (and an emulated run's app/paper_metrics.json)
 values() {
 	d=$D/$(echo "$1" | tr ':' '-')
-	for f in "$d"/seed-*/summary.json; do
+	# (one run: hyde compare writes it without a seed-N directory)
+	for f in "$d"/seed-*/summary.json "$d"/summary.json; do
 		[ -f "$f" ] || continue
 		seed=${f%/summary.json}
 		pm=$seed/app/paper_metrics.json
 		[ -f "$pm" ] || pm=/dev/null
-		seed=${seed##*seed-}
+		case $seed in */seed-*) seed=${seed##*seed-} ;; *) seed=1 ;; esac
 		awk -v seed="$seed" '
 		function num(key,   i, s) {
 			i = index(text, "\"" key "\":")
