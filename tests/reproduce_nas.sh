@@ -37,7 +37,17 @@ contains "$row" "| $want ±"
 grep -q "^## Fig. 4: the real cluster" "$R" || fail "report.md has no Fig. 4 section"
 for s in "Fair" "Delay (wait)" "NAS (wait)"; do
 	grep -q "^| $s | sim | 2 | [0-9]" "$R" || fail "report.md: no Fig. 4 row of 2 simulated runs for $s"
+	grep -q "^| $s | sim, all tasks | 2 | [0-9]" "$R" || fail "report.md: no Fig. 4 row with every task for $s"
 done
+# coarsened (the emulated fabric's workload): the same jobs and bytes as
+# with every task, a tenth of the maps or fewer
+maps() { awk '/^job/ { for (i = 2; i <= NF; i++) if ($i ~ /^maps=/) { split($i, a, "="); n += a[2] } } END { print n }' "$1"; }
+bytes() { "$HYDE" validate -t "$HYDE_SRCDIR/topologies/nas40e.topo" -w "$1" | grep '^  bytes'; }
+C="$O/fig4-sim/fair/seed-1/inputs/workload.wl" A="$O/fig4-fine/fair/seed-1/inputs/workload.wl"
+[ "$(bytes "$C")" = "$(bytes "$A")" ] && [ "$(grep -c '^job' "$C")" = "$(grep -c '^job' "$A")" ] ||
+	fail "Fig. 4: the coarse and the fine workloads differ in their jobs"
+[ "$(cmp -s "$C" "$A"; echo $?)" = 1 ] && [ "$(maps "$C")" -lt "$(maps "$A")" ] ||
+	fail "Fig. 4: $(maps "$C") maps coarsened, $(maps "$A") with every task"
 contains "$(grep '^| Fair | sim | [-+]' "$R")" "+62.5%"
 # compressed 10 times: the waits, heartbeat and thresholds / 10 (x 1/100)
 F="$O/fig4-sim/nas-wait=500000us-light=10000B-heavy=1000000B-small_input=100000B/seed-1"

@@ -16,6 +16,8 @@ R=$OUT/report.md
 : "${F4_SCHEDS:=}"
 : "${F4_WL:=?}"
 : "${F4_K:=10}"
+: "${F4_COARSE:=10}"
+: "${F4_FINE:=?}"
 D=$SIM # where values() reads the runs
 
 # name LABEL: how the report calls a scheduler spec
@@ -98,6 +100,11 @@ paired() {
 fmt() { awk -v m="$1" -v ci="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f ± %.*f", d, m, d, ci }'; }
 pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 
+# Fig. 4's backends: OUT/fig4-sim, OUT/fig4-emul (if run), OUT/fig4-fine
+bename() {
+	case $1 in fine) echo "sim, all tasks" ;; *) echo "$1" ;; esac
+}
+
 # Fig. 4: the real cluster, in simulation (OUT/fig4-sim) and emulation
 # (OUT/fig4-emul, if run)
 fig4_section() {
@@ -107,14 +114,17 @@ fig4_section() {
 	echo "Setting: topologies/nas40e.topo (8 racks x 5 hosts x 16 containers, 5:1, at a tenth"
 	echo "of the paper's 1 Gbit/s), workload \`$F4_WL\`:"
 	echo "200 jobs by Fig. 2's class mix at the trace's sizes, compressed $F4_K times in time"
-	echo "(bytes x 1/$((10 * F4_K)): the tenth of the rates, then $F4_K; mean gap 14 s / $F4_K; blocks,"
-	echo "bytes per reduce and task base times likewise, so each job keeps its tasks), heartbeat"
-	echo "1 s / $F4_K, Delay's and NAS's maximum wait 5 s / $F4_K (§IV-A), NAS's class thresholds"
-	echo "x 1/$((10 * F4_K)). Cross-rack is the shuffle's (Fig. 4(c))."
+	echo "(bytes x 1/$((10 * F4_K)): the tenth of the rates, then $F4_K; mean gap 14 s / $F4_K; task"
+	echo "base times likewise), heartbeat 1 s / $F4_K, Delay's and NAS's maximum wait 5 s / $F4_K"
+	echo "(§IV-A), NAS's class thresholds x 1/$((10 * F4_K)); blocks and bytes per reduce x $F4_COARSE"
+	echo "(a tenth of the trace's maps and reduces, each $F4_COARSE times longer: the emulated"
+	echo "fabric cannot start the trace's 30,000 maps in minutes on this box). \"sim, all tasks\""
+	echo "is the same in simulation with every task of the trace (\`$F4_FINE\`):"
+	echo "what the coarsening changes. Cross-rack is the shuffle's (Fig. 4(c))."
 	echo
 	echo "| scheduler | backend | runs | throughput (jobs/h) | vs Fair | avg JET (s) | vs Fair | cross-rack shuffle (GB) | vs Fair | rack congestion occurrences | vs Fair |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
-	for be in sim emul; do
+	for be in sim emul fine; do
 		D=$OUT/fig4-$be
 		[ -d "$D" ] || continue
 		for s in $(echo "$F4_SCHEDS" | tr ',' ' '); do
@@ -134,7 +144,7 @@ fig4_section() {
 				set -- $(paired "$s" "$b" 11); rc=$(pct "$1" "$2")
 				set -- $(paired "$s" "$b" 7); re=$(pct "$1" "$2")
 			fi
-			echo "| $(name "$s") | $be | $n | $tps | $rt | $jcs | $rj | $crs | $rc | $ces | $re |"
+			echo "| $(name "$s") | $(bename $be) | $n | $tps | $rt | $jcs | $rj | $crs | $rc | $ces | $re |"
 		done
 	done
 	echo
@@ -143,7 +153,7 @@ fig4_section() {
 	echo "| NAS vs | backend | throughput, hyde | throughput, paper | avg JET, hyde | avg JET, paper | cross-rack shuffle, hyde | congestion occurrences, hyde |"
 	echo "|---|---|---|---|---|---|---|---|"
 	nas=$(echo "$F4_SCHEDS" | tr ',' '\n' | grep '^nas')
-	for be in sim emul; do
+	for be in sim emul fine; do
 		D=$OUT/fig4-$be
 		[ -d "$D" ] || continue
 		for b in $(echo "$F4_SCHEDS" | tr ',' '\n' | grep -v '^nas'); do
@@ -154,7 +164,7 @@ fig4_section() {
 			set -- $(paired "$nas" "$b" 3); hj=$(pct "$1" "$2")
 			set -- $(paired "$nas" "$b" 11); hc=$(pct "$1" "$2")
 			set -- $(paired "$nas" "$b" 7); he=$(pct "$1" "$2")
-			echo "| $(name "$b") | $be | $ht | ${pt:-—} | $hj | ${pj:-—} | $hc | $he |"
+			echo "| $(name "$b") | $(bename $be) | $ht | ${pt:-—} | $hj | ${pj:-—} | $hc | $he |"
 		done
 	done
 	echo
@@ -165,11 +175,11 @@ fig4_section() {
 	echo
 	echo "| NAS vs Fair | backend | light | medium | heavy |"
 	echo "|---|---|---|---|---|"
-	for be in sim emul; do
+	for be in sim emul fine; do
 		D=$OUT/fig4-$be
 		[ -d "$D" ] || continue
 		l=$(paired "$nas" fair 8); m=$(paired "$nas" fair 9); h=$(paired "$nas" fair 10)
-		echo "| throughput | $be | $(set -- $l; pct "$1" "$2") | $(set -- $m; pct "$1" "$2") | $(set -- $h; pct "$1" "$2") |"
+		echo "| throughput | $(bename $be) | $(set -- $l; pct "$1" "$2") | $(set -- $m; pct "$1" "$2") | $(set -- $h; pct "$1" "$2") |"
 	done
 	echo
 	echo "Figure: fig4.png (throughput, JET and cross-rack shuffle normalised to Fair, each backend)."
@@ -307,7 +317,7 @@ set title "Fig. 3(g)"
 plot "$OUT/fig3g.dat" using 2:xtic(1) title "hyde", '' using 3 title "paper"
 GP
 	: >"$OUT/fig4.dat"
-	for be in sim emul; do
+	for be in sim emul fine; do
 		D=$OUT/fig4-$be
 		[ -n "$F4_SCHEDS" ] && [ -d "$D" ] || continue
 		b=$(echo "$F4_SCHEDS" | cut -d, -f1)
@@ -315,7 +325,7 @@ GP
 		bt=$1 bj=$3 bc=$5
 		for s in $(echo "$F4_SCHEDS" | tr ',' ' '); do
 			set -- $(values "$s" | stat 2) $(values "$s" | stat 3) $(values "$s" | stat 11)
-			echo "\"$(name "$s") ($be)\" $(awk -v t="$1" -v j="$3" -v c="$5" -v bt="$bt" -v bj="$bj" -v bc="$bc" \
+			echo "\"$(name "$s") ($(bename $be))\" $(awk -v t="$1" -v j="$3" -v c="$5" -v bt="$bt" -v bj="$bj" -v bc="$bc" \
 				'BEGIN { printf "%g %g %g", bt ? t / bt : 0, bj ? j / bj : 0, bc ? c / bc : 0 }')" >>"$OUT/fig4.dat"
 		done
 	done

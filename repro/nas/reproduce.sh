@@ -31,12 +31,18 @@
 #               hyde gen fb, 200 jobs by the class mix with 200 users, the
 #               trace's sizes, compressed K (F4_K, 10) times in time: bytes
 #               x 1 / (10 K) (the rates' tenth, then K), mean gap 14 s / K,
-#               the derivation's block, per-reduce bytes and base times / K
-#               (so every job has the maps and reduces of the full size),
-#               heartbeat 1 s / K, waits 5 s / K (delay: node_wait, with no
-#               rack wait; nas: wait=), NAS's class thresholds x 1 / (10 K)
-#               (the jobs keep their drawn class: class=); RUNS (3) runs in
-#               simulation, EMUL_RUNS (2) emulated (each about 15 minutes)
+#               the derivation's base times / K, heartbeat 1 s / K, waits
+#               5 s / K (delay: node_wait, with no rack wait; nas: wait=),
+#               NAS's class thresholds x 1 / (10 K) (the jobs keep their
+#               drawn class: class=); blocks and bytes per reduce / (10 K)
+#               x F4_COARSE (10): a tenth of the trace's maps and reduces,
+#               each ten times longer (the same bytes and container time),
+#               because the emulated fabric spends about 35 ms of this
+#               box's CPU on a map and the trace's 30,000 maps in a run
+#               saturated both cores (load 32); RUNS (3) runs in simulation,
+#               EMUL_RUNS (2) emulated (each 10-15 minutes), and RUNS in
+#               simulation with every task of the trace (F4_COARSE 1: what
+#               the coarsening changes)
 #
 # report.sh then writes OUT/report.md and OUT/*.png beside the paper's
 # values (paper.csv).
@@ -44,7 +50,7 @@
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-nas)
 # Environment: HYDE, RUNS (3), JOBS (simulations at a time, default the
 # cores), JOBS_N (300), USERS (200), SPAN (300s), SCALE (0.1); F4_K (10),
-# F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
+# F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
 # runs, Fig. 4 with 20 jobs (for a look, not for figures). A finished
 # point (its summary.csv) is kept: an interrupted reproduction resumes.
 set -u
@@ -66,12 +72,13 @@ USERS=${USERS:-200}
 SPAN=${SPAN:-300s}
 SCALE=${SCALE:-0.1}
 F4_K=${F4_K:-10}
+F4_COARSE=${F4_COARSE:-10}
 F4_JOBS=${F4_JOBS:-200}
 EMUL_RUNS=${EMUL_RUNS:-2}
 TOPO=$src/topologies/nas30.topo
 
 [ -x "$HYDE" ] || { echo "reproduce.sh: no hyde at $HYDE (make first)" >&2; exit 2; }
-for v in RUNS JOBS JOBS_N USERS F4_K F4_JOBS EMUL_RUNS; do
+for v in RUNS JOBS JOBS_N USERS F4_K F4_COARSE F4_JOBS EMUL_RUNS; do
 	eval "x=\$$v"
 	case $x in '' | *[!0-9]* | 0) echo "reproduce.sh: $v: expected a count, got '$x'" >&2; exit 2 ;; esac
 done
@@ -99,26 +106,27 @@ else
 	fi
 fi
 # Fig. 4: the real cluster compressed F4_K times (see the header)
-f4() { awk -v k="$F4_K" "BEGIN { $1 }"; }
-F4_WL="gen:fb,jobs=$F4_JOBS,users=200,mean_gap=$(f4 'printf "%dus", 14e6 / k'),scale=$(f4 'printf "%.9g", 1 / (10 * k)')"
-F4_WL="$F4_WL,block=$(f4 'printf "%dB", 134217728 / (10 * k)'),per_reduce=$(f4 'printf "%dB", 1e9 / (10 * k)')"
-F4_WL="$F4_WL,map_rate=8Mbit,reduce_rate=8Mbit,map_base=$(f4 'printf "%dus", 2e6 / k'),reduce_base=$(f4 'printf "%dus", 2e6 / k')"
+f4() { awk -v k="$F4_K" -v c="$F4_COARSE" "BEGIN { $1 }"; }
+F4_BASE="gen:fb,jobs=$F4_JOBS,users=200,mean_gap=$(f4 'printf "%dus", 14e6 / k'),scale=$(f4 'printf "%.9g", 1 / (10 * k)')"
+F4_BASE="$F4_BASE,map_rate=8Mbit,reduce_rate=8Mbit,map_base=$(f4 'printf "%dus", 2e6 / k'),reduce_base=$(f4 'printf "%dus", 2e6 / k')"
+F4_WL="$F4_BASE,block=$(f4 'printf "%dB", 134217728 * c / (10 * k)'),per_reduce=$(f4 'printf "%dB", 1e9 * c / (10 * k)')"
+F4_FINE="$F4_BASE,block=$(f4 'printf "%dB", 134217728 / (10 * k)'),per_reduce=$(f4 'printf "%dB", 1e9 / (10 * k)')"
 F4_HB=$(f4 'printf "%dus", 1e6 / k')
 F4_WAIT=$(f4 'printf "%dus", 5e6 / k')
 F4_NAS="light=$(f4 'printf "%dB", 1e6 / (10 * k)'):heavy=$(f4 'printf "%dB", 1e8 / (10 * k)'):small_input=$(f4 'printf "%dB", 1e7 / (10 * k)')"
 F4_SCHEDS="fair,delay:node_wait=$F4_WAIT:rack_wait=0s,nas:wait=$F4_WAIT:$F4_NAS"
 F4_TOPO=$src/topologies/nas40e.topo
-# fig4 DIR BACKEND RUNS [OPTIONS...]
+# fig4 DIR BACKEND RUNS WORKLOAD [OPTIONS...]
 fig4() {
-	d=$1 be=$2 n=$3
-	shift 3
+	d=$1 be=$2 n=$3 w=$4
+	shift 4
 	if [ -f "$d/summary.csv" ]; then
 		echo "reproduce-nas: $d kept from an earlier reproduction"
 		return 0
 	fi
 	rm -rf "$d"
-	echo "reproduce-nas: Fig. 4 ($be), $n runs each of $F4_SCHEDS on nas40e, $F4_WL ($(date +%H:%M:%S))"
-	nice -n 10 "$HYDE" compare --backend "$be" -t "$F4_TOPO" -w "$F4_WL" -s "$F4_SCHEDS" \
+	echo "reproduce-nas: Fig. 4 ($be), $n runs each of $F4_SCHEDS on nas40e, $w ($(date +%H:%M:%S))"
+	nice -n 10 "$HYDE" compare --backend "$be" -t "$F4_TOPO" -w "$w" -s "$F4_SCHEDS" \
 		--runs "$n" --seed 1 --heartbeat "$F4_HB" -o "$d" -q "$@" >"$d.txt" 2>"$d.err"
 	rc=$?
 	if [ $rc != 0 ]; then
@@ -126,9 +134,11 @@ fig4() {
 		failed="$failed $be"
 	fi
 }
-fig4 "$OUT/fig4-sim" sim "$RUNS" -j "$JOBS"
-[ -n "${EMUL:-}" ] && fig4 "$OUT/fig4-emul" emul "$EMUL_RUNS"
-WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS F4_WL=$F4_WL F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
+fig4 "$OUT/fig4-sim" sim "$RUNS" "$F4_WL" -j "$JOBS"
+[ "$F4_COARSE" = 1 ] || fig4 "$OUT/fig4-fine" sim "$RUNS" "$F4_FINE" -j "$JOBS"
+[ -n "${EMUL:-}" ] && fig4 "$OUT/fig4-emul" emul "$EMUL_RUNS" "$F4_WL"
+WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
+	F4_COARSE=$F4_COARSE \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-nas: report in $OUT/report.md"
 [ -z "$failed" ] || exit 1
