@@ -271,6 +271,24 @@ fig4_section() {
 	[ -n "$F4_SCHEDS" ] && fig4_section
 } >"$R"
 
+# bars3 BASE TITLE THIRD: BASE.png from BASE.dat (label, then throughput,
+# avg JET and THIRD normalised to Fair)
+bars3() {
+	gnuplot <<GP 2>/dev/null
+set terminal png size 1000,450 noenhanced
+set output "$1.png"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "normalised to Fair"
+set xtics rotate by -25
+set key outside right top
+set yrange [0:*]
+set title "$2"
+plot "$1.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "$3"
+GP
+}
+
 # figures
 if command -v gnuplot >/dev/null 2>&1; then
 	: >"$OUT/.fig3"
@@ -284,19 +302,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	ft=$1 fj=$2 fc=$3
 	awk -v t="$ft" -v j="$fj" -v c="$fc" '{ n = NF; printf "%s %g %g %g\n", substr($0, 1, index($0, "\" ")), $(n - 2) / t, $(n - 1) / j, $n / c }' \
 		"$OUT/.fig3" >"$OUT/fig3.dat"
-	gnuplot <<GP 2>/dev/null
-set terminal png size 1000,450 noenhanced
-set output "$OUT/fig3.png"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "normalised to Fair"
-set xtics rotate by -25
-set key outside right top
-set yrange [0:*]
-set title "NAS reproduction (reduced): Fig. 3(a)-(c)"
-plot "$OUT/fig3.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack bytes"
-GP
+	bars3 "$OUT/fig3" "NAS reproduction (reduced): Fig. 3(a)-(c)" "cross-rack bytes"
 	: >"$OUT/fig3g.dat"
 	set -- $(values nas | stat 7); n=$1
 	for s in nas:tt=no nas:tt=no:cr_rts=no nas; do
@@ -330,21 +336,9 @@ GP
 		done
 	done
 	D=$SIM
-	if [ -s "$OUT/fig4.dat" ]; then
-		gnuplot <<GP 2>/dev/null
-set terminal png size 1000,450 noenhanced
-set output "$OUT/fig4.png"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "normalised to Fair"
-set xtics rotate by -25
-set key outside right top
-set yrange [0:*]
-set title "NAS reproduction: Fig. 4(a)-(c), the real cluster compressed $F4_K times"
-plot "$OUT/fig4.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack shuffle"
-GP
-	fi
+	[ -s "$OUT/fig4.dat" ] &&
+		bars3 "$OUT/fig4" "NAS reproduction: Fig. 4(a)-(c), the real cluster compressed $F4_K times" \
+			"cross-rack shuffle"
 fi
 rm -f "$OUT/.a" "$OUT/.b" "$OUT/.fig3" "$OUT/fig4.dat"
 exit 0
