@@ -2,7 +2,8 @@
 # make reproduce-nas, in a tiny setting (QUICK, 20 jobs, 2 runs): the
 # report has every table with the paper's values beside hyde's, hyde's
 # change of NAS against Fair is the one the runs' summary.json give (paired
-# by seed), Fig. 4's setting (the real cluster, compressed) is simulated
+# by seed) and NAS ran with its class thresholds scaled as the jobs (x
+# 0.1), Fig. 4's setting (the real cluster, compressed) is simulated
 # with the jobs' drawn classes and the compressed waits, the figures are
 # PNGs, a bad count is refused, and a finished reproduction is kept when
 # run again.
@@ -30,7 +31,7 @@ contains "$(grep '^| NAS w/o TT |' "$R" | tail -1)" "3901"
 # NAS vs Fair, throughput: the mean over seeds of nas / fair - 1
 tp() { grep -o '"throughput_jobs_per_hour": [0-9.]*' "$1" | head -1 | awk '{ print $2 }'; }
 want=$(for k in 1 2; do
-	echo "$(tp "$O/sim/nas/seed-$k/summary.json") $(tp "$O/sim/fair/seed-$k/summary.json")"
+	echo "$(tp "$O/sim/nas-light=100000B-heavy=10000000B-small_input=1000000B/seed-$k/summary.json") $(tp "$O/sim/fair/seed-$k/summary.json")"
 done | awk '{ s += ($1 / $2 - 1) * 100; n++ } END { printf "%+.1f%%", s / n }')
 contains "$row" "| $want ±"
 # Fig. 4 in simulation: a row per scheduler, NAS beside the paper's

@@ -12,6 +12,7 @@ SIM=$OUT/sim
 R=$OUT/report.md
 : "${SCHEDS:=fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no,nas:cr_rts=no,nas,nas:tt=no,nas:tt=no:cr_rts=no}"
 : "${WL:=?}"
+: "${NAS_TH:=}" # NAS's class thresholds, scaled as the workload (":light=...")
 : "${RUNS:=?}"
 : "${F4_SCHEDS:=}"
 : "${F4_WL:=?}"
@@ -20,9 +21,18 @@ R=$OUT/report.md
 : "${F4_FINE:=?}"
 D=$SIM # where values() reads the runs
 
+# full LABEL: a NAS spec of the Fig. 3 runs with the thresholds they ran with
+full() {
+	case $1 in
+	nas*light=*) echo "$1" ;;
+	nas*) echo "$1$NAS_TH" ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # name LABEL: how the report calls a scheduler spec
 name() {
-	case $1 in
+	case ${1%"$NAS_TH"} in
 	fair) echo "Fair" ;;
 	delay:form=skip) echo "Delay (D=135)" ;;
 	shufflewatcher) echo "SW-delay" ;;
@@ -40,7 +50,7 @@ name() {
 # values LABEL: one line per run of D: seed and the metrics, from
 # summary.json (and an emulated run's app/paper_metrics.json)
 values() {
-	d=$D/$(echo "$1" | tr ':' '-')
+	d=$D/$(full "$1" | tr ':' '-')
 	# (one run: hyde compare writes it without a seed-N directory)
 	for f in "$d"/seed-*/summary.json "$d"/summary.json; do
 		[ -f "$f" ] || continue
@@ -195,6 +205,7 @@ fig4_section() {
 	echo "changes paired by seed. REDUCED against the paper: a few hundred jobs drawn from"
 	echo "FB-2010 by the paper's class mix (Fig. 2), sizes scaled and arrivals compressed into"
 	echo "the span above, instead of the whole 24,442-job day with the trace's arrivals."
+	[ -n "$NAS_TH" ] && echo "NAS's class thresholds are scaled as the jobs' sizes (\`$NAS_TH\`; the jobs keep their drawn class)."
 	echo "Throughput is jobs over the total time (first arrival to last end), as §IV-B."
 	echo
 	echo "## Every scheduler (Fig. 3(a)-(f))"

@@ -11,8 +11,9 @@
 #               12.58% medium, 18.82% heavy), their sizes x SCALE (0.1) and
 #               their arrivals uniform over SPAN (300 s), so that the
 #               cluster has a backlog as the day-long trace has at its
-#               peaks; RUNS (3) runs per scheduler on seeds 1..RUNS (a new
-#               draw of the jobs each), 95% intervals
+#               peaks; NAS's class thresholds x SCALE as the sizes (the
+#               jobs keep their drawn class); RUNS (3) runs per scheduler
+#               on seeds 1..RUNS (a new draw of the jobs each), 95% intervals
 #
 # Schedulers: fair, delay (skip counts, D = 135), shufflewatcher (on delay,
 # 0.8), NAS's ablations MTS alone, MTS + CA-RTS, and NAS, w/o TT, w/o both
@@ -89,7 +90,12 @@ fi
 mkdir -p "$OUT" || exit 2
 
 WL="gen:fb,jobs=$JOBS_N,users=$USERS,span=$SPAN,scale=$SCALE"
-SCHEDS="fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no,nas:cr_rts=no,nas,nas:tt=no,nas:tt=no:cr_rts=no"
+# NAS's class thresholds (light 1 MB, heavy 100 MB, small input 10 MB) are
+# of the trace's sizes: scaled as the jobs are (the jobs keep their drawn
+# class for the metrics: class=)
+NAS_TH=$(awk -v s="$SCALE" 'BEGIN { if (s != 1) printf ":light=%.0fB:heavy=%.0fB:small_input=%.0fB", 1e6 * s, 1e8 * s, 1e7 * s }')
+N=$NAS_TH
+SCHEDS="fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no$N,nas:cr_rts=no$N,nas$N,nas:tt=no$N,nas:tt=no:cr_rts=no$N"
 failed=
 dir=$OUT/sim
 if [ -f "$dir/summary.csv" ]; then
@@ -137,7 +143,7 @@ fig4() {
 fig4 "$OUT/fig4-sim" sim "$RUNS" "$F4_WL" -j "$JOBS"
 [ "$F4_COARSE" = 1 ] || fig4 "$OUT/fig4-fine" sim "$RUNS" "$F4_FINE" -j "$JOBS"
 [ -n "${EMUL:-}" ] && fig4 "$OUT/fig4-emul" emul "$EMUL_RUNS" "$F4_WL"
-WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
+WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
 	F4_COARSE=$F4_COARSE \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-nas: report in $OUT/report.md"
