@@ -50,13 +50,14 @@ C="$O/fig4-sim/fair/seed-1/inputs/workload.wl" A="$O/fig4-fine/fair/seed-1/input
 [ "$(cmp -s "$C" "$A"; echo $?)" = 1 ] && [ "$(maps "$C")" -lt "$(maps "$A")" ] ||
 	fail "Fig. 4: $(maps "$C") maps coarsened, $(maps "$A") with every task"
 contains "$(grep '^| Fair | sim | [-+]' "$R")" "+62.5%"
-# compressed 10 times: the waits, heartbeat and thresholds / 10 (x 1/100)
-F="$O/fig4-sim/nas-wait=500000us-light=10000B-heavy=1000000B-small_input=100000B/seed-1"
+# compressed 10 times: the waits and heartbeat / 10; the thresholds x 1/1000
+# (the hundredth of the rates, then 10)
+F="$O/fig4-sim/nas-wait=500000us-light=1000B-heavy=100000B-small_input=10000B/seed-1"
 [ -d "$F" ] || fail "no run directory $F"
-contains "$(grep ' sched_options ' "$F/events.log")" "wait=500000us light=10000B heavy=1000000B small_input=100000B"
+contains "$(grep ' sched_options ' "$F/events.log")" "wait=500000us light=1000B heavy=100000B small_input=10000B"
 awk '$2 == "node_phase" { n++; if ($4 >= 100000000) bad++ } END { exit !(n == 40 && !bad) }' "$F/events.log" ||
 	fail "Fig. 4: the nodes' heartbeat phases are not those of a 100 ms heartbeat"
-# the jobs keep their drawn class at 1/100 of their sizes
+# the jobs keep their drawn class at 1/1000 of their sizes
 grep -q " class=heavy" "$F/inputs/workload.wl" || fail "Fig. 4: no job keeps its drawn class (class=)"
 if command -v gnuplot >/dev/null 2>&1; then
 	for f in fig3 fig3g fig4; do

@@ -121,12 +121,12 @@ fig4_section() {
 	echo
 	echo "## Fig. 4: the real cluster (§IV-A), compressed $F4_K times"
 	echo
-	echo "Setting: topologies/nas40e.topo (8 racks x 5 hosts x 16 containers, 5:1, at a tenth"
+	echo "Setting: topologies/nas40e.topo (8 racks x 5 hosts x 16 containers, 5:1, at a hundredth"
 	echo "of the paper's 1 Gbit/s), workload \`$F4_WL\`:"
 	echo "200 jobs by Fig. 2's class mix at the trace's sizes, compressed $F4_K times in time"
-	echo "(bytes x 1/$((10 * F4_K)): the tenth of the rates, then $F4_K; mean gap 14 s / $F4_K; task"
+	echo "(bytes x 1/$((100 * F4_K)): the hundredth of the rates, then $F4_K; mean gap 14 s / $F4_K; task"
 	echo "base times likewise), heartbeat 1 s / $F4_K, Delay's and NAS's maximum wait 5 s / $F4_K"
-	echo "(§IV-A), NAS's class thresholds x 1/$((10 * F4_K)); blocks and bytes per reduce x $F4_COARSE"
+	echo "(§IV-A), NAS's class thresholds x 1/$((100 * F4_K)); blocks and bytes per reduce x $F4_COARSE"
 	echo "(a tenth of the trace's maps and reduces, each $F4_COARSE times longer: the emulated"
 	echo "fabric cannot start the trace's 30,000 maps in minutes on this box). \"sim, all tasks\""
 	echo "is the same in simulation with every task of the trace (\`$F4_FINE\`):"

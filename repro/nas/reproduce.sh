@@ -28,14 +28,15 @@
 #               arrivals with a mean of 14 s (45 minutes of submissions);
 #               Fair, Delay and NAS with a maximum wait of 5 s instead of
 #               skip counts
-#   here        topologies/nas40e.topo (the same at a tenth of the rates);
+#   here        topologies/nas40e.topo (the same at a hundredth of the
+#               rates: its header says why not a tenth);
 #               hyde gen fb, 200 jobs by the class mix with 200 users, the
 #               trace's sizes, compressed K (F4_K, 10) times in time: bytes
-#               x 1 / (10 K) (the rates' tenth, then K), mean gap 14 s / K,
+#               x 1 / (100 K) (the rates' hundredth, then K), mean gap 14 s / K,
 #               the derivation's base times / K, heartbeat 1 s / K, waits
 #               5 s / K (delay: node_wait, with no rack wait; nas: wait=),
-#               NAS's class thresholds x 1 / (10 K) (the jobs keep their
-#               drawn class: class=); blocks and bytes per reduce / (10 K)
+#               NAS's class thresholds x 1 / (100 K) (the jobs keep their
+#               drawn class: class=); blocks and bytes per reduce / (100 K)
 #               x F4_COARSE (10): a tenth of the trace's maps and reduces,
 #               each ten times longer (the same bytes and container time),
 #               because the emulated fabric spends about 35 ms of this
@@ -112,14 +113,16 @@ else
 	fi
 fi
 # Fig. 4: the real cluster compressed F4_K times (see the header)
-f4() { awk -v k="$F4_K" -v c="$F4_COARSE" "BEGIN { $1 }"; }
-F4_BASE="gen:fb,jobs=$F4_JOBS,users=200,mean_gap=$(f4 'printf "%dus", 14e6 / k'),scale=$(f4 'printf "%.9g", 1 / (10 * k)')"
-F4_BASE="$F4_BASE,map_rate=8Mbit,reduce_rate=8Mbit,map_base=$(f4 'printf "%dus", 2e6 / k'),reduce_base=$(f4 'printf "%dus", 2e6 / k')"
-F4_WL="$F4_BASE,block=$(f4 'printf "%dB", 134217728 * c / (10 * k)'),per_reduce=$(f4 'printf "%dB", 1e9 * c / (10 * k)')"
-F4_FINE="$F4_BASE,block=$(f4 'printf "%dB", 134217728 / (10 * k)'),per_reduce=$(f4 'printf "%dB", 1e9 / (10 * k)')"
+# (r: nas40e's rates are the paper's / 100)
+f4() { awk -v k="$F4_K" -v c="$F4_COARSE" -v r=100 "BEGIN { $1 }"; }
+F4_BASE="gen:fb,jobs=$F4_JOBS,users=200,mean_gap=$(f4 'printf "%dus", 14e6 / k'),scale=$(f4 'printf "%.9g", 1 / (r * k)')"
+F4_BASE="$F4_BASE,map_rate=$(f4 'printf "%dbit", 80e6 / r'),reduce_rate=$(f4 'printf "%dbit", 80e6 / r')"
+F4_BASE="$F4_BASE,map_base=$(f4 'printf "%dus", 2e6 / k'),reduce_base=$(f4 'printf "%dus", 2e6 / k')"
+F4_WL="$F4_BASE,block=$(f4 'printf "%dB", 134217728 * c / (r * k)'),per_reduce=$(f4 'printf "%dB", 1e9 * c / (r * k)')"
+F4_FINE="$F4_BASE,block=$(f4 'printf "%dB", 134217728 / (r * k)'),per_reduce=$(f4 'printf "%dB", 1e9 / (r * k)')"
 F4_HB=$(f4 'printf "%dus", 1e6 / k')
 F4_WAIT=$(f4 'printf "%dus", 5e6 / k')
-F4_NAS="light=$(f4 'printf "%dB", 1e6 / (10 * k)'):heavy=$(f4 'printf "%dB", 1e8 / (10 * k)'):small_input=$(f4 'printf "%dB", 1e7 / (10 * k)')"
+F4_NAS="light=$(f4 'printf "%dB", 1e6 / (r * k)'):heavy=$(f4 'printf "%dB", 1e8 / (r * k)'):small_input=$(f4 'printf "%dB", 1e7 / (r * k)')"
 F4_SCHEDS="fair,delay:node_wait=$F4_WAIT:rack_wait=0s,nas:wait=$F4_WAIT:$F4_NAS"
 F4_TOPO=$src/topologies/nas40e.topo
 # fig4 DIR BACKEND RUNS WORKLOAD [OPTIONS...]
