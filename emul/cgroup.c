@@ -314,6 +314,13 @@ int cg_usage(const struct cg *g, uint64_t *cpu_ns, uint64_t *mem)
 	return stat_value(g->memory, "memory.stat", "rss", mem);
 }
 
+double cg_emulated_cpu(uint64_t counted_ns, double declared_ns, double cpu_scale)
+{
+	double rest = (double)counted_ns - declared_ns * cpu_scale;
+
+	return declared_ns + (rest > 0 ? rest : 0);
+}
+
 int cg_count_procs(const struct cg *g)
 {
 	char path[CG_PATH_MAX + 32], buf[4096];

@@ -62,6 +62,13 @@ int cg_attach(const struct cg *g, pid_t pid);
  * memory they hold now (bytes: what they allocated and touched, not the
  * page cache). */
 int cg_usage(const struct cg *g, uint64_t *cpu_ns, uint64_t *mem);
+/* The CPU (core-ns, emulated) a container used, from what its cgroup
+ * counted (real ns) and what its tasks declared (emulated core-ns): the
+ * declared work, which burn() does at cpu_scale, at its scale; the rest
+ * of the count (set-up, reads, fetches, writes: real work at the box's
+ * speed) as it is. A count below the declared work (a task held back,
+ * catching up) adds nothing. */
+double cg_emulated_cpu(uint64_t counted_ns, double declared_ns, double cpu_scale);
 /* Processes still in it. */
 int cg_count_procs(const struct cg *g);
 /* Remove it (its processes gone): 0, -EBUSY while some remain; frees g

@@ -897,8 +897,17 @@ static int set_link_up(struct nlb *b, int ifindex, const char *ifname)
  * tcp_orphan_retries once the service has closed its end): at 15 and 8
  * retries a 1 s cap would end a fetch that waits 15 s for its circuit
  * (runs failed so), so with a cap both go to the most the kernel takes,
- * 255 (about 4 minutes at 1 s). A kernel without the cap (before 6.15)
- * keeps its own timer. */
+ * 255 (about 4 minutes at 1 s). So does a connection's set-up: a
+ * fetch's SYN-ACK comes back over the circuit (its requests and ACKs go
+ * over the EPS), and waits in the VOQ while the circuit is down; the
+ * kernel's 6 SYN retries last 127 s with a doubling timer and 7 s at 1 s
+ * (rack8 x fb-small, cobra: a fetch's connect timed out 7.5 s after its
+ * circuit went down, and the run failed), so the client retries as long
+ * as the kernel lets it (tcp_syn_retries 127, about 2 minutes at 1 s), and
+ * the server keeps its half-open connection at least as long
+ * (tcp_synack_retries 255): one it dropped would answer its SYN-ACK's late
+ * ACK with a reset once the client's next SYN has made a new one. A kernel
+ * without the cap (before 6.15) keeps its own timer. */
 static int host_tcp_timeouts(const struct topo *t, const char *node, char *errbuf)
 {
 	char v[32];
@@ -912,6 +921,10 @@ static int host_tcp_timeouts(const struct topo *t, const char *node, char *errbu
 		r = write_sysctl("ipv4/tcp_retries2", "255", false, node, errbuf);
 	if (!r)
 		r = write_sysctl("ipv4/tcp_orphan_retries", "255", false, node, errbuf);
+	if (!r)
+		r = write_sysctl("ipv4/tcp_syn_retries", "127", false, node, errbuf);
+	if (!r)
+		r = write_sysctl("ipv4/tcp_synack_retries", "255", false, node, errbuf);
 	return r;
 }
 

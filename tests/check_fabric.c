@@ -9,6 +9,7 @@
 
 #include "check_hyde.h"
 #include "core/topo.h"
+#include "emul/cgroup.h"
 #include "emul/fabric.h"
 
 START_TEST(prefixes)
@@ -195,6 +196,24 @@ START_TEST(macs)
 }
 END_TEST
 
+/* A container's CPU in emulated units: its tasks' work at its scale, the
+ * rest of what the cgroup counted (network, set-up) as it is. */
+START_TEST(container_cpu)
+{
+	/* 1 emulated core-s declared, burnt as 20 ms at 0.02, plus 5 ms of
+	 * fetching: 1.005 core-s, not the 1.25 of 25 ms over 0.02 */
+	ck_assert_double_eq_tol(cg_emulated_cpu(25000000, 1e9, 0.02), 1.005e9, 1);
+	/* nothing but the work */
+	ck_assert_double_eq_tol(cg_emulated_cpu(20000000, 1e9, 0.02), 1e9, 1);
+	/* the work behind (held back): the declared, no less */
+	ck_assert_double_eq_tol(cg_emulated_cpu(10000000, 1e9, 0.02), 1e9, 1);
+	/* nothing declared (a reduce fetching): all of it as it is */
+	ck_assert_double_eq_tol(cg_emulated_cpu(3000000, 0, 0.02), 3e6, 1e-6);
+	/* at scale 1 the count is the use */
+	ck_assert_double_eq_tol(cg_emulated_cpu(7000000, 5e6, 1), 7e6, 1e-6);
+}
+END_TEST
+
 Suite *fabric_suite(void)
 {
 	Suite *s = suite_create("fabric");
@@ -206,6 +225,7 @@ Suite *fabric_suite(void)
 	tcase_add_loop_test(tc, topo_roundtrip, 0,
 			    sizeof(roundtrip_files) / sizeof(roundtrip_files[0]));
 	tcase_add_loop_test(tc, macs, 0, sizeof(mac_topos) / sizeof(mac_topos[0]));
+	tcase_add_test(tc, container_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

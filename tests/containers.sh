@@ -86,11 +86,15 @@ fi
 wait $pid || fail "hyde run failed: $(cat "$tmpdir/run.out")"
 
 # what the cgroup counted while both tasks worked (declared: the whole
-# container's CPU, and its memory), within 30% on average
-awk '$2 == "container_usage" && $3 == 0 && $6 == "declared" && $7 == "1.0000" { c += $4; m += $5; n++ }
+# container's CPU, and its memory), within 30% on average: the use the
+# scheduler reads ($4: the work at its scale, the rest as it is) and the
+# cgroup's whole count at the tasks' scale ("counted": burn() did burn)
+awk '$2 == "container_usage" && $3 == 0 && $6 == "declared" && $7 == "1.0000" && $9 == "counted" {
+		c += $4; m += $5; k += $10; n++ }
 	END { if (n < 3) { print "only " n " samples with both tasks working"; exit 1 }
-		c /= n; m /= n
+		c /= n; m /= n; k /= n
 		if (c < 0.7 || c > 1.3) { print "CPU " c " of the container, declared 1"; exit 1 }
+		if (k < 0.7 || k > 1.3) { print "CPU counted " k " of the container, declared 1"; exit 1 }
 		if (m < 0.7 || m > 1.3) { print "memory " m " of the container, declared 1"; exit 1 } }' "$ev" >"$tmpdir/usage" ||
 	fail "measured use: $(cat "$tmpdir/usage")"
 [ -n "${VERBOSE:-}" ] && awk '$2 == "container_usage"' "$ev"

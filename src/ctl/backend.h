@@ -54,11 +54,13 @@ struct backend_ops {
 	 * the simulator models their use itself). start: the container is
 	 * granted (the emulator makes its cgroup; *priv is its own); stop:
 	 * released, its tasks gone; usage: the CPU it used since it started
-	 * (core-ns) and the memory it holds now (bytes), in emulated units. */
+	 * (core-ns) and the memory it holds now (bytes), in emulated units,
+	 * given the CPU its tasks declared so far (declared_ns, core-ns);
+	 * raw_ns: the CPU as counted, everything at the tasks' scale. */
 	int (*container_start)(struct backend *b, const struct hyde_container *c, void **priv);
 	void (*container_stop)(struct backend *b, const struct hyde_container *c, void *priv);
 	int (*container_usage)(struct backend *b, const struct hyde_container *c, void *priv,
-			       double *cpu_ns, double *mem);
+			       double declared_ns, double *cpu_ns, double *raw_ns, double *mem);
 	/* Options (-B KEY=VALUE; core/opts.h): opts describes the options
 	 * struct at the start of priv, which is the backend's whole state
 	 * (priv_size bytes, zeroed). defaults fills it before the options

@@ -30,7 +30,7 @@ struct cont {
 	double cpu_acc;
 	int64_t acc_at;
 	/* the monitor's last sample (and the model's, beside a backend's) */
-	double cpu_at_sample, model_at_sample;
+	double cpu_at_sample, model_at_sample, raw_at_sample;
 	int64_t sample_at;
 	struct hyde_res util;
 	bool has_util;
@@ -654,7 +654,7 @@ void cont_tick(struct ctl *c)
 	for (a = 0; a < ct->n_apps; a++)
 		for (i = 0; i < ct->app_live[a].n; i++) {
 			struct cont *k = ct->v[ct->app_live[a].v[i]];
-			double cpu, mem, model_cpu;
+			double cpu, mem, model_cpu, raw = 0;
 
 			if (k->pub.state != HYDE_CONTAINER_RUNNING || now <= k->sample_at)
 				continue;
@@ -665,8 +665,11 @@ void cont_tick(struct ctl *c)
 			k->model_at_sample = k->cpu_acc;
 			/* in emulation the cgroup's own counters */
 			if (c->be.ops->container_usage &&
-			    c->be.ops->container_usage(&c->be, &k->pub, k->bpriv, &cpu, &mem))
+			    c->be.ops->container_usage(&c->be, &k->pub, k->bpriv, k->cpu_acc, &cpu,
+						       &raw, &mem))
 				continue;
+			if (cpu < k->cpu_at_sample) /* a count only grows */
+				cpu = k->cpu_at_sample;
 			k->util.v[HYDE_RES_CPU] =
 				k->pub.size.v[HYDE_RES_CPU] > 0
 					? (cpu - k->cpu_at_sample) / ((double)(now - k->sample_at) *
@@ -679,10 +682,16 @@ void cont_tick(struct ctl *c)
 			 * declare, for the tests and the curious (the model's
 			 * own samples would only repeat the demands) */
 			if (c->be.ops->container_usage)
-				ctl_event(c, "container_usage %u %.4f %.4f declared %.4f %.4f", k->pub.id,
-					  k->util.v[HYDE_RES_CPU], k->util.v[HYDE_RES_MEM],
+				ctl_event(c, "container_usage %u %.4f %.4f declared %.4f %.4f counted %.4f",
+					  k->pub.id, k->util.v[HYDE_RES_CPU], k->util.v[HYDE_RES_MEM],
 					  model_cpu / k->pub.size.v[HYDE_RES_CPU],
-					  k->mem_now / k->pub.size.v[HYDE_RES_MEM]);
+					  k->mem_now / k->pub.size.v[HYDE_RES_MEM],
+					  k->pub.size.v[HYDE_RES_CPU] > 0
+						  ? (raw - k->raw_at_sample) /
+							    ((double)(now - k->sample_at) *
+							     k->pub.size.v[HYDE_RES_CPU])
+						  : 0);
+			k->raw_at_sample = raw;
 			k->cpu_at_sample = cpu;
 			k->sample_at = now;
 		}

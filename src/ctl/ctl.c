@@ -1322,8 +1322,13 @@ static void heartbeat(struct evloop *l, struct evtimer *tm)
 	if (c->failed || c->jobs_done + c->jobs_failed >= c->wl->n_jobs)
 		return;
 	check_stall(c);
+	/* from the tick's own time, not the clock's (evloop_event_time): a
+	 * real-time loop is a few ms late at each tick, and from the clock the
+	 * ticks drifted (rack8 x fb-small, cobra: 140 ms late at 68 s, where
+	 * Af ran and asked for containers, so the next host's heartbeat with
+	 * room was another host than the simulator's) */
 	if (!c->failed)
-		evloop_at(l, tm, ctl_now(c) + (c->nodes.period ? c->nodes.period : NSEC_PER_SEC));
+		evloop_at(l, tm, evloop_event_time(l) + (c->nodes.period ? c->nodes.period : NSEC_PER_SEC));
 }
 
 /* The live view (live.h): the backend's status about every second, and
