@@ -280,6 +280,8 @@ static int to_task(struct emul *e, const struct hyde_task *t, const char *line)
 	struct tslot *sl = slot_of(e, t);
 	size_t n;
 
+	if (sl->rc && sl->rc->w.fd < 0)
+		return 0; /* its process has ended (or is ending): its exit says why */
 	if (sl->rc)
 		return send_line(sl->rc->w.fd, line);
 	n = sl->outbox ? strlen(sl->outbox) : 0;

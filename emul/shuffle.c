@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -142,6 +143,16 @@ int emul_write_all(int fd, const char *buf, size_t len)
 				continue;
 			if (errno == ENOTSOCK && sock) {
 				sock = false;
+				continue;
+			}
+			if (errno == EAGAIN) {
+				/* a non-blocking descriptor whose peer is slow to
+				 * read (a controller busy with hundreds of tasks):
+				 * wait for room, as a blocking one would */
+				struct pollfd pf = { .fd = fd, .events = POLLOUT };
+
+				if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+					return -errno;
 				continue;
 			}
 			return -errno;

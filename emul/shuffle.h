@@ -95,7 +95,8 @@ struct shuffle_serve_opts {
 int shuffle_serve(const struct shuffle_serve_opts *o, char *errbuf);
 /* ---- helpers the processes share ---- */
 
-/* Write all of buf (blocking or retried): 0 or -errno. On a socket with
+/* Write all of buf (blocking, or on a non-blocking descriptor waiting for
+ * room as a blocking write would): 0 or -errno. On a socket with
  * MSG_NOSIGNAL, so that a peer gone is -EPIPE, not a SIGPIPE, in a process
  * that does not ignore it (hyde ocs's client); any other fd by write(). */
 int emul_write_all(int fd, const char *buf, size_t len);

@@ -79,6 +79,31 @@ START_TEST(fb_mix_and_arrivals)
 }
 END_TEST
 
+/* Scaled, every job keeps the class it was drawn for (class= where its
+ * shuffle no longer says it): the paper's mix holds at any scale. */
+START_TEST(fb_scaled_keeps_class)
+{
+	static const char *const kv1[] = { "seed=3", "jobs=2000" };
+	static const char *const kv2[] = { "seed=3", "jobs=2000", "scale=0.01" };
+	struct workload *full = gen_fb(kv1, 2), *small = gen_fb(kv2, 3);
+	unsigned moved = 0;
+	size_t i;
+
+	ck_assert_uint_eq(full->n_jobs, small->n_jobs);
+	for (i = 0; i < full->n_jobs; i++) {
+		const struct wl_job *a = &full->jobs[i], *b = &small->jobs[i];
+
+		ck_assert(!a->has_class); /* scale 1: the sizes say it */
+		ck_assert_int_eq(wl_job_class(b), wl_job_class(a));
+		ck_assert(b->has_class == (wl_shuffle_class(b->shuffle) != wl_job_class(a)));
+		moved += b->has_class;
+	}
+	ck_assert_uint_gt(moved, 100); /* at 0.01 most medium and heavy jobs move */
+	wl_free(full);
+	wl_free(small);
+}
+END_TEST
+
 /* Scaled and capped: nothing above the caps, tasks derived from the sizes. */
 START_TEST(fb_scale_caps)
 {
@@ -222,6 +247,7 @@ Suite *gen_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, fb_same_seed_same_bytes);
 	tcase_add_test(tc, fb_mix_and_arrivals);
+	tcase_add_test(tc, fb_scaled_keeps_class);
 	tcase_add_test(tc, fb_scale_caps);
 	tcase_add_test(tc, fb_bad_options);
 	tcase_add_test(tc, dag_shape);

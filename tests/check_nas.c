@@ -137,6 +137,67 @@ START_TEST(mts_skip_counter)
 }
 END_TEST
 
+/* The real cluster's wait form (§IV-A: skipped at most 5 s): the pick
+ * runs on counters of 1 (waited long enough) or 0, and what it did to
+ * them turns into waits. Two users, neither with a local qualified map,
+ * then user 0 with one. */
+static void wait_pick(struct nas_map_cand *c, size_t n, int64_t *since, int64_t now, long want,
+		      enum nas_mts_how want_how)
+{
+	const int64_t wait = 500000000; /* 500 ms */
+	unsigned skip[2], before[2];
+	enum nas_mts_how how;
+	long k;
+
+	nas_wait_counters(since, skip, 2, now, wait);
+	memcpy(before, skip, sizeof(skip));
+	k = nas_mts_pick(c, n, skip, 1, 50 * MB, &how);
+	ck_assert_int_eq(k, want);
+	ck_assert_int_eq(how, want_how);
+	nas_wait_update(since, before, skip, 2, k >= 0 ? (long)c[k].user_rank : -1, now);
+}
+
+START_TEST(mts_wait_form)
+{
+	const int64_t ms = 1000000;
+	/* user 0: a rack-local qualified map; user 1: a remote one */
+	struct nas_map_cand none[] = { L(0, 1, true, true, 8, 1), L(1, 2, false, true, 128, 1) };
+	struct nas_map_cand local[] = { L(0, 0, true, true, 8, 1), L(1, 2, false, true, 128, 1) };
+	int64_t since[2] = { -1, -1 };
+
+	/* t = 0: both skipped, both wait from now */
+	wait_pick(none, 2, since, 0, -1, NAS_MTS_NONE);
+	ck_assert_int_eq(since[0], 0);
+	ck_assert_int_eq(since[1], 0);
+	/* t = 300 ms: skipped again, still waiting since 0 (not restarted) */
+	wait_pick(none, 2, since, 300 * ms, -1, NAS_MTS_NONE);
+	ck_assert_int_eq(since[0], 0);
+	ck_assert_int_eq(since[1], 0);
+	/* t = 499 ms: not yet */
+	wait_pick(none, 2, since, 499 * ms, -1, NAS_MTS_NONE);
+	/* t = 500 ms: user 0 has waited 500 ms: its rack-local map; it keeps
+	 * its wait (only a local launch ends it) */
+	wait_pick(none, 2, since, 500 * ms, 0, NAS_MTS_CATEGORY);
+	ck_assert_int_eq(since[0], 0);
+	ck_assert_int_eq(since[1], 0);
+	/* t = 600 ms: user 0 launches locally: waits no more; user 1 not
+	 * visited, still waiting */
+	wait_pick(local, 2, since, 600 * ms, 0, NAS_MTS_LOCAL);
+	ck_assert_int_eq(since[0], -1);
+	ck_assert_int_eq(since[1], 0);
+	/* a user launching locally before it waited long enough (at 0): no
+	 * wait either */
+	since[0] = 550 * ms;
+	wait_pick(local, 2, since, 700 * ms, 0, NAS_MTS_LOCAL);
+	ck_assert_int_eq(since[0], -1);
+	/* t = 800 ms: user 0 without its local map again: waits from 800 ms,
+	 * where user 1 (waiting since 0) gets its remote map */
+	wait_pick(none, 2, since, 800 * ms, 1, NAS_MTS_CATEGORY);
+	ck_assert_int_eq(since[0], 800 * ms);
+	ck_assert_int_eq(since[1], 0);
+}
+END_TEST
+
 /* lines 9-12 then MapCost: one user at D^m, no local qualified map */
 static const struct {
 	struct nas_map_cand c[4];
@@ -602,6 +663,7 @@ Suite *nas_suite(void)
 	tcase_add_loop_test(tc, shuffle_class, 0, ARRAY_SIZE(class_cases));
 	tcase_add_test(tc, mts_local_qualified);
 	tcase_add_test(tc, mts_skip_counter);
+	tcase_add_test(tc, mts_wait_form);
 	tcase_add_loop_test(tc, mts_categories, 0, ARRAY_SIZE(cat_cases));
 	tcase_add_test(tc, mts_fallback);
 	tcase_add_loop_test(tc, reduce_num, 0, ARRAY_SIZE(rn_cases));

@@ -100,7 +100,7 @@ START_TEST(write_roundtrip)
 	FILE *fp;
 	int r;
 
-	wl = parse_str(J0 "job id=b user=u1 arrival=2min input=3KiB shuffle=3MB output=7B maps=2 reduces=2 map_time=1ms reduce_time=0s parents=a map_racks=0,1 reduce_racks=1,0 reduce_bytes=1MB,2MB\n",
+	wl = parse_str(J0 "job id=b user=u1 arrival=2min input=3KiB shuffle=3MB output=7B maps=2 reduces=2 map_time=1ms reduce_time=0s parents=a map_racks=0,1 reduce_racks=1,0 reduce_bytes=1MB,2MB class=heavy\n",
 		       errbuf, &r);
 	ck_assert_msg(r == 0, "%s", errbuf);
 	fp = open_memstream(&buf, &len);
@@ -116,6 +116,11 @@ START_TEST(write_roundtrip)
 	ck_assert_uint_eq(wl2->jobs[1].reduce_bytes[1], 2000000);
 	ck_assert_uint_eq(wl2->jobs[1].map_racks[1], 1);
 	ck_assert_uint_eq(wl_partition_bytes(&wl2->jobs[1], 0, 1), 1000000);
+	/* class= wins over the shuffle's class (3 MB: medium); none given:
+	 * the shuffle's */
+	ck_assert_int_eq(wl_job_class(&wl2->jobs[1]), WL_HEAVY);
+	ck_assert_ptr_nonnull(strstr(buf, " class=heavy\n"));
+	ck_assert(!wl2->jobs[0].has_class);
 	wl_free(wl);
 	wl_free(wl2);
 	free(buf);
@@ -165,6 +170,7 @@ static const struct {
 	{ "# only a comment\n", "x.wl", "no jobs" },
 	{ JOB("shuffle=1MB user=") , "x.wl:1:", "user: empty value" },
 	{ JOB("shuffle=1MB =3"), "x.wl:1:", "expected key=value" },
+	{ JOB("shuffle=1MB class=huge"), "x.wl:1:", "class: expected light, medium or heavy, got 'huge'" },
 };
 
 START_TEST(bad_files)

@@ -2,14 +2,18 @@
 # make reproduce-nas, in a tiny setting (QUICK, 20 jobs, 2 runs): the
 # report has every table with the paper's values beside hyde's, hyde's
 # change of NAS against Fair is the one the runs' summary.json give (paired
-# by seed), the figures are PNGs, a bad count is refused, and a finished
-# reproduction is kept when run again.
+# by seed) and NAS ran with its class thresholds scaled as the jobs (x
+# 0.1), Fig. 4's setting (the real cluster, compressed) is simulated
+# with the jobs' drawn classes and the compressed waits, the figures are
+# PNGs, a bad count is refused, and a finished reproduction is kept when
+# run again.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
 O="$tmpdir/repro"
 RS="$HYDE_SRCDIR/repro/nas/reproduce.sh"
 expect_status 2 env RUNS=x QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "RUNS"
 expect_status 2 env JOBS_N=0 QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "JOBS_N"
+expect_status 2 env F4_K=ten QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "F4_K"
 expect_status 0 env QUICK=1 JOBS_N=20 RUNS=2 JOBS=2 HYDE="$HYDE" sh "$RS" "$O" ||
 	{ cat "$tmpdir/stderr" >&2; finish; }
 R="$O/report.md"
@@ -27,11 +31,36 @@ contains "$(grep '^| NAS w/o TT |' "$R" | tail -1)" "3901"
 # NAS vs Fair, throughput: the mean over seeds of nas / fair - 1
 tp() { grep -o '"throughput_jobs_per_hour": [0-9.]*' "$1" | head -1 | awk '{ print $2 }'; }
 want=$(for k in 1 2; do
-	echo "$(tp "$O/sim/nas/seed-$k/summary.json") $(tp "$O/sim/fair/seed-$k/summary.json")"
+	echo "$(tp "$O/sim/nas-light=100000B-heavy=10000000B-small_input=1000000B/seed-$k/summary.json") $(tp "$O/sim/fair/seed-$k/summary.json")"
 done | awk '{ s += ($1 / $2 - 1) * 100; n++ } END { printf "%+.1f%%", s / n }')
 contains "$row" "| $want ±"
+# Fig. 4 in simulation: a row per scheduler, NAS beside the paper's
+grep -q "^## Fig. 4: the real cluster" "$R" || fail "report.md has no Fig. 4 section"
+for s in "Fair" "Delay (wait)" "NAS (wait)"; do
+	grep -q "^| $s | sim | 2 | [0-9]" "$R" || fail "report.md: no Fig. 4 row of 2 simulated runs for $s"
+	grep -q "^| $s | sim, all tasks | 2 | [0-9]" "$R" || fail "report.md: no Fig. 4 row with every task for $s"
+done
+# coarsened (the emulated fabric's workload): the same jobs and bytes as
+# with every task, a tenth of the maps or fewer
+maps() { awk '/^job/ { for (i = 2; i <= NF; i++) if ($i ~ /^maps=/) { split($i, a, "="); n += a[2] } } END { print n }' "$1"; }
+bytes() { "$HYDE" validate -t "$HYDE_SRCDIR/topologies/nas40e.topo" -w "$1" | grep '^  bytes'; }
+C="$O/fig4-sim/fair/seed-1/inputs/workload.wl" A="$O/fig4-fine/fair/seed-1/inputs/workload.wl"
+[ "$(bytes "$C")" = "$(bytes "$A")" ] && [ "$(grep -c '^job' "$C")" = "$(grep -c '^job' "$A")" ] ||
+	fail "Fig. 4: the coarse and the fine workloads differ in their jobs"
+[ "$(cmp -s "$C" "$A"; echo $?)" = 1 ] && [ "$(maps "$C")" -lt "$(maps "$A")" ] ||
+	fail "Fig. 4: $(maps "$C") maps coarsened, $(maps "$A") with every task"
+contains "$(grep '^| Fair | sim | [-+]' "$R")" "+62.5%"
+# compressed 10 times: the waits and heartbeat / 10; the thresholds x 1/1000
+# (the hundredth of the rates, then 10)
+F="$O/fig4-sim/nas-wait=500000us-light=1000B-heavy=100000B-small_input=10000B/seed-1"
+[ -d "$F" ] || fail "no run directory $F"
+contains "$(grep ' sched_options ' "$F/events.log")" "wait=500000us light=1000B heavy=100000B small_input=10000B"
+awk '$2 == "node_phase" { n++; if ($4 >= 100000000) bad++ } END { exit !(n == 40 && !bad) }' "$F/events.log" ||
+	fail "Fig. 4: the nodes' heartbeat phases are not those of a 100 ms heartbeat"
+# the jobs keep their drawn class at 1/1000 of their sizes
+grep -q " class=heavy" "$F/inputs/workload.wl" || fail "Fig. 4: no job keeps its drawn class (class=)"
 if command -v gnuplot >/dev/null 2>&1; then
-	for f in fig3 fig3g; do
+	for f in fig3 fig3g fig4; do
 		head -c 4 "$O/$f.png" 2>/dev/null | od -An -c | grep -q 'P   N   G' || fail "$f.png is not a PNG"
 	done
 fi

@@ -1,9 +1,10 @@
 #!/bin/sh
-# report.sh OUT: OUT/report.md and OUT/fig3.png, OUT/fig3g.png from the
-# runs of reproduce.sh (OUT/sim/LABEL/seed-N/summary.json, whose
-# paper_metrics the controller writes), beside the paper's values
-# (paper.csv). Means over the runs with 95% intervals (Student's t);
-# changes against a baseline are paired by seed.
+# report.sh OUT: OUT/report.md and OUT/fig3.png, OUT/fig3g.png, OUT/fig4.png
+# from the runs of reproduce.sh (OUT/sim/LABEL/seed-N/summary.json, whose
+# paper_metrics the controller writes; Fig. 4's in OUT/fig4-sim and
+# OUT/fig4-emul, an emulated run's paper_metrics in app/paper_metrics.json),
+# beside the paper's values (paper.csv). Means over the runs with 95%
+# intervals (Student's t); changes against a baseline are paired by seed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=$1
@@ -11,11 +12,27 @@ SIM=$OUT/sim
 R=$OUT/report.md
 : "${SCHEDS:=fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no,nas:cr_rts=no,nas,nas:tt=no,nas:tt=no:cr_rts=no}"
 : "${WL:=?}"
+: "${NAS_TH:=}" # NAS's class thresholds, scaled as the workload (":light=...")
 : "${RUNS:=?}"
+: "${F4_SCHEDS:=}"
+: "${F4_WL:=?}"
+: "${F4_K:=10}"
+: "${F4_COARSE:=10}"
+: "${F4_FINE:=?}"
+D=$SIM # where values() reads the runs
+
+# full LABEL: a NAS spec of the Fig. 3 runs with the thresholds they ran with
+full() {
+	case $1 in
+	nas*light=*) echo "$1" ;;
+	nas*) echo "$1$NAS_TH" ;;
+	*) echo "$1" ;;
+	esac
+}
 
 # name LABEL: how the report calls a scheduler spec
 name() {
-	case $1 in
+	case ${1%"$NAS_TH"} in
 	fair) echo "Fair" ;;
 	delay:form=skip) echo "Delay (D=135)" ;;
 	shufflewatcher) echo "SW-delay" ;;
@@ -24,17 +41,23 @@ name() {
 	nas) echo "NAS" ;;
 	nas:tt=no) echo "NAS w/o TT" ;;
 	nas:tt=no:cr_rts=no) echo "NAS w/o both" ;;
+	delay:node_wait=*) echo "Delay (wait)" ;;
+	nas:wait=*) echo "NAS (wait)" ;;
 	*) echo "$1" ;;
 	esac
 }
 
-# values LABEL: one line per run: seed and the metrics, from summary.json
+# values LABEL: one line per run of D: seed and the metrics, from
+# summary.json (and an emulated run's app/paper_metrics.json)
 values() {
-	d=$SIM/$(echo "$1" | tr ':' '-')
-	for f in "$d"/seed-*/summary.json; do
+	d=$D/$(full "$1" | tr ':' '-')
+	# (one run: hyde compare writes it without a seed-N directory)
+	for f in "$d"/seed-*/summary.json "$d"/summary.json; do
 		[ -f "$f" ] || continue
 		seed=${f%/summary.json}
-		seed=${seed##*seed-}
+		pm=$seed/app/paper_metrics.json
+		[ -f "$pm" ] || pm=/dev/null
+		case $seed in */seed-*) seed=${seed##*seed-} ;; *) seed=1 ;; esac
 		awk -v seed="$seed" '
 		function num(key,   i, s) {
 			i = index(text, "\"" key "\":")
@@ -47,6 +70,7 @@ values() {
 			tput = num("throughput_jobs_per_hour"); jct = num("avg_jct_s")
 			cross = num("cross_rack_bytes_all_kinds"); mpr = num("avg_map_progress_at_first_reduce")
 			cn = num("congested_node_share"); ce = num("rack_congestion_events")
+			shx = num("cross_rack_bytes")
 			# by class: the avg JCT of light, medium, heavy
 			i = index(text, "\"by_class\""); t = substr(text, i)
 			split("light medium heavy", cls, " ")
@@ -56,8 +80,8 @@ values() {
 				j = index(u, "\"throughput_jobs_per_hour\":"); v = substr(u, j + 27) + 0
 				out = out " " v
 			}
-			print seed, tput, jct, cross, mpr, cn, ce out
-		}' "$f"
+			print seed, tput, jct, cross, mpr, cn, ce out, shx
+		}' "$f" "$pm"
 	done | sort -n
 }
 
@@ -86,6 +110,92 @@ paired() {
 fmt() { awk -v m="$1" -v ci="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f ± %.*f", d, m, d, ci }'; }
 pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 
+# Fig. 4's backends: OUT/fig4-sim, OUT/fig4-emul (if run), OUT/fig4-fine
+bename() {
+	case $1 in fine) echo "sim, all tasks" ;; *) echo "$1" ;; esac
+}
+
+# Fig. 4: the real cluster, in simulation (OUT/fig4-sim) and emulation
+# (OUT/fig4-emul, if run)
+fig4_section() {
+	echo
+	echo "## Fig. 4: the real cluster (§IV-A), compressed $F4_K times"
+	echo
+	echo "Setting: topologies/nas40e.topo (8 racks x 5 hosts x 16 containers, 5:1, at a hundredth"
+	echo "of the paper's 1 Gbit/s), workload \`$F4_WL\`:"
+	echo "200 jobs by Fig. 2's class mix at the trace's sizes, compressed $F4_K times in time"
+	echo "(bytes x 1/$((100 * F4_K)): the hundredth of the rates, then $F4_K; mean gap 14 s / $F4_K; task"
+	echo "base times likewise), heartbeat 1 s / $F4_K, Delay's and NAS's maximum wait 5 s / $F4_K"
+	echo "(§IV-A), NAS's class thresholds x 1/$((100 * F4_K)); blocks and bytes per reduce x $F4_COARSE"
+	echo "(a tenth of the trace's maps and reduces, each $F4_COARSE times longer: the emulated"
+	echo "fabric cannot start the trace's 30,000 maps in minutes on this box). \"sim, all tasks\""
+	echo "is the same in simulation with every task of the trace (\`$F4_FINE\`):"
+	echo "what the coarsening changes. Cross-rack is the shuffle's (Fig. 4(c))."
+	echo
+	echo "| scheduler | backend | runs | throughput (jobs/h) | vs Fair | avg JET (s) | vs Fair | cross-rack shuffle (GB) | vs Fair | rack congestion occurrences | vs Fair |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	for be in sim emul fine; do
+		D=$OUT/fig4-$be
+		[ -d "$D" ] || continue
+		for s in $(echo "$F4_SCHEDS" | tr ',' ' '); do
+			v=$(values "$s")
+			[ -n "$v" ] || { echo "| $(name "$s") | $be | 0 |||||||||"; continue; }
+			n=$(echo "$v" | wc -l)
+			set -- $(echo "$v" | stat 2); tps=$(fmt "$1" "$2" 1)
+			set -- $(echo "$v" | stat 3); jcs=$(fmt "$1" "$2" 2)
+			set -- $(echo "$v" | stat 11); crs=$(fmt "$(awk -v x="$1" 'BEGIN { print x / 1e9 }')" "$(awk -v x="$2" 'BEGIN { print x / 1e9 }')" 2)
+			set -- $(echo "$v" | stat 7); ces=$(fmt "$1" "$2" 0)
+			b=$(echo "$F4_SCHEDS" | cut -d, -f1)
+			if [ "$s" = "$b" ]; then
+				rt="—" rj="—" rc="—" re="—"
+			else
+				set -- $(paired "$s" "$b" 2); rt=$(pct "$1" "$2")
+				set -- $(paired "$s" "$b" 3); rj=$(pct "$1" "$2")
+				set -- $(paired "$s" "$b" 11); rc=$(pct "$1" "$2")
+				set -- $(paired "$s" "$b" 7); re=$(pct "$1" "$2")
+			fi
+			echo "| $(name "$s") | $(bename $be) | $n | $tps | $rt | $jcs | $rj | $crs | $rc | $ces | $re |"
+		done
+	done
+	echo
+	echo "NAS against the baselines, beside the paper (Fig. 4(a), 4(b); 4(c) and 4(d) give an order):"
+	echo
+	echo "| NAS vs | backend | throughput, hyde | throughput, paper | avg JET, hyde | avg JET, paper | cross-rack shuffle, hyde | congestion occurrences, hyde |"
+	echo "|---|---|---|---|---|---|---|---|"
+	nas=$(echo "$F4_SCHEDS" | tr ',' '\n' | grep '^nas')
+	for be in sim emul fine; do
+		D=$OUT/fig4-$be
+		[ -d "$D" ] || continue
+		for b in $(echo "$F4_SCHEDS" | tr ',' '\n' | grep -v '^nas'); do
+			case $b in fair) k=nas_vs_fair ;; *) k=nas_vs_delay ;; esac
+			pt=$(awk -F, -v k="$k" '$1 == "4a" && $3 == k { print $4 }' "$here/paper.csv")
+			pj=$(awk -F, -v k="$k" '$1 == "4b" && $3 == k { print $4 }' "$here/paper.csv")
+			set -- $(paired "$nas" "$b" 2); ht=$(pct "$1" "$2")
+			set -- $(paired "$nas" "$b" 3); hj=$(pct "$1" "$2")
+			set -- $(paired "$nas" "$b" 11); hc=$(pct "$1" "$2")
+			set -- $(paired "$nas" "$b" 7); he=$(pct "$1" "$2")
+			echo "| $(name "$b") | $(bename $be) | $ht | ${pt:-—} | $hj | ${pj:-—} | $hc | $he |"
+		done
+	done
+	echo
+	awk -F, '$1 ~ /^4[cd]$|^5b$/ { print "- Fig. " $1 " (" $2 "): paper: " $4 }' "$here/paper.csv"
+	echo
+	echo "Per shuffle class (Fig. 5(b): throughput with NAS over Fair), jobs of the class over"
+	echo "the class's first arrival to last end:"
+	echo
+	echo "| NAS vs Fair | backend | light | medium | heavy |"
+	echo "|---|---|---|---|---|"
+	for be in sim emul fine; do
+		D=$OUT/fig4-$be
+		[ -d "$D" ] || continue
+		l=$(paired "$nas" fair 8); m=$(paired "$nas" fair 9); h=$(paired "$nas" fair 10)
+		echo "| throughput | $(bename $be) | $(set -- $l; pct "$1" "$2") | $(set -- $m; pct "$1" "$2") | $(set -- $h; pct "$1" "$2") |"
+	done
+	echo
+	echo "Figure: fig4.png (throughput, JET and cross-rack shuffle normalised to Fair, each backend)."
+	D=$SIM
+}
+
 {
 	echo "# NAS (CCGrid 2018) in hyde's simulator: a first, reduced reproduction of §IV"
 	echo
@@ -95,6 +205,7 @@ pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 	echo "changes paired by seed. REDUCED against the paper: a few hundred jobs drawn from"
 	echo "FB-2010 by the paper's class mix (Fig. 2), sizes scaled and arrivals compressed into"
 	echo "the span above, instead of the whole 24,442-job day with the trace's arrivals."
+	[ -n "$NAS_TH" ] && echo "NAS's class thresholds are scaled as the jobs' sizes (\`$NAS_TH\`; the jobs keep their drawn class)."
 	echo "Throughput is jobs over the total time (first arrival to last end), as §IV-B."
 	echo
 	echo "## Every scheduler (Fig. 3(a)-(f))"
@@ -128,9 +239,9 @@ pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 	echo "|---|---|---|---|---|---|---|"
 	for b in fair delay:form=skip shufflewatcher; do
 		case $b in fair) k=nas_vs_fair ;; delay*) k=nas_vs_delay ;; *) k=nas_vs_shufflewatcher ;; esac
-		pt=$(awk -F, -v k="$k" '$2 == "throughput" && $3 == k { print $4 }' "$here/paper.csv")
-		pj=$(awk -F, -v k="$k" '$2 == "avg_jet" && $3 == k { print $4 }' "$here/paper.csv")
-		pc=$(awk -F, -v k="$k" '$2 == "cross_rack" && $3 == k { print $4 }' "$here/paper.csv")
+		pt=$(awk -F, -v k="$k" '$1 == "3a" && $3 == k { print $4 }' "$here/paper.csv")
+		pj=$(awk -F, -v k="$k" '$1 == "3b" && $3 == k { print $4 }' "$here/paper.csv")
+		pc=$(awk -F, -v k="$k" '$1 == "3c" && $3 == k { print $4 }' "$here/paper.csv")
 		set -- $(paired nas "$b" 2); ht=$(pct "$1" "$2")
 		set -- $(paired nas "$b" 3); hj=$(pct "$1" "$2")
 		set -- $(paired nas "$b" 4); hc=$(pct "$1" "$2")
@@ -168,7 +279,26 @@ pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 	echo
 	echo "Figures: fig3.png (throughput, JET and cross-rack bytes normalised to Fair, Fig. 3(a)-(c)),"
 	echo "fig3g.png (congestion occurrences, normalised to NAS, hyde beside the paper)."
+	[ -n "$F4_SCHEDS" ] && fig4_section
 } >"$R"
+
+# bars3 BASE TITLE THIRD: BASE.png from BASE.dat (label, then throughput,
+# avg JET and THIRD normalised to Fair)
+bars3() {
+	gnuplot <<GP 2>/dev/null
+set terminal png size 1000,450 noenhanced
+set output "$1.png"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "normalised to Fair"
+set xtics rotate by -25
+set key outside right top
+set yrange [0:*]
+set title "$2"
+plot "$1.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "$3"
+GP
+}
 
 # figures
 if command -v gnuplot >/dev/null 2>&1; then
@@ -183,19 +313,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	ft=$1 fj=$2 fc=$3
 	awk -v t="$ft" -v j="$fj" -v c="$fc" '{ n = NF; printf "%s %g %g %g\n", substr($0, 1, index($0, "\" ")), $(n - 2) / t, $(n - 1) / j, $n / c }' \
 		"$OUT/.fig3" >"$OUT/fig3.dat"
-	gnuplot <<GP 2>/dev/null
-set terminal png size 1000,450 noenhanced
-set output "$OUT/fig3.png"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "normalised to Fair"
-set xtics rotate by -25
-set key outside right top
-set yrange [0:*]
-set title "NAS reproduction (reduced): Fig. 3(a)-(c)"
-plot "$OUT/fig3.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack bytes"
-GP
+	bars3 "$OUT/fig3" "NAS reproduction (reduced): Fig. 3(a)-(c)" "cross-rack bytes"
 	: >"$OUT/fig3g.dat"
 	set -- $(values nas | stat 7); n=$1
 	for s in nas:tt=no nas:tt=no:cr_rts=no nas; do
@@ -215,6 +333,23 @@ set yrange [0:*]
 set title "Fig. 3(g)"
 plot "$OUT/fig3g.dat" using 2:xtic(1) title "hyde", '' using 3 title "paper"
 GP
+	: >"$OUT/fig4.dat"
+	for be in sim emul fine; do
+		D=$OUT/fig4-$be
+		[ -n "$F4_SCHEDS" ] && [ -d "$D" ] || continue
+		b=$(echo "$F4_SCHEDS" | cut -d, -f1)
+		set -- $(values "$b" | stat 2) $(values "$b" | stat 3) $(values "$b" | stat 11)
+		bt=$1 bj=$3 bc=$5
+		for s in $(echo "$F4_SCHEDS" | tr ',' ' '); do
+			set -- $(values "$s" | stat 2) $(values "$s" | stat 3) $(values "$s" | stat 11)
+			echo "\"$(name "$s") ($(bename $be))\" $(awk -v t="$1" -v j="$3" -v c="$5" -v bt="$bt" -v bj="$bj" -v bc="$bc" \
+				'BEGIN { printf "%g %g %g", bt ? t / bt : 0, bj ? j / bj : 0, bc ? c / bc : 0 }')" >>"$OUT/fig4.dat"
+		done
+	done
+	D=$SIM
+	[ -s "$OUT/fig4.dat" ] &&
+		bars3 "$OUT/fig4" "NAS reproduction: Fig. 4(a)-(c), the real cluster compressed $F4_K times" \
+			"cross-rack shuffle"
 fi
-rm -f "$OUT/.a" "$OUT/.b" "$OUT/.fig3"
+rm -f "$OUT/.a" "$OUT/.b" "$OUT/.fig3" "$OUT/fig4.dat"
 exit 0

@@ -11,18 +11,49 @@
 #               12.58% medium, 18.82% heavy), their sizes x SCALE (0.1) and
 #               their arrivals uniform over SPAN (300 s), so that the
 #               cluster has a backlog as the day-long trace has at its
-#               peaks; RUNS (3) runs per scheduler on seeds 1..RUNS (a new
-#               draw of the jobs each), 95% intervals
+#               peaks; NAS's class thresholds x SCALE as the sizes (the
+#               jobs keep their drawn class); RUNS (3) runs per scheduler
+#               on seeds 1..RUNS (a new draw of the jobs each), 95% intervals
 #
 # Schedulers: fair, delay (skip counts, D = 135), shufflewatcher (on delay,
 # 0.8), NAS's ablations MTS alone, MTS + CA-RTS, and NAS, w/o TT, w/o both
-# (Fig. 3(g)). Then report.sh writes OUT/report.md and OUT/*.png beside
-# the paper's values (paper.csv).
+# (Fig. 3(g)).
+#
+# Then §IV-A's real cluster (Fig. 4), in simulation and, with EMUL=1 (as
+# root), on the emulated fabric:
+#
+#   the paper   40 nodes in 8 racks of 5, 16 containers each, 1 Gbit/s to
+#               every node and between racks (5:1); 200 jobs of the
+#               synthesized FB workload with Fig. 2's class mix, exponential
+#               arrivals with a mean of 14 s (45 minutes of submissions);
+#               Fair, Delay and NAS with a maximum wait of 5 s instead of
+#               skip counts
+#   here        topologies/nas40e.topo (the same at a hundredth of the
+#               rates: its header says why not a tenth);
+#               hyde gen fb, 200 jobs by the class mix with 200 users, the
+#               trace's sizes, compressed K (F4_K, 10) times in time: bytes
+#               x 1 / (100 K) (the rates' hundredth, then K), mean gap 14 s / K,
+#               the derivation's base times / K, heartbeat 1 s / K, waits
+#               5 s / K (delay: node_wait, with no rack wait; nas: wait=),
+#               NAS's class thresholds x 1 / (100 K) (the jobs keep their
+#               drawn class: class=); blocks and bytes per reduce / (100 K)
+#               x F4_COARSE (10): a tenth of the trace's maps and reduces,
+#               each ten times longer (the same bytes and container time),
+#               because the emulated fabric spends about 35 ms of this
+#               box's CPU on a map and the trace's 30,000 maps in a run
+#               saturated both cores (load 32); RUNS (3) runs in simulation,
+#               EMUL_RUNS (2) emulated (each 10-15 minutes), and RUNS in
+#               simulation with every task of the trace (F4_COARSE 1: what
+#               the coarsening changes)
+#
+# report.sh then writes OUT/report.md and OUT/*.png beside the paper's
+# values (paper.csv).
 #
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-nas)
 # Environment: HYDE, RUNS (3), JOBS (simulations at a time, default the
-# cores), JOBS_N (300), USERS (200), SPAN (300s), SCALE (0.1); QUICK=1: 40
-# jobs over 60 s, 2 runs (for a look, not for figures). A finished
+# cores), JOBS_N (300), USERS (200), SPAN (300s), SCALE (0.1); F4_K (10),
+# F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
+# runs, Fig. 4 with 20 jobs (for a look, not for figures). A finished
 # point (its summary.csv) is kept: an interrupted reproduction resumes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,23 +65,38 @@ if [ -n "${QUICK:-}" ]; then
 	JOBS_N=${JOBS_N:-40}
 	SPAN=${SPAN:-60s}
 	RUNS=${RUNS:-2}
+	F4_JOBS=${F4_JOBS:-20}
+	EMUL_RUNS=${EMUL_RUNS:-1}
 fi
 RUNS=${RUNS:-3}
 JOBS_N=${JOBS_N:-300}
 USERS=${USERS:-200}
 SPAN=${SPAN:-300s}
 SCALE=${SCALE:-0.1}
+F4_K=${F4_K:-10}
+F4_COARSE=${F4_COARSE:-10}
+F4_JOBS=${F4_JOBS:-200}
+EMUL_RUNS=${EMUL_RUNS:-2}
 TOPO=$src/topologies/nas30.topo
 
 [ -x "$HYDE" ] || { echo "reproduce.sh: no hyde at $HYDE (make first)" >&2; exit 2; }
-for v in RUNS JOBS JOBS_N USERS; do
+for v in RUNS JOBS JOBS_N USERS F4_K F4_COARSE F4_JOBS EMUL_RUNS; do
 	eval "x=\$$v"
 	case $x in '' | *[!0-9]* | 0) echo "reproduce.sh: $v: expected a count, got '$x'" >&2; exit 2 ;; esac
 done
+if [ -n "${EMUL:-}" ] && [ "$(id -u)" != 0 ]; then
+	echo "reproduce.sh: EMUL=1 runs the emulated fabric: run as root" >&2
+	exit 2
+fi
 mkdir -p "$OUT" || exit 2
 
 WL="gen:fb,jobs=$JOBS_N,users=$USERS,span=$SPAN,scale=$SCALE"
-SCHEDS="fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no,nas:cr_rts=no,nas,nas:tt=no,nas:tt=no:cr_rts=no"
+# NAS's class thresholds (light 1 MB, heavy 100 MB, small input 10 MB) are
+# of the trace's sizes: scaled as the jobs are (the jobs keep their drawn
+# class for the metrics: class=)
+NAS_TH=$(awk -v s="$SCALE" 'BEGIN { if (s != 1) printf ":light=%.0fB:heavy=%.0fB:small_input=%.0fB", 1e6 * s, 1e8 * s, 1e7 * s }')
+N=$NAS_TH
+SCHEDS="fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no$N,nas:cr_rts=no$N,nas$N,nas:tt=no$N,nas:tt=no:cr_rts=no$N"
 failed=
 dir=$OUT/sim
 if [ -f "$dir/summary.csv" ]; then
@@ -66,7 +112,43 @@ else
 		failed=sim
 	fi
 fi
-WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS "$here/report.sh" "$OUT" || exit 1
+# Fig. 4: the real cluster compressed F4_K times (see the header)
+# (r: nas40e's rates are the paper's / 100)
+f4() { awk -v k="$F4_K" -v c="$F4_COARSE" -v r=100 "BEGIN { $1 }"; }
+F4_BASE="gen:fb,jobs=$F4_JOBS,users=200,mean_gap=$(f4 'printf "%dus", 14e6 / k'),scale=$(f4 'printf "%.9g", 1 / (r * k)')"
+F4_BASE="$F4_BASE,map_rate=$(f4 'printf "%dbit", 80e6 / r'),reduce_rate=$(f4 'printf "%dbit", 80e6 / r')"
+F4_BASE="$F4_BASE,map_base=$(f4 'printf "%dus", 2e6 / k'),reduce_base=$(f4 'printf "%dus", 2e6 / k')"
+F4_WL="$F4_BASE,block=$(f4 'printf "%dB", 134217728 * c / (r * k)'),per_reduce=$(f4 'printf "%dB", 1e9 * c / (r * k)')"
+F4_FINE="$F4_BASE,block=$(f4 'printf "%dB", 134217728 / (r * k)'),per_reduce=$(f4 'printf "%dB", 1e9 / (r * k)')"
+F4_HB=$(f4 'printf "%dus", 1e6 / k')
+F4_WAIT=$(f4 'printf "%dus", 5e6 / k')
+F4_NAS="light=$(f4 'printf "%dB", 1e6 / (r * k)'):heavy=$(f4 'printf "%dB", 1e8 / (r * k)'):small_input=$(f4 'printf "%dB", 1e7 / (r * k)')"
+F4_SCHEDS="fair,delay:node_wait=$F4_WAIT:rack_wait=0s,nas:wait=$F4_WAIT:$F4_NAS"
+F4_TOPO=$src/topologies/nas40e.topo
+# fig4 DIR BACKEND RUNS WORKLOAD [OPTIONS...]
+fig4() {
+	d=$1 be=$2 n=$3 w=$4
+	shift 4
+	if [ -f "$d/summary.csv" ]; then
+		echo "reproduce-nas: $d kept from an earlier reproduction"
+		return 0
+	fi
+	rm -rf "$d"
+	echo "reproduce-nas: Fig. 4 ($be), $n runs each of $F4_SCHEDS on nas40e, $w ($(date +%H:%M:%S))"
+	nice -n 10 "$HYDE" compare --backend "$be" -t "$F4_TOPO" -w "$w" -s "$F4_SCHEDS" \
+		--runs "$n" --seed 1 --heartbeat "$F4_HB" -o "$d" -q "$@" >"$d.txt" 2>"$d.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "reproduce-nas: hyde compare ($be) exited $rc: $(tail -1 "$d.err")" >&2
+		failed="$failed $be"
+	fi
+}
+fig4 "$OUT/fig4-sim" sim "$RUNS" "$F4_WL" -j "$JOBS"
+[ "$F4_COARSE" = 1 ] || fig4 "$OUT/fig4-fine" sim "$RUNS" "$F4_FINE" -j "$JOBS"
+[ -n "${EMUL:-}" ] && fig4 "$OUT/fig4-emul" emul "$EMUL_RUNS" "$F4_WL"
+WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
+	F4_COARSE=$F4_COARSE \
+	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-nas: report in $OUT/report.md"
 [ -z "$failed" ] || exit 1
 exit 0

@@ -239,6 +239,13 @@ int wl_gen_fb(const struct gen_fb_opts *o, struct workload **out, char *errbuf)
 			j->input = 1;
 		j->shuffle = scaled(src->shuffle, o->scale, o->max_shuffle);
 		j->output = scaled(src->output, o->scale, 0);
+		/* scaled, the job keeps the class it was drawn for (NAS §IV's
+		 * classes are of the production sizes): said where its
+		 * shuffle no longer says it */
+		if (wl_shuffle_class(j->shuffle) != (enum wl_class)c) {
+			j->has_class = true;
+			j->cls = (enum wl_class)c;
+		}
 		swim_derive(&o->derive, j);
 		round_times(j);
 	}

@@ -244,18 +244,18 @@ enum job_field {
 	F_ID, F_USER, F_ARRIVAL, F_INPUT, F_SHUFFLE, F_SIR, F_OUTPUT, F_MAPS,
 	F_REDUCES, F_MAP_TIME, F_REDUCE_TIME, F_WORK, F_PARENTS, F_MAP_RACKS,
 	F_REDUCE_RACKS, F_REDUCE_BYTES, F_INPUT_RACKS, F_INPUT_HOSTS, F_BLOCK_BYTES,
-	F_REMOTE, F_APP, F_MAP_CPU, F_MAP_MEM, F_REDUCE_CPU, F_REDUCE_MEM, F_COUNT
+	F_REMOTE, F_APP, F_MAP_CPU, F_MAP_MEM, F_REDUCE_CPU, F_REDUCE_MEM, F_CLASS, F_COUNT
 };
 
 static const char *const job_fields[F_COUNT] = {
 	"id", "user", "arrival", "input", "shuffle", "sir", "output", "maps",
 	"reduces", "map_time", "reduce_time", "work", "parents", "map_racks",
 	"reduce_racks", "reduce_bytes", "input_racks", "input_hosts", "block_bytes",
-	"remote", "app", "map_cpu", "map_mem", "reduce_cpu", "reduce_mem",
+	"remote", "app", "map_cpu", "map_mem", "reduce_cpu", "reduce_mem", "class",
 };
 
 static const char job_fields_list[] =
-	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks, input_hosts, block_bytes, remote, app, map_cpu, map_mem, reduce_cpu, reduce_mem";
+	"id, user, arrival, input, shuffle or sir, output, maps, reduces, map_time, reduce_time, work, parents, map_racks, reduce_racks, reduce_bytes, input_racks, input_hosts, block_bytes, remote, app, map_cpu, map_mem, reduce_cpu, reduce_mem, class";
 
 static int parse_job_size(struct wl_parser *p, const char *key,
 			  const char *val, uint64_t *out)
@@ -484,6 +484,15 @@ static int parse_job_line(struct wl_parser *p, char **f, int nf)
 	}
 	if ((r = parse_flow_keys(p, j, val)))
 		return r;
+	if (val[F_CLASS]) {
+		for (i = 0; i < 3 && strcmp(val[F_CLASS], wl_class_name((enum wl_class)i)); i++)
+			;
+		if (i == 3)
+			return perr(p, "class: expected light, medium or heavy, got '%s'",
+				    val[F_CLASS]);
+		j->has_class = true;
+		j->cls = (enum wl_class)i;
+	}
 	if (val[F_APP]) {
 		if (!valid_name(val[F_APP]))
 			return perr(p, "app: expected 1 to %d letters, digits, '_', '.' or '-', got '%s'",
@@ -1177,6 +1186,8 @@ int wl_write(const struct workload *wl, FILE *fp)
 		}
 		if (j->remote)
 			fputs(" remote=yes", fp);
+		if (j->has_class)
+			fprintf(fp, " class=%s", wl_class_name(j->cls));
 		fputc('\n', fp);
 	}
 	return ferror(fp) ? -EIO : 0;
@@ -1228,13 +1239,18 @@ uint64_t wl_map_output_bytes(const struct wl_job *j, uint32_t m)
 	return sum;
 }
 
-enum wl_class wl_job_class(const struct wl_job *j)
+enum wl_class wl_shuffle_class(uint64_t shuffle)
 {
-	if (j->shuffle < WL_LIGHT_MAX)
+	if (shuffle < WL_LIGHT_MAX)
 		return WL_LIGHT;
-	if (j->shuffle > WL_HEAVY_MIN)
+	if (shuffle > WL_HEAVY_MIN)
 		return WL_HEAVY;
 	return WL_MEDIUM;
+}
+
+enum wl_class wl_job_class(const struct wl_job *j)
+{
+	return j->has_class ? j->cls : wl_shuffle_class(j->shuffle);
 }
 
 const char *wl_class_name(enum wl_class c)

@@ -78,6 +78,11 @@ struct wl_job {
 	char *app;
 	double map_cpu, reduce_cpu;
 	uint64_t map_mem, reduce_mem;
+	/* class= (optional): its shuffle class as drawn, which a workload
+	 * scaled after the draw keeps (hyde gen fb scale=); else its
+	 * shuffle's (wl_job_class) */
+	bool has_class;
+	enum wl_class cls;
 };
 
 struct workload {
@@ -131,7 +136,10 @@ uint64_t wl_block_bytes(const struct wl_job *j, uint32_t m);
 /* Total shuffle bytes reduce r receives. */
 uint64_t wl_reduce_bytes(const struct wl_job *j, uint32_t r);
 
+/* A job's shuffle class: class= if given, else by its shuffle. */
 enum wl_class wl_job_class(const struct wl_job *j);
+/* By its shuffle alone (NAS §IV's thresholds). */
+enum wl_class wl_shuffle_class(uint64_t shuffle);
 const char *wl_class_name(enum wl_class c);
 
 /* Longest chain of jobs in the DAG (1 for independent jobs). */

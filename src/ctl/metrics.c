@@ -10,7 +10,8 @@
  * - MapProgressRate when a job's first reduce is placed (Fig. 3(d));
  * - cross-rack bytes of every kind (input reads included, Fig. 3(c));
  * - throughput and average JCT per shuffle class (Fig. 5: light < 1 MB,
- *   heavy > 100 MB of true shuffle).
+ *   heavy > 100 MB of true shuffle; a job's class= if the workload gives
+ *   it, as hyde gen fb does for jobs scaled out of their drawn class).
  * And Dawn's ([Dawn §5.3, Fig. 11-12]), when the workload has job DAGs
  * (some job has parents): a DAG is an application of the workload (app=,
  * what `hyde gen dag` writes: one per DAG); its completion time (WCT)
@@ -207,7 +208,7 @@ void metrics_json(struct ctl *c, FILE *fp)
 		const struct hyde_job *jb = &c->c->jobs[i];
 		const struct wl_job *w = jb->wl;
 		int64_t arr = c->t0 + w->arrival;
-		int cl = w->shuffle < 1000000 ? 0 : w->shuffle > 100000000 ? 2 : 1;
+		int cl = (int)wl_job_class(w);
 
 		if (jb->state != HYDE_JOB_DONE)
 			continue;

@@ -46,6 +46,11 @@
  *   launch (delay scheduling's rule); at D^m the user keeps launching
  *   without locality until it launches locally again. The same for D^r:
  *   reset on a shuffle-light launch only.
+ * - wait=TIME: the real cluster's form (§IV-A: "rather than using the
+ *   maximum skip count D^m and D^r, we set a maximum wait time of 5
+ *   seconds"): a user may launch without a qualified map once it has
+ *   waited that long since it was first skipped; the same resets
+ *   (nas_wait_counters, nas_wait_update).
  * - Alg. 2 lines 13-16 apply per user, as the pseudo-code has them (the
  *   prose says "from all the users"): the user at D^m without a qualified
  *   map launches its data-local map with the smallest output, else its
@@ -94,6 +99,7 @@
 struct nas_opts {
 	double congestion;
 	uint32_t d_m, d_r;
+	int64_t wait; /* > 0: the wait form of the counters */
 	uint64_t small_input, light, heavy;
 	bool oracle, tt, ca_rts, cr_rts;
 	char ca_order[8]; /* levels | users */
@@ -113,7 +119,9 @@ struct nas_priv {
 	unsigned *user_rank; /* per user: position in this request's fair order */
 	unsigned *rank_user;
 	unsigned *skip_m, *skip_r; /* per user: D_i^m, D_i^r */
-	unsigned *rank_skip;
+	int64_t *since_m, *since_r; /* per user, wait form: skipped since (-1 no) */
+	unsigned *rank_skip, *rank_before;
+	int64_t *rank_since;
 	struct nas_job *jobs;
 	double *host_out;   /* predicted output of the maps running there */
 	bool *rack_cr;	    /* CR-RTS told MTS to hold medium/heavy maps */
@@ -142,6 +150,8 @@ static const struct hyde_opt nas_opts[] = {
 	  "D^m: times a user is skipped by MTS before it may launch without locality" },
 	{ "dr", HYDE_OPT_U32, offsetof(struct nas_opts, d_r), 0, 1e9,
 	  "D^r: times a user is skipped by CR-RTS before it may launch any reduce" },
+	{ "wait", HYDE_OPT_TIME, offsetof(struct nas_opts, wait), 0, 1e15,
+	  "if set: a user is skipped at most this long (the real cluster's 5s) instead of dm/dr times" },
 	{ "small_input", HYDE_OPT_SIZE, offsetof(struct nas_opts, small_input), 0, 1e18,
 	  "input under which a job is small-input (MTS categories)" },
 	{ "light", HYDE_OPT_SIZE, offsetof(struct nas_opts, light), 0, 1e18,
@@ -181,7 +191,7 @@ static int nas_init(struct hyde_sched *s, char *errbuf)
 {
 	struct nas_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	size_t nj = ci->n_jobs + 1, nu = ci->n_users + 1;
+	size_t nj = ci->n_jobs + 1, nu = ci->n_users + 1, i;
 
 	if (!strcmp(p->o.ca_order, "levels")) {
 		p->ca_levels_first = true;
@@ -196,7 +206,13 @@ static int nas_init(struct hyde_sched *s, char *errbuf)
 	p->rank_user = hyde_calloc(nu, sizeof(unsigned));
 	p->skip_m = hyde_calloc(nu, sizeof(unsigned));
 	p->skip_r = hyde_calloc(nu, sizeof(unsigned));
+	p->since_m = hyde_calloc(nu, sizeof(int64_t));
+	p->since_r = hyde_calloc(nu, sizeof(int64_t));
+	for (i = 0; i < nu; i++)
+		p->since_m[i] = p->since_r[i] = -1;
 	p->rank_skip = hyde_calloc(nu, sizeof(unsigned));
+	p->rank_before = hyde_calloc(nu, sizeof(unsigned));
+	p->rank_since = hyde_calloc(nu, sizeof(int64_t));
 	p->jobs = hyde_calloc(nj, sizeof(*p->jobs));
 	p->host_out = hyde_calloc(ci->n_hosts + 1, sizeof(double));
 	p->rack_cr = hyde_calloc(ci->racks + 1, sizeof(bool));
@@ -237,7 +253,11 @@ static void nas_destroy(struct hyde_sched *s)
 	free(p->rank_user);
 	free(p->skip_m);
 	free(p->skip_r);
+	free(p->since_m);
+	free(p->since_r);
 	free(p->rank_skip);
+	free(p->rank_before);
+	free(p->rank_since);
 	free(p->jobs);
 	free(p->host_out);
 	free(p->rack_cr);
@@ -379,13 +399,50 @@ static void group_by_user(struct nas_priv *p, void *cand, size_t n, size_t size,
 	memcpy(p->cand_job, p->tmpj, n * sizeof(uint32_t));
 }
 
+/* ---- the skip counters, by user rank for a pick ---- */
+
+/* Fill p->rank_skip for the users' ranks from their counters (skip, or
+ * the wait form's since); returns the maximum the pick compares with. */
+static unsigned counters_in(struct hyde_sched *s, struct nas_priv *p, const unsigned *skip,
+			    const int64_t *since, unsigned n_ranks, unsigned d)
+{
+	unsigned r;
+
+	for (r = 0; r < n_ranks; r++)
+		p->rank_skip[r] = skip[p->rank_user[r]];
+	if (!p->o.wait)
+		return d;
+	for (r = 0; r < n_ranks; r++)
+		p->rank_since[r] = since[p->rank_user[r]];
+	nas_wait_counters(p->rank_since, p->rank_skip, n_ranks, hyde_now(s), p->o.wait);
+	memcpy(p->rank_before, p->rank_skip, n_ranks * sizeof(unsigned));
+	return 1;
+}
+
+/* ... and back, once the pick chose the candidate of user rank picked
+ * (-1: none). */
+static void counters_out(struct hyde_sched *s, struct nas_priv *p, unsigned *skip, int64_t *since,
+			 unsigned n_ranks, long picked)
+{
+	unsigned r;
+
+	if (p->o.wait) {
+		nas_wait_update(p->rank_since, p->rank_before, p->rank_skip, n_ranks, picked,
+				hyde_now(s));
+		for (r = 0; r < n_ranks; r++)
+			since[p->rank_user[r]] = p->rank_since[r];
+	}
+	for (r = 0; r < n_ranks; r++)
+		skip[p->rank_user[r]] = p->rank_skip[r];
+}
+
 /* ---- MTS ---- */
 
 static const struct hyde_task *mts(struct hyde_sched *s, struct nas_priv *p, unsigned host,
 				   size_t n)
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	unsigned rack = hyde_rack_of(ci, host), n_ranks, r;
+	unsigned rack = hyde_rack_of(ci, host), n_ranks, d;
 	double space = p->o.tt ? traffic_threshold(s, p) - p->host_out[host] : INFINITY;
 	size_t i, nc = 0;
 	enum nas_mts_how how;
@@ -421,11 +478,9 @@ static const struct hyde_task *mts(struct hyde_sched *s, struct nas_priv *p, uns
 	for (i = 0; i < nc; i++)
 		p->rank_of[i] = p->mc[i].user_rank;
 	group_by_user(p, p->mc, nc, sizeof(*p->mc), p->rank_of);
-	for (r = 0; r < n_ranks; r++)
-		p->rank_skip[r] = p->skip_m[p->rank_user[r]];
-	k = nas_mts_pick(p->mc, nc, p->rank_skip, p->o.d_m, space, &how);
-	for (r = 0; r < n_ranks; r++)
-		p->skip_m[p->rank_user[r]] = p->rank_skip[r];
+	d = counters_in(s, p, p->skip_m, p->since_m, n_ranks, p->o.d_m);
+	k = nas_mts_pick(p->mc, nc, p->rank_skip, d, space, &how);
+	counters_out(s, p, p->skip_m, p->since_m, n_ranks, k >= 0 ? (long)p->mc[k].user_rank : -1);
 	if (k < 0)
 		return NULL;
 	{
@@ -519,7 +574,7 @@ static const struct hyde_task *launch_reduce(struct hyde_sched *s, struct nas_pr
 static const struct hyde_task *reduce_path(struct hyde_sched *s, struct nas_priv *p,
 					   unsigned host, size_t n)
 {
-	unsigned rack = hyde_rack_of(hyde_cluster(s), host), n_ranks, r;
+	unsigned rack = hyde_rack_of(hyde_cluster(s), host), n_ranks, d;
 	bool congested = p->o.cr_rts && net_state(s, rack) >= p->o.congestion;
 	size_t nc, i;
 	long k;
@@ -531,11 +586,10 @@ static const struct hyde_task *reduce_path(struct hyde_sched *s, struct nas_priv
 		if (nc)
 			p->rack_cr[rack] = true;
 		rank_users(p, s, n, &n_ranks);
-		for (r = 0; r < n_ranks; r++)
-			p->rank_skip[r] = p->skip_r[p->rank_user[r]];
-		k = nas_cr_pick(p->rc, nc, p->rank_skip, p->o.d_r);
-		for (r = 0; r < n_ranks; r++)
-			p->skip_r[p->rank_user[r]] = p->rank_skip[r];
+		d = counters_in(s, p, p->skip_r, p->since_r, n_ranks, p->o.d_r);
+		k = nas_cr_pick(p->rc, nc, p->rank_skip, d);
+		counters_out(s, p, p->skip_r, p->since_r, n_ranks,
+			     k >= 0 ? (long)p->rc[k].user_rank : -1);
 		for (i = 0; i < nc; i++) {
 			struct nas_job *nj = &p->jobs[p->cand_job[i]];
 			const struct hyde_job *j = hyde_job(s, p->cand_job[i]);

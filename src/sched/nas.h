@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Shuffle classes (§III-A, §IV-A: light < 1 MB, medium 1-100 MB, heavy). */
 enum nas_class { NAS_LIGHT, NAS_MEDIUM, NAS_HEAVY };
@@ -93,5 +94,20 @@ long nas_ca_pick(const struct nas_red_cand *c, size_t n, bool levels_first);
  * medium or heavy candidate of a user visited gets delayed = true (its
  * reduces were held back while the network was congested). -1 if none. */
 long nas_cr_pick(struct nas_red_cand *c, size_t n, unsigned *skip, unsigned d_r);
+
+/* The wait form of the skip counters (§IV-A, the real cluster: "a user
+ * cannot be skipped more than 5 seconds", as [39], Delay's wait times).
+ * since[u]: when user u was first skipped since its last qualified launch
+ * (-1: not waiting). nas_wait_counters fills the counters the pick
+ * functions take, with a maximum of 1: 1 for a user that has waited at
+ * least `wait`, else 0; after the pick, nas_wait_update reads what the
+ * pick did to them: a user skipped starts waiting (if not yet), a user
+ * whose counter went down, or the user picked while at 0 (a qualified
+ * launch: data-local and shuffle-qualified, or a light reduce), waits no
+ * more. picked: the chosen candidate's user rank, or -1. */
+void nas_wait_counters(const int64_t *since, unsigned *skip, size_t n, int64_t now,
+		       int64_t wait);
+void nas_wait_update(int64_t *since, const unsigned *before, const unsigned *after, size_t n,
+		     long picked, int64_t now);
 
 #endif

@@ -210,3 +210,25 @@ long nas_cr_pick(struct nas_red_cand *c, size_t n, unsigned *skip, unsigned d_r)
 	}
 	return -1;
 }
+
+void nas_wait_counters(const int64_t *since, unsigned *skip, size_t n, int64_t now,
+		       int64_t wait)
+{
+	size_t u;
+
+	for (u = 0; u < n; u++)
+		skip[u] = since[u] >= 0 && now - since[u] >= wait;
+}
+
+void nas_wait_update(int64_t *since, const unsigned *before, const unsigned *after, size_t n,
+		     long picked, int64_t now)
+{
+	size_t u;
+
+	for (u = 0; u < n; u++) {
+		if (after[u] < before[u] || ((long)u == picked && before[u] == 0))
+			since[u] = -1; /* a qualified launch */
+		else if (after[u] > before[u] && since[u] < 0)
+			since[u] = now; /* skipped: waits from now */
+	}
+}
