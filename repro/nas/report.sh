@@ -107,6 +107,16 @@ paired() {
 		"$OUT/.b" "$OUT/.a" | stat 1
 }
 
+# rel S B: S against B run by run (%, mean ± CI) in $rt (throughput),
+# $rj (average JET), $rc (cross-rack bytes), $re (congestion occurrences)
+rel() {
+	_s=$1 _b=$2
+	set -- $(paired "$_s" "$_b" 2); rt=$(pct "$1" "$2")
+	set -- $(paired "$_s" "$_b" 3); rj=$(pct "$1" "$2")
+	set -- $(paired "$_s" "$_b" 11); rc=$(pct "$1" "$2")
+	set -- $(paired "$_s" "$_b" 7); re=$(pct "$1" "$2")
+}
+
 fmt() { awk -v m="$1" -v ci="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f ± %.*f", d, m, d, ci }'; }
 pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 
@@ -149,10 +159,7 @@ fig4_section() {
 			if [ "$s" = "$b" ]; then
 				rt="—" rj="—" rc="—" re="—"
 			else
-				set -- $(paired "$s" "$b" 2); rt=$(pct "$1" "$2")
-				set -- $(paired "$s" "$b" 3); rj=$(pct "$1" "$2")
-				set -- $(paired "$s" "$b" 11); rc=$(pct "$1" "$2")
-				set -- $(paired "$s" "$b" 7); re=$(pct "$1" "$2")
+				rel "$s" "$b"
 			fi
 			echo "| $(name "$s") | $(bename $be) | $n | $tps | $rt | $jcs | $rj | $crs | $rc | $ces | $re |"
 		done
@@ -170,11 +177,8 @@ fig4_section() {
 			case $b in fair) k=nas_vs_fair ;; *) k=nas_vs_delay ;; esac
 			pt=$(awk -F, -v k="$k" '$1 == "4a" && $3 == k { print $4 }' "$here/paper.csv")
 			pj=$(awk -F, -v k="$k" '$1 == "4b" && $3 == k { print $4 }' "$here/paper.csv")
-			set -- $(paired "$nas" "$b" 2); ht=$(pct "$1" "$2")
-			set -- $(paired "$nas" "$b" 3); hj=$(pct "$1" "$2")
-			set -- $(paired "$nas" "$b" 11); hc=$(pct "$1" "$2")
-			set -- $(paired "$nas" "$b" 7); he=$(pct "$1" "$2")
-			echo "| $(name "$b") | $(bename $be) | $ht | ${pt:-—} | $hj | ${pj:-—} | $hc | $he |"
+			rel "$nas" "$b"
+			echo "| $(name "$b") | $(bename $be) | $rt | ${pt:-—} | $rj | ${pj:-—} | $rc | $re |"
 		done
 	done
 	echo
