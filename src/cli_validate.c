@@ -66,7 +66,7 @@ static void print_workload(const struct workload *wl, const char *spec,
 			   const struct topo *t)
 {
 	uint64_t input = 0, shuffle = 0, output = 0, maps = 0, reduces = 0;
-	unsigned cls[3] = { 0, 0, 0 }, heavy_te = 0, pinned = 0;
+	unsigned cls[3] = { 0, 0, 0 }, heavy_te = 0, pinned = 0, classed = 0;
 	int64_t first = INT64_MAX, last = 0;
 	char a[32], b[32], c[32];
 	size_t i;
@@ -80,6 +80,8 @@ static void print_workload(const struct workload *wl, const char *spec,
 		maps += j->maps;
 		reduces += j->reduces;
 		cls[wl_job_class(j)]++;
+		if (j->has_class)
+			classed++;
 		if (t && t->has_ocs && j->shuffle >= t->t_e)
 			heavy_te++;
 		if (j->map_racks || j->reduce_racks)
@@ -90,8 +92,11 @@ static void print_workload(const struct workload *wl, const char *spec,
 			last = j->arrival;
 	}
 	printf("workload (%s)\n", spec);
-	printf("  jobs         %zu: light %u, medium %u, heavy %u (shuffle < 1MB, 1MB-100MB, > 100MB)\n",
+	printf("  jobs         %zu: light %u, medium %u, heavy %u (shuffle < 1MB, 1MB-100MB, > 100MB",
 	       wl->n_jobs, cls[WL_LIGHT], cls[WL_MEDIUM], cls[WL_HEAVY]);
+	if (classed)
+		printf("; %u by their class=, kept from the trace through scaling", classed);
+	printf(")\n");
 	if (t && t->has_ocs && t->has_eps)
 		printf("  shuffle-heavy %u job(s) with shuffle >= T_e (%s)\n", heavy_te,
 		       unit_fmt_size(t->t_e, a, sizeof(a)));
