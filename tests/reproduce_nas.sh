@@ -3,10 +3,10 @@
 # report has every table with the paper's values beside hyde's, hyde's
 # change of NAS against Fair is the one the runs' summary.json give (paired
 # by seed) and NAS ran with its class thresholds scaled as the jobs (x
-# 0.1), Fig. 4's setting (the real cluster, compressed) is simulated
-# with the jobs' drawn classes and the compressed waits, the figures are
-# PNGs, a bad count is refused, and a finished reproduction is kept when
-# run again.
+# 0.1), Fig. 3(h) has NAS over Fair with 25 and 200 users, Fig. 4's
+# setting (the real cluster, compressed) is simulated with the jobs' drawn
+# classes and the compressed waits, the figures are PNGs, a bad count is
+# refused, and a finished reproduction is kept when run again.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
 O="$tmpdir/repro"
@@ -14,6 +14,7 @@ RS="$HYDE_SRCDIR/repro/nas/reproduce.sh"
 expect_status 2 env RUNS=x QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "RUNS"
 expect_status 2 env JOBS_N=0 QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "JOBS_N"
 expect_status 2 env F4_K=ten QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "F4_K"
+expect_status 2 env USERS_H="25 x" QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "USERS_H"
 expect_status 0 env QUICK=1 JOBS_N=20 RUNS=2 JOBS=2 HYDE="$HYDE" sh "$RS" "$O" ||
 	{ cat "$tmpdir/stderr" >&2; finish; }
 R="$O/report.md"
@@ -30,10 +31,20 @@ contains "$row" "+56.9%" && contains "$row" "-44.3%"
 contains "$(grep '^| NAS w/o TT |' "$R" | tail -1)" "3901"
 # NAS vs Fair, throughput: the mean over seeds of nas / fair - 1
 tp() { grep -o '"throughput_jobs_per_hour": [0-9.]*' "$1" | head -1 | awk '{ print $2 }'; }
-want=$(for k in 1 2; do
+tps=$(for k in 1 2; do
 	echo "$(tp "$O/sim/nas-light=100000B-heavy=10000000B-small_input=1000000B/seed-$k/summary.json") $(tp "$O/sim/fair/seed-$k/summary.json")"
-done | awk '{ s += ($1 / $2 - 1) * 100; n++ } END { printf "%+.1f%%", s / n }')
+done)
+want=$(echo "$tps" | awk '{ s += ($1 / $2 - 1) * 100; n++ } END { printf "%+.1f%%", s / n }')
 contains "$row" "| $want ±"
+# Fig. 3(h): NAS's throughput over Fair's with 200 users, with 25 users
+# (their own runs) and 200 (Fig. 3's, where it is 1 + the change above)
+grep -q "^## Fig. 3(h)" "$R" || fail "report.md has no Fig. 3(h) section"
+grep -q "^| 25 | 0.8 | [0-9]" "$R" || fail "report.md: no Fig. 3(h) row for 25 users"
+[ -f "$O/users-25/nas-light=100000B-heavy=10000000B-small_input=1000000B/seed-2/summary.json" ] ||
+	fail "Fig. 3(h): no NAS run with 25 users"
+r200=$(echo "$tps" | awk '{ s += $1 / $2; n++ } END { printf "%.3f", s / n }')
+contains "$(grep '^| 200 | ' "$R")" "| $r200 ±"
+contains "$(cat "$R")" "NAS gains with fewer users"
 # Fig. 4 in simulation: a row per scheduler, NAS beside the paper's
 grep -q "^## Fig. 4: the real cluster" "$R" || fail "report.md has no Fig. 4 section"
 for s in "Fair" "Delay (wait)" "NAS (wait)"; do
@@ -60,7 +71,7 @@ awk '$2 == "node_phase" { n++; if ($4 >= 100000000) bad++ } END { exit !(n == 40
 # the jobs keep their drawn class at 1/1000 of their sizes
 grep -q " class=heavy" "$F/inputs/workload.wl" || fail "Fig. 4: no job keeps its drawn class (class=)"
 if command -v gnuplot >/dev/null 2>&1; then
-	for f in fig3 fig3g fig4; do
+	for f in fig3 fig3g fig3h fig4; do
 		head -c 4 "$O/$f.png" 2>/dev/null | od -An -c | grep -q 'P   N   G' || fail "$f.png is not a PNG"
 	done
 fi

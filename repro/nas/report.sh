@@ -14,6 +14,9 @@ R=$OUT/report.md
 : "${WL:=?}"
 : "${NAS_TH:=}" # NAS's class thresholds, scaled as the workload (":light=...")
 : "${RUNS:=?}"
+: "${USERS:=200}"
+: "${JOBS_N:=0}"
+: "${USERS_H:=}" # Fig. 3(h)'s numbers of users (OUT/users-U; USERS's in OUT/sim)
 : "${F4_SCHEDS:=}"
 : "${F4_WL:=?}"
 : "${F4_K:=10}"
@@ -123,6 +126,47 @@ pct() { awk -v m="$1" -v ci="$2" 'BEGIN { printf "%+.1f%% ± %.1f", m, ci }'; }
 # Fig. 4's backends: OUT/fig4-sim, OUT/fig4-emul (if run), OUT/fig4-fine
 bename() {
 	case $1 in fine) echo "sim, all tasks" ;; *) echo "$1" ;; esac
+}
+
+# users_dir U: the runs with U users
+users_dir() {
+	if [ "$1" = "$USERS" ]; then echo "$SIM"; else echo "$OUT/users-$1"; fi
+}
+
+# Fig. 3(h): NAS's throughput with USERS_H users over Fair's with USERS
+# (OUT/users-U), paired by seed (the same jobs: gen fb draws a job's user
+# after its class and sizes); writes OUT/fig3h.dat for the figure
+fig3h_section() {
+	echo
+	echo "## Fig. 3(h): NAS's throughput over the number of users"
+	echo
+	echo "NAS's throughput with each number of users over Fair's with $USERS (the paper's"
+	echo "normalisation, Fair at 200), and NAS against Fair with the same number; the same jobs"
+	echo "(a job's user is drawn after its class and sizes), $RUNS runs each, paired by seed."
+	echo
+	echo "| users | jobs per user | NAS throughput (jobs/h) | NAS / Fair with $USERS users | NAS vs Fair, same users | NAS avg JET (s) |"
+	echo "|---|---|---|---|---|---|"
+	D=$SIM
+	values fair >"$OUT/.f0"
+	: >"$OUT/fig3h.dat"
+	for u in $(echo "$USERS_H" | tr ' ' '\n' | sort -n); do
+		D=$(users_dir "$u")
+		v=$(values nas)
+		[ -n "$v" ] || { echo "| $u | (no runs) |||||"; continue; }
+		set -- $(echo "$v" | stat 2); tps=$(fmt "$1" "$2" 1)
+		set -- $(echo "$v" | stat 3); jcs=$(fmt "$1" "$2" 2)
+		set -- $(echo "$v" | awk 'NR == FNR { b[$1] = $2; next } ($1 in b) && b[$1] { print $2 / b[$1] }' "$OUT/.f0" - | stat 1)
+		nf=$(fmt "$1" "$2" 3)
+		echo "$u $1 $2" >>"$OUT/fig3h.dat"
+		rel nas fair
+		jpu=$(awk -v u="$u" -v j="$JOBS_N" 'BEGIN { printf "%.1f", j / u }')
+		echo "| $u | $jpu | $tps | $nf | $rt | $jcs |"
+	done
+	echo
+	awk -F, '$1 == "3h" { print "- Fig. " $1 " (" $2 "): paper: " $4 }' "$here/paper.csv"
+	echo
+	echo "Figure: fig3h.png."
+	D=$SIM
 }
 
 # Fig. 4: the real cluster, in simulation (OUT/fig4-sim) and emulation
@@ -283,6 +327,7 @@ fig4_section() {
 	echo
 	echo "Figures: fig3.png (throughput, JET and cross-rack bytes normalised to Fair, Fig. 3(a)-(c)),"
 	echo "fig3g.png (congestion occurrences, normalised to NAS, hyde beside the paper)."
+	[ -n "$USERS_H" ] && fig3h_section
 	[ -n "$F4_SCHEDS" ] && fig4_section
 } >"$R"
 
@@ -337,6 +382,17 @@ set yrange [0:*]
 set title "Fig. 3(g)"
 plot "$OUT/fig3g.dat" using 2:xtic(1) title "hyde", '' using 3 title "paper"
 GP
+	[ -s "$OUT/fig3h.dat" ] && gnuplot <<GP 2>/dev/null
+set terminal png size 700,400 noenhanced
+set output "$OUT/fig3h.png"
+set logscale x 2
+set xlabel "users"
+set ylabel "NAS's throughput / Fair's with $USERS users"
+set key off
+set yrange [0:*]
+set title "Fig. 3(h)"
+plot "$OUT/fig3h.dat" using 1:2:3 with yerrorlines lw 2 pt 7
+GP
 	: >"$OUT/fig4.dat"
 	for be in sim emul fine; do
 		D=$OUT/fig4-$be
@@ -355,5 +411,5 @@ GP
 		bars3 "$OUT/fig4" "NAS reproduction: Fig. 4(a)-(c), the real cluster compressed $F4_K times" \
 			"cross-rack shuffle"
 fi
-rm -f "$OUT/.a" "$OUT/.b" "$OUT/.fig3" "$OUT/fig4.dat"
+rm -f "$OUT/.a" "$OUT/.b" "$OUT/.f0" "$OUT/.fig3" "$OUT/fig3h.dat" "$OUT/fig4.dat"
 exit 0

@@ -17,7 +17,8 @@
 #
 # Schedulers: fair, delay (skip counts, D = 135), shufflewatcher (on delay,
 # 0.8), NAS's ablations MTS alone, MTS + CA-RTS, and NAS, w/o TT, w/o both
-# (Fig. 3(g)).
+# (Fig. 3(g)). Fig. 3(h): Fair and NAS again with USERS_H users (25 50
+# 100 200 400), the same jobs drawn otherwise.
 #
 # Then §IV-A's real cluster (Fig. 4), in simulation and, with EMUL=1 (as
 # root), on the emulated fabric:
@@ -51,9 +52,11 @@
 #
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-nas)
 # Environment: HYDE, RUNS (3), JOBS (simulations at a time, default the
-# cores), JOBS_N (300), USERS (200), SPAN (300s), SCALE (0.1); F4_K (10),
+# cores), JOBS_N (300), USERS (200), USERS_H ("25 50 100 200 400"), SPAN
+# (300s), SCALE (0.1); F4_K (10),
 # F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
-# runs, Fig. 4 with 20 jobs (for a look, not for figures). A finished
+# runs, Fig. 3(h) with 25 and 200 users, Fig. 4 with 20 jobs (for a look,
+# not for figures). A finished
 # point (its summary.csv) is kept: an interrupted reproduction resumes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,10 +70,12 @@ if [ -n "${QUICK:-}" ]; then
 	RUNS=${RUNS:-2}
 	F4_JOBS=${F4_JOBS:-20}
 	EMUL_RUNS=${EMUL_RUNS:-1}
+	USERS_H=${USERS_H:-25 200}
 fi
 RUNS=${RUNS:-3}
 JOBS_N=${JOBS_N:-300}
 USERS=${USERS:-200}
+USERS_H=${USERS_H:-25 50 100 200 400}
 SPAN=${SPAN:-300s}
 SCALE=${SCALE:-0.1}
 F4_K=${F4_K:-10}
@@ -83,6 +88,9 @@ TOPO=$src/topologies/nas30.topo
 for v in RUNS JOBS JOBS_N USERS F4_K F4_COARSE F4_JOBS EMUL_RUNS; do
 	eval "x=\$$v"
 	case $x in '' | *[!0-9]* | 0) echo "reproduce.sh: $v: expected a count, got '$x'" >&2; exit 2 ;; esac
+done
+for x in $USERS_H; do
+	case $x in *[!0-9]* | 0) echo "reproduce.sh: USERS_H: expected counts, got '$USERS_H'" >&2; exit 2 ;; esac
 done
 if [ -n "${EMUL:-}" ] && [ "$(id -u)" != 0 ]; then
 	echo "reproduce.sh: EMUL=1 runs the emulated fabric: run as root" >&2
@@ -112,6 +120,27 @@ else
 		failed=sim
 	fi
 fi
+# Fig. 3(h): NAS (and Fair, for a change at the same count) with other
+# numbers of users, the same jobs otherwise; the report divides NAS's
+# throughput by Fair's at USERS, as the paper by Fair's at 200
+for u in $USERS_H; do
+	[ "$u" = "$USERS" ] && continue
+	dir=$OUT/users-$u
+	if [ -f "$dir/summary.csv" ]; then
+		echo "reproduce-nas: $dir kept from an earlier reproduction"
+		continue
+	fi
+	rm -rf "$dir"
+	w="gen:fb,jobs=$JOBS_N,users=$u,span=$SPAN,scale=$SCALE"
+	echo "reproduce-nas: Fig. 3(h), $RUNS runs each of fair,nas on nas30, $w ($(date +%H:%M:%S))"
+	nice -n 10 "$HYDE" compare --backend sim -t "$TOPO" -w "$w" -s "fair,nas$N" --runs "$RUNS" \
+		--seed 1 -j "$JOBS" -o "$dir" -q >"$dir.txt" 2>"$dir.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "reproduce-nas: hyde compare (users $u) exited $rc: $(tail -1 "$dir.err")" >&2
+		failed="$failed users-$u"
+	fi
+done
 # Fig. 4: the real cluster compressed F4_K times (see the header)
 # (r: nas40e's rates are the paper's / 100)
 f4() { awk -v k="$F4_K" -v c="$F4_COARSE" -v r=100 "BEGIN { $1 }"; }
@@ -146,7 +175,7 @@ fig4() {
 fig4 "$OUT/fig4-sim" sim "$RUNS" "$F4_WL" -j "$JOBS"
 [ "$F4_COARSE" = 1 ] || fig4 "$OUT/fig4-fine" sim "$RUNS" "$F4_FINE" -j "$JOBS"
 [ -n "${EMUL:-}" ] && fig4 "$OUT/fig4-emul" emul "$EMUL_RUNS" "$F4_WL"
-WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
+WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH USERS=$USERS USERS_H=$USERS_H JOBS_N=$JOBS_N F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
 	F4_COARSE=$F4_COARSE \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-nas: report in $OUT/report.md"
