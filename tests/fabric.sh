@@ -104,20 +104,29 @@ shaped() {
 }
 
 # measure WHAT RATE TOLERANCE SERVER_NS CLIENT_NS ADDR PORT [iperf3 options]
+# A reading below half the rate is measured again (three tries: the
+# 400 Mbit/s links need most of a core, which a loaded box may not leave:
+# 0.46 of the rate once under the sanitizers with both cores busy); one
+# above the rate fails at once.
 measure() {
 	what=$1 rate=$2 tol=$3 sns=$4 cns=$5 addr=$6 port=$7
 	shift 7
 	want=$(wire_exact "$rate")
-	server "$sns" "$port" || return
-	client "$cns" "$addr" "$port" "$tmpdir/m.json" "$@"
-	got=$(received_bps "$tmpdir/m.json")
-	if [ -z "$got" ]; then
-		fail "$what: no result from iperf3: $(head -c 300 "$tmpdir/m.json")"
-		return
-	fi
-	echo "$what: $(ratio "$got" "$want")"
-	shaped "$got" "$want" "$tol" ||
-		fail "$what: $got bit/s is above $want x (1 + $tol) or below half of it"
+	try=1
+	while :; do
+		server "$sns" "$port" || return
+		client "$cns" "$addr" "$port" "$tmpdir/m.json" "$@"
+		got=$(received_bps "$tmpdir/m.json")
+		if [ -z "$got" ]; then
+			fail "$what: no result from iperf3: $(head -c 300 "$tmpdir/m.json")"
+			return
+		fi
+		echo "$what: $(ratio "$got" "$want")"
+		shaped "$got" "$want" "$tol" && return
+		awk -v g="$got" -v w="$want" 'BEGIN { exit !(g < w / 2) }' && [ $try -lt 3 ] || break
+		try=$((try + 1))
+	done
+	fail "$what: $got bit/s is above $want x (1 + $tol) or below half of it"
 }
 
 snapshot "$tmpdir/root.before"

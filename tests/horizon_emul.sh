@@ -1,7 +1,9 @@
 #!/bin/sh
 # --horizon on the emulated fabric (root): three jobs on two racks; b's
-# shuffle, 80 MB from rack 0 to rack 1 over a 100 Mbit/s uplink, needs at
-# least 6.4 s, so it cannot end by a 6 s horizon, and c arrives at 30 s.
+# shuffle, 80 MB from rack 0 to rack 1 over a 100 Mbit/s uplink (its maps
+# and reduces pinned there: left to fair, a reduce placed in rack 0 under
+# load halved the crossing, and b's coflow ended at 3.4 s), needs at least
+# 6.4 s, so it cannot end by a 6 s horizon, and c arrives at 30 s.
 # The run stops at the horizon as a successful one (exit 0, run_end
 # horizon): the tasks are stopped and the fabric torn down (no namespace
 # of its prefix left), the analyzer still runs on the captures, and what
@@ -21,7 +23,7 @@ trap cleanup EXIT
 
 cat >"$tmpdir/h.wl" <<'EOF'
 job id=a user=u arrival=0s input=4MB shuffle=4MB output=1MB maps=2 reduces=1 map_time=500ms reduce_time=500ms
-job id=b user=u arrival=1s input=8MB shuffle=80MB output=1MB maps=2 reduces=2 map_time=500ms reduce_time=500ms
+job id=b user=u arrival=1s input=8MB shuffle=80MB output=1MB maps=2 reduces=2 map_time=500ms reduce_time=500ms map_racks=0,0 reduce_racks=1,1
 job id=c user=u arrival=30s input=4MB shuffle=4MB output=1MB maps=2 reduces=1 map_time=500ms reduce_time=500ms
 EOF
 

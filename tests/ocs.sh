@@ -199,6 +199,7 @@ while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 5 ] && [ "$failures" = 0 ]; do
 	events_real "$off" | tail -n +$((nev + 1)) >"$tmpdir/ev"
 	quiet=0
 	n=0
+	measured=0
 	while read -r kind src dst t tns; do
 		[ "$kind" = down ] && [ "$dst" = 2 ] || continue
 		# its up: the first "up ... 2" after this down
@@ -216,19 +217,25 @@ while [ "$soft_ok" = 0 ] && [ "$attempt" -lt 5 ] && [ "$failures" = 0 ]; do
 			"$(awk -v t="$tup" 'BEGIN {printf "%.6f", t + 0.001}')")
 		echo "  reconfiguration $n ($src>2 down): port 2 down->up ${stall}ms (daemon), port 2 silent ${gap2}ms (capture), r0->r1 longest silence ${free1}ms"
 		ge "$stall" "$DELTA_MS" || fail "reconfiguration $n: port 2 up again after ${stall}ms < delta"
+		lt "$free1" "$((DELTA_MS / 2))" && quiet=$((quiet + 1))
+		# "none": r3's and r4's datagrams had all gone before this down
+		# (a loaded box ran the sets late), so no frame came before delta
+		# either, but nothing was measured: the attempt is retried
+		[ "$gap2" = none ] && continue
+		measured=$((measured + 1))
 		# 0.02 ms: the two clocks are read a microsecond or so apart
 		ge "$gap2" "$(awk -v d="$DELTA_MS" 'BEGIN {print d - 0.02}')" ||
 			fail "reconfiguration $n: port 2 sent a frame ${gap2}ms after the down, before delta"
-		lt "$free1" "$((DELTA_MS / 2))" && quiet=$((quiet + 1))
 	done <"$tmpdir/ev"
 	[ "$n" = 3 ] || fail "expected 3 reconfigurations of port 2 in the event log, found $n"
 	# Not-all-stop: an all-stop crossbar silences r0 <-> r1 for delta every
 	# time; a busy neighbour may delay a frame now and then.
-	[ "$kbit" -ge "$lo_kbit" ] && [ "$quiet" -ge 2 ] && soft_ok=1
+	[ "$kbit" -ge "$lo_kbit" ] && [ "$quiet" -ge 2 ] && [ "$measured" -ge 2 ] && soft_ok=1
 done
 if [ "$soft_ok" = 0 ] && [ "$failures" = 0 ]; then
 	[ "$kbit" -ge "$lo_kbit" ] || fail "r0 -> r1 reached $kbit Kbit/s, below $lo_kbit, in $attempt attempts"
 	[ "$quiet" -ge 2 ] || fail "r0 -> r1 paused for delta/2 or more in $((n - quiet)) of $n reconfigurations of other ports"
+	[ "$measured" -ge 2 ] || fail "port 2 carried frames after only $measured of $n reconfigurations in $attempt attempts"
 fi
 # Every event is in the log file too.
 [ "$(wc -l <"$tmpdir/events.log")" = "$(ocs events | grep -c '^event')" ] ||
