@@ -106,40 +106,34 @@ NAS_TH=$(awk -v s="$SCALE" 'BEGIN { if (s != 1) printf ":light=%.0fB:heavy=%.0fB
 N=$NAS_TH
 SCHEDS="fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no$N,nas:cr_rts=no$N,nas$N,nas:tt=no$N,nas:tt=no:cr_rts=no$N"
 failed=
-dir=$OUT/sim
-if [ -f "$dir/summary.csv" ]; then
-	echo "reproduce-nas: $dir kept from an earlier reproduction"
-else
-	rm -rf "$dir"
-	echo "reproduce-nas: $RUNS runs each of $SCHEDS on nas30, $WL ($(date +%H:%M:%S))"
-	nice -n 10 "$HYDE" compare --backend sim -t "$TOPO" -w "$WL" -s "$SCHEDS" --runs "$RUNS" \
-		--seed 1 -j "$JOBS" -o "$dir" -q >"$dir.txt" 2>"$dir.err"
-	rc=$?
-	if [ $rc != 0 ]; then
-		echo "reproduce-nas: hyde compare exited $rc: $(tail -1 "$dir.err")" >&2
-		failed=sim
+# point DIR WHAT TOPO WORKLOAD SCHEDS [hyde compare options...]: one
+# comparison into DIR, kept if DIR has its summary.csv already
+point() {
+	_d=$1 _what=$2 _t=$3 _w=$4 _s=$5
+	shift 5
+	if [ -f "$_d/summary.csv" ]; then
+		echo "reproduce-nas: $_d kept from an earlier reproduction"
+		return 0
 	fi
-fi
+	rm -rf "$_d"
+	echo "reproduce-nas: $_what, each of $_s on $(basename "$_t" .topo), $_w ($(date +%H:%M:%S))"
+	nice -n 10 "$HYDE" compare -t "$_t" -w "$_w" -s "$_s" --seed 1 -o "$_d" -q "$@" \
+		>"$_d.txt" 2>"$_d.err"
+	_rc=$?
+	if [ $_rc != 0 ]; then
+		echo "reproduce-nas: hyde compare ($(basename "$_d")) exited $_rc: $(tail -1 "$_d.err")" >&2
+		failed="$failed $(basename "$_d")"
+	fi
+}
+point "$OUT/sim" "Fig. 3, $RUNS runs" "$TOPO" "$WL" "$SCHEDS" --backend sim --runs "$RUNS" -j "$JOBS"
 # Fig. 3(h): NAS (and Fair, for a change at the same count) with other
 # numbers of users, the same jobs otherwise; the report divides NAS's
 # throughput by Fair's at USERS, as the paper by Fair's at 200
 for u in $USERS_H; do
-	[ "$u" = "$USERS" ] && continue
-	dir=$OUT/users-$u
-	if [ -f "$dir/summary.csv" ]; then
-		echo "reproduce-nas: $dir kept from an earlier reproduction"
-		continue
-	fi
-	rm -rf "$dir"
-	w="gen:fb,jobs=$JOBS_N,users=$u,span=$SPAN,scale=$SCALE"
-	echo "reproduce-nas: Fig. 3(h), $RUNS runs each of fair,nas on nas30, $w ($(date +%H:%M:%S))"
-	nice -n 10 "$HYDE" compare --backend sim -t "$TOPO" -w "$w" -s "fair,nas$N" --runs "$RUNS" \
-		--seed 1 -j "$JOBS" -o "$dir" -q >"$dir.txt" 2>"$dir.err"
-	rc=$?
-	if [ $rc != 0 ]; then
-		echo "reproduce-nas: hyde compare (users $u) exited $rc: $(tail -1 "$dir.err")" >&2
-		failed="$failed users-$u"
-	fi
+	[ "$u" = "$USERS" ] ||
+		point "$OUT/users-$u" "Fig. 3(h), $RUNS runs" "$TOPO" \
+			"gen:fb,jobs=$JOBS_N,users=$u,span=$SPAN,scale=$SCALE" "fair,nas$N" \
+			--backend sim --runs "$RUNS" -j "$JOBS"
 done
 # Fig. 4: the real cluster compressed F4_K times (see the header)
 # (r: nas40e's rates are the paper's / 100)
@@ -156,21 +150,10 @@ F4_SCHEDS="fair,delay:node_wait=$F4_WAIT:rack_wait=0s,nas:wait=$F4_WAIT:$F4_NAS"
 F4_TOPO=$src/topologies/nas40e.topo
 # fig4 DIR BACKEND RUNS WORKLOAD [OPTIONS...]
 fig4() {
-	d=$1 be=$2 n=$3 w=$4
+	_fd=$1 _be=$2 _n=$3 _fw=$4
 	shift 4
-	if [ -f "$d/summary.csv" ]; then
-		echo "reproduce-nas: $d kept from an earlier reproduction"
-		return 0
-	fi
-	rm -rf "$d"
-	echo "reproduce-nas: Fig. 4 ($be), $n runs each of $F4_SCHEDS on nas40e, $w ($(date +%H:%M:%S))"
-	nice -n 10 "$HYDE" compare --backend "$be" -t "$F4_TOPO" -w "$w" -s "$F4_SCHEDS" \
-		--runs "$n" --seed 1 --heartbeat "$F4_HB" -o "$d" -q "$@" >"$d.txt" 2>"$d.err"
-	rc=$?
-	if [ $rc != 0 ]; then
-		echo "reproduce-nas: hyde compare ($be) exited $rc: $(tail -1 "$d.err")" >&2
-		failed="$failed $be"
-	fi
+	point "$_fd" "Fig. 4 ($_be), $_n runs" "$F4_TOPO" "$_fw" "$F4_SCHEDS" --backend "$_be" \
+		--runs "$_n" --heartbeat "$F4_HB" "$@"
 }
 fig4 "$OUT/fig4-sim" sim "$RUNS" "$F4_WL" -j "$JOBS"
 [ "$F4_COARSE" = 1 ] || fig4 "$OUT/fig4-fine" sim "$RUNS" "$F4_FINE" -j "$JOBS"
