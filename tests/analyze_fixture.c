@@ -9,7 +9,8 @@
  * the last data packet - t0, e.g. 7 segments: 950us.
  *
  *  flow job path  client -> server          bytes   what              FCT
- *  1    a   eps   r0h0:40001 <- r1h0        10000   clean, 7 segs     950us
+ *  1    a   eps   r0h0:40001 <- r1h0        10000   7 segs, the last  950us
+ *                                                   again after close
  *  2    a   ocs   r0h1:40002 <- r1h1 (OCS)  5000    seg 1 sent twice  750us
  *  3    a   rack  r0h0:40003 <- r0h1        4344    segs 1,0,2        550us
  *  4    b   eps   r1h0:40004 <- r0h0        8000    3 segs, no end    -
@@ -71,6 +72,7 @@ struct fx_opt {
 	int retrans;	/* segment sent again after the last one, -1 none */
 	int swap;	/* segment emitted after the next one, -1 none */
 	int stop_after; /* segments emitted before the capture ends, -1 all */
+	bool late;	/* the last segment sent again after the close */
 };
 
 /* Where a packet is seen: client -> server over the EPS (HYDE_TOS_REVERSE
@@ -145,6 +147,12 @@ static int64_t fx_flow(const struct fx_conn *c, int64_t t0, const struct fx_opt 
 	emit(c, t_ack + 10 * US, false, ss + (uint32_t)o->bytes, cs, TCPF_FIN | TCPF_ACK, 0);
 	emit(c, t_ack + 20 * US, true, cs, ss + (uint32_t)o->bytes + 1, TCPF_FIN | TCPF_ACK, 0);
 	emit(c, t_ack + 30 * US, false, ss + (uint32_t)o->bytes + 1, cs + 1, TCPF_ACK, 0);
+	if (o->late) {
+		uint64_t off = (uint64_t)(nseg - 1) * o->mss;
+
+		emit(c, t_ack + 40 * US, false, ss + (uint32_t)off, cs + 1, TCPF_ACK,
+		     (uint32_t)(o->bytes - off));
+	}
 	return t_ack;
 }
 
@@ -292,13 +300,13 @@ static int write_captures(const char *dir, enum fx_variant v)
 		struct fx_conn c7 = c6;
 		struct fx_conn c10 = { IP(10, 0, 1, 2), IP(10, 0, 0, 1), 40010, 9866,
 				       13000, 14000, r1h1, r0h0, true, false };
-		struct fx_opt o1 = { 10000, 1448, -1, -1, -1 };
-		struct fx_opt o2 = { 5000, 1448, 1, -1, -1 };
-		struct fx_opt o3 = { 4344, 1448, -1, 0, -1 };
-		struct fx_opt o4 = { 8000, 1448, -1, -1, 3 };
-		struct fx_opt o5 = { 150000, 90000, -1, -1, -1 };
-		struct fx_opt o6 = { 3000, 1448, -1, -1, -1 };
-		struct fx_opt o7 = { 2000, 1448, -1, -1, -1 };
+		struct fx_opt o1 = { 10000, 1448, -1, -1, -1, true };
+		struct fx_opt o2 = { 5000, 1448, 1, -1, -1, false };
+		struct fx_opt o3 = { 4344, 1448, -1, 0, -1, false };
+		struct fx_opt o4 = { 8000, 1448, -1, -1, 3, false };
+		struct fx_opt o5 = { 150000, 90000, -1, -1, -1, false };
+		struct fx_opt o6 = { 3000, 1448, -1, -1, -1, false };
+		struct fx_opt o7 = { 2000, 1448, -1, -1, -1, false };
 		struct fx_seg u = { IP(10, 0, 0, 1), IP(10, 0, 1, 2), 50000, 22,
 				    777, 0, TCPF_SYN, 0 };
 
@@ -365,7 +373,7 @@ static int write_many(const char *dir)
 	for (i = 0; i < FX_MANY_FLOWS; i++) {
 		struct fx_conn k = { IP(10, 0, 0, 1), IP(10, 0, 1, 1), (uint16_t)(30000 + i), 13562,
 				     i * 7919u, i * 104729u, c, s, true, false };
-		struct fx_opt o = { 3000, 1448, -1, -1, -1 };
+		struct fx_opt o = { 3000, 1448, -1, -1, -1, false };
 		int64_t t0 = FX_B + (int64_t)i * 1000 * MS, t;
 
 		k.s.host = NULL;

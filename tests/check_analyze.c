@@ -112,8 +112,10 @@ static void assert_no_temporaries(const char *dir)
 
 static const char golden_flows[] =
 	"flow,coflow,job,path,bytes,start_ns,end_ns,fct_ns,ocs_bytes,eps_bytes,retrans_bytes,app_fct_ns,kind,src,dst,name\n"
-	/* clean: 7 segments, the last at t0 + 900us, its ACK 50us later */
-	"1,0,a,eps,10000,1700000000010000000,1700000000010950000,950000,0,10000,0,870000,shuffle,r1h0,r0h0,a/shuffle/r0/m1@r1h0\n"
+	/* 7 segments, the last at t0 + 900us, its ACK 50us later; the last
+	 * (1312 bytes) sent again after the close: retransmitted, and on the
+	 * wire of its path, not in its FCT */
+	"1,0,a,eps,10000,1700000000010000000,1700000000010950000,950000,0,11312,1312,870000,shuffle,r1h0,r0h0,a/shuffle/r0/m1@r1h0\n"
 	/* seg 1 sent again after seg 3: 1448 bytes twice, both over the OCS */
 	"2,0,a,ocs,5000,1700000000011000000,1700000000011750000,750000,6448,0,1448,800000,shuffle,r1h1,r0h1,a/shuffle/r1/m2@r1h1\n"
 	/* reordered (1, 0, 2): no retransmission; in the rack: no path bytes */
@@ -135,7 +137,7 @@ static const char golden_flows[] =
 
 static const char golden_coflows[] =
 	"coflow,job,flows,bytes,start_ns,end_ns,cct_ns,lower_bound_ns,ocs_bytes,eps_bytes,app_cct_ns\n"
-	"0,a,3,19344,1700000000010000000,1700000000012550000,2550000,10100000,6448,10000,2470000\n"
+	"0,a,3,19344,1700000000010000000,1700000000012550000,2550000,10100000,6448,11312,2470000\n"
 	"1,b,2,9000,1700000000020000000,-1,-1,-1,0,4344,-1\n"
 	"2,c,4,162000,1700000000030000000,1700000000035000000,5000000,-1,0,155000,5020000\n";
 
@@ -205,12 +207,12 @@ START_TEST(golden_run)
 	ck_assert_int_eq(r.jct.median, 35000000);
 	ck_assert_uint_eq(r.shuffle_bytes, 190344);
 	ck_assert_uint_eq(r.ocs_bytes, 6448);
-	ck_assert_uint_eq(r.eps_bytes, 169344);
+	ck_assert_uint_eq(r.eps_bytes, 170656);
 	ck_assert_uint_eq(r.rack_bytes, 4344);
 	ck_assert_uint_eq(r.host_bytes, 7000);
 	ck_assert_uint_eq(r.cross_rack_bytes, 179000);
-	ck_assert_uint_eq(r.retrans_bytes, 1448);
-	ck_assert_double_eq_tol(r.ocs_share, 6448.0 / (6448 + 169344), 1e-12);
+	ck_assert_uint_eq(r.retrans_bytes, 1448 + 1312);
+	ck_assert_double_eq_tol(r.ocs_share, 6448.0 / (6448 + 170656), 1e-12);
 	/* by kind: the shuffle's bytes, and the write's */
 	ck_assert_uint_eq(r.kind_flows[HYDE_FLOW_SHUFFLE], 9);
 	ck_assert_uint_eq(r.kind_bytes[HYDE_FLOW_SHUFFLE], 190344);
@@ -268,7 +270,7 @@ static const struct {
 	enum fx_variant v;
 	const char *msg;
 } bad[] = {
-	{ FX_TRUNCATED, "tor0-h0.pcap: packet 54: truncated dump file; tried to read 66 captured bytes, only got 56" },
+	{ FX_TRUNCATED, "tor0-h0.pcap: packet 55: truncated dump file; tried to read 66 captured bytes, only got 56" },
 	{ FX_CORRUPT, "tor0-up.pcap: cannot read as a capture: unknown file format" },
 	{ FX_LINKTYPE, "tor1-up.pcap: link type 12 (RAW): expected Ethernet (EN10MB)" },
 	{ FX_MANIFEST_TOPO, "manifest.csv:6: cli_node: expected a host of the run's topology (r<rack>h<host>), got 'r7h1'" },

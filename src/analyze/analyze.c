@@ -545,8 +545,15 @@ static void host_packet(struct an_state *st, size_t ci, struct tuplemap *conns,
 		unknown_add(st, ci, p, true);
 		return;
 	}
-	if (in->done)
-		return; /* a last packet after it closed */
+	if (in->done) {
+		/* A last packet after it closed. Every byte was acked by then:
+		 * data from the sender is sent again (a probe or a timeout that
+		 * crossed the ACK), and the wire carried it (tests/analyze_real.sh:
+		 * 1160 bytes so, which tshark counted and hyde did not). */
+		if (in->row != SIZE_MAX && !in->tc.rst && p->payload && from_cli == in->tc.cli_sends)
+			st->run->flows[in->row].retrans_bytes += p->payload;
+		return;
+	}
 	tcpconn_packet(&in->tc, p, from_cli);
 	if (tcpconn_closed(&in->tc))
 		inst_finish(st, in);
