@@ -29,6 +29,11 @@ expect_status 0 "$HYDE" validate -t "$T/rack8.topo" &&
 	contains "$out" "r0h0         EPS 10.0.0.1, OCS 10.16.0.1, gateway 10.0.0.254"
 expect_status 0 "$HYDE" validate -t "$T/nas30.topo" && contains "$out" "oversubscription 5:1" &&
 	contains "$out" "OCS          none"
+# a job's class: by its shuffle, unless the workload says class= (and then
+# the count says how many did)
+printf 'job id=a arrival=0s input=1MB shuffle=200KB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s class=heavy\njob id=b arrival=0s input=1MB shuffle=200KB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n' >"$tmpdir/cls.wl"
+expect_status 0 "$HYDE" validate -t "$T/tiny.topo" -w "$tmpdir/cls.wl" &&
+	contains "$out" "jobs         2: light 1, medium 0, heavy 1 (shuffle < 1MB, 1MB-100MB, > 100MB; 1 by their class=, kept from the trace through scaling)"
 
 # Bad input: one message with file and line, exit 2, nothing written.
 printf 'racks 2\nhosts two\n' >"$tmpdir/bad.topo"

@@ -51,6 +51,11 @@ expect_status 0 "$HYDE" topo up -t "$tmpdir/np.topo" --prefix "$P" --bands || fi
 classes=$(on tor1 tc class show dev h0)
 contains "$classes" "class htb 1:21 parent 1:20 leaf 21: prio 0"
 contains "$classes" "class htb 1:28 parent 1:20 leaf 28: prio 7"
+# and none on a host's own end, its NIC: one FIFO, so that a flow moved
+# to a better band does not overtake its own packets there (prio.h)
+classes=$(on r0h1 tc class show dev eth0)
+case $classes in *"1:2"[1-8]*) fail "bands on r0h1's NIC: $classes" ;; esac
+contains "$classes" "class htb 1:20"
 
 # start_services POLICY: a data service on r0h1, r0h2, r0h3
 dn_pids=
