@@ -15,7 +15,9 @@
 #    and JCT (median, p90).
 # A benchmark: prints figures, never fails on them. Needs root.
 # Usage: [RUNS=5] [SCHED=fair] [SEED=1] [OPTS="--heartbeat 0 ..."]
-#        bench/repeat.sh [TOPOLOGY WORKLOAD]
+#        [SIM_OPTS="-B setup=300us ..."] bench/repeat.sh [TOPOLOGY WORKLOAD]
+#        (OPTS: both backends; SIM_OPTS: the simulation's only, e.g. the
+#        fidelity options of README's Fidelity section)
 #        (default topologies/rack8.topo workloads/fb-small.wl: the main job);
 #        KEEP=1 keeps the runs (their directory is printed); FROM=DIR
 #        reads the runs kept in DIR instead of running (RUNS as they were)
@@ -46,7 +48,7 @@ fi
 # a figure from summary.json: fig FILE KEY
 fig() { sed -n "s/^  \"$2\": \\([0-9.eE+-]*\\),*\$/\\1/p" "$1" | head -1; }
 
-echo "hyde repeat: $RUNS runs of $SCHED, seed $SEED, $(basename "$TOPO") x $(basename "$WL")${OPTS:+, $OPTS} ($(nproc) cores)"
+echo "hyde repeat: $RUNS runs of $SCHED, seed $SEED, $(basename "$TOPO") x $(basename "$WL")${OPTS:+, $OPTS}${SIM_OPTS:+, simulated with $SIM_OPTS} ($(nproc) cores)"
 printf '%-5s %10s %10s %10s %7s %7s %9s\n' run makespan_s avg_jct_s avg_cct_s load0 load1 cpu_s
 i=1
 [ -n "${FROM:-}" ] && i=$((RUNS + 1))
@@ -63,7 +65,7 @@ while [ $i -le "$RUNS" ]; do
 	i=$((i + 1))
 done
 [ -f "$tmp/sim/summary.json" ] ||
-	"$HYDE" sim -t "$TOPO" -w "$WL" -s "$SCHED" --seed "$SEED" ${OPTS:-} -o "$tmp/sim" -q >/dev/null 2>&1 ||
+	"$HYDE" sim -t "$TOPO" -w "$WL" -s "$SCHED" --seed "$SEED" ${OPTS:-} ${SIM_OPTS:-} -o "$tmp/sim" -q >/dev/null 2>&1 ||
 	{ echo "bench/repeat.sh: hyde sim failed" >&2; exit 1; }
 printf '%-5s %10.2f %10.3f %10.3f\n' sim "$(fig "$tmp/sim/summary.json" makespan_s)" \
 	"$(fig "$tmp/sim/summary.json" avg_jct_s)" "$(fig "$tmp/sim/summary.json" avg_cct_s)"
