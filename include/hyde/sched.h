@@ -203,6 +203,8 @@ struct hyde_cluster_info {
 };
 
 const struct hyde_cluster_info *hyde_cluster(const struct hyde_sched *s);
+/* Now; while a timer runs (a tick, a node's heartbeat), its deadline: in
+ * emulation the clock is then a few ms past it, by a varying amount. */
 int64_t hyde_now(const struct hyde_sched *s);
 
 static inline unsigned hyde_rack_of(const struct hyde_cluster_info *ci, unsigned host)
