@@ -53,6 +53,23 @@ done
 tail -n +2 "$E/manifest.csv" | awk -F, '$17 == "" || $17 == "-" { print }' | grep -q . &&
 	fail "manifest lines without a name: $(head -3 "$E/manifest.csv")"
 
+# A scheduler's tick decides from the tick's own time (hyde_now), not from
+# the clock a few ms past it: drs asks for its first executor once tasks
+# have waited 1 s, from one tick to the next; with the clock, the next
+# tick, less late, missed that deadline by microseconds and the request
+# came a heartbeat after the simulator's. The heartbeat is the decision.
+first_request() {
+	awk '$2 == "run_start" { t0 = $1 } $2 == "container_request" { printf "%d\n", ($1 - t0) / 1e9; exit }' "$1/events.log"
+}
+expect_status 0 "$HYDE" run -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -s drs \
+	-o "$tmpdir/drs-e" --prefix $P -q
+expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -s drs \
+	-o "$tmpdir/drs-s" -q
+fe=$(first_request "$tmpdir/drs-e")
+fs=$(first_request "$tmpdir/drs-s")
+[ -n "$fs" ] || fail "drs: no container_request in the simulation"
+[ "$fe" = "$fs" ] || fail "drs asked for its first executor in heartbeat $fe of the emulation, $fs of the simulation"
+
 # the replay: exactly the emulated flows, each from its first SYN
 expect_status 0 "$HYDE" sim --replay "$E" -o "$R"
 n=$(($(wc -l <"$E/flows.csv") - 1))
