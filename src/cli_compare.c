@@ -591,7 +591,7 @@ static int read_jobs(struct cmp_run *run, struct job_class **jcp, size_t *n_jc, 
 	run->m[M_CROSS] = (double)run->cross_rack_bytes;
 	run->m[M_JCT_HEAVY] = avg_or_nan(run->bd[CL_HEAVY][BD_PARTS], run->bd_n[CL_HEAVY]);
 	run->m[M_JCT_LIGHT] = avg_or_nan(run->bd[CL_LIGHT][BD_PARTS], run->bd_n[CL_LIGHT]);
-	qsort(*jcp, *n_jc, sizeof(**jcp), jc_cmp);
+	xqsort(*jcp, *n_jc, sizeof(**jcp), jc_cmp);
 out:
 	csv_close(&c);
 	return r;

@@ -146,7 +146,7 @@ static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
 	if (r)
 		goto out;
 	if (s.n)
-		qsort(s.r, s.n, sizeof(*s.r), cmp_row);
+		xqsort(s.r, s.n, sizeof(*s.r), cmp_row);
 	for (i = 1; i < s.n; i++)
 		if (!strcmp(s.r[i].name, s.r[i - 1].name)) {
 			errbuf_set(errbuf, "%s/%s:%zu: %s '%s' already on line %zu", dir, file[lv],
@@ -233,8 +233,8 @@ static void stats(const struct fd_pair *const *v, size_t n, struct fd_stat *st)
 		r[i] = v[i]->ratio;
 		e[i] = v[i]->err;
 	}
-	qsort(r, n, sizeof(double), cmp_double);
-	qsort(e, n, sizeof(double), cmp_double);
+	xqsort(r, n, sizeof(double), cmp_double);
+	xqsort(e, n, sizeof(double), cmp_double);
 	st->n = n;
 	if (n) {
 		st->r_med = pct(r, n, 0.5);

@@ -35,6 +35,7 @@
 #include "analyze/timeline.h"
 #include "analyze/tcpconn.h"
 #include "core/log.h"
+#include "core/util.h"
 #include "emul/capture.h"
 #include "core/rundir.h"
 
@@ -95,7 +96,7 @@ void analyze_dist_of(int64_t *v, size_t n, struct analyze_dist *d)
 		d->mean = -1;
 		return;
 	}
-	qsort(v, n, sizeof(*v), cmp_i64);
+	xqsort(v, n, sizeof(*v), cmp_i64);
 	for (i = 0; i < n; i++)
 		sum += (double)v[i];
 	d->mean = sum / (double)n;
@@ -145,7 +146,7 @@ static void build_index(struct an_state *st)
 	for (i = 0; i < r->n_flows; i++)
 		st->order[i] = i;
 	order_run = r;
-	qsort(st->order, r->n_flows, sizeof(*st->order), cmp_order);
+	xqsort(st->order, r->n_flows, sizeof(*st->order), cmp_order);
 	tuplemap_init(&st->index);
 	for (i = 0; i < r->n_flows; i++) {
 		const struct an_flow *f = &r->flows[st->order[i]];
@@ -384,7 +385,7 @@ static int list_captures(struct an_state *st, char *errbuf)
 		return -EINVAL;
 	}
 	free(dir);
-	qsort(st->caps, st->n_caps, sizeof(*st->caps), cmp_caps);
+	xqsort(st->caps, st->n_caps, sizeof(*st->caps), cmp_caps);
 
 	/* A flow whose client's host port was not captured cannot be
 	 * measured: say so once per port. */

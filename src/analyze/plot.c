@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analyze/plot.h"
+#include "core/util.h"
 
 #define GNUPLOT "gnuplot"
 
@@ -184,7 +185,7 @@ static void cdf_body(FILE *fp, const void *arg)
 		double *v = xmalloc((a->s[i].n ? a->s[i].n : 1) * sizeof(*v));
 
 		memcpy(v, a->s[i].x, a->s[i].n * sizeof(*v));
-		qsort(v, a->s[i].n, sizeof(*v), cmp_double);
+		xqsort(v, a->s[i].n, sizeof(*v), cmp_double);
 		fprintf(fp, "$d%zu << EOD\n", i);
 		if (a->s[i].n)
 			fprintf(fp, "%.9g 0\n", v[0]); /* the step up from 0 */

@@ -15,6 +15,7 @@
 #include "core/coflow.h"
 #include "core/csv.h"
 #include "core/rundir.h"
+#include "core/util.h"
 #include "core/workload.h"
 
 const char *const an_path_names[] = { "eps", "ocs", "rack", "host" };
@@ -66,7 +67,7 @@ static size_t *sorted_index(const struct an_run *r, size_t n,
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	sort_run = r;
-	qsort(idx, n, sizeof(*idx), cmp);
+	xqsort(idx, n, sizeof(*idx), cmp);
 	return idx;
 }
 

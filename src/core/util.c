@@ -98,6 +98,12 @@ void xgrow(void **arr, size_t *cap, size_t need, size_t elsz)
 	*cap = ncap;
 }
 
+void xqsort(void *base, size_t n, size_t elsz, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, elsz, cmp);
+}
+
 int str_split_fields(char *s, char **fields, int max)
 {
 	int n = 0;

@@ -34,6 +34,9 @@ char *xasprintf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), malloc, returns_nonnull));
 /* Grow *arr (of *cap elements of size elsz) so that it holds at least need. */
 void xgrow(void **arr, size_t *cap, size_t need, size_t elsz);
+/* qsort, for lists that may be empty: an empty list's array is often
+ * NULL (never grown), which qsort must not be given even with n = 0. */
+void xqsort(void *base, size_t n, size_t elsz, int (*cmp)(const void *, const void *));
 
 /* Split s in place on blanks; returns the number of fields (at most max).
  * A '#' outside a field starts a comment that ends the line. */

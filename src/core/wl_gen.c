@@ -10,6 +10,7 @@
 
 #include "opts.h"
 #include "rng.h"
+#include "util.h"
 #include "wl_gen.h"
 
 #define FB_TRACE "FB-2010_samples_24_times_1hr_0.tsv"
@@ -217,7 +218,7 @@ int wl_gen_fb(const struct gen_fb_opts *o, struct workload **out, char *errbuf)
 	} else {
 		for (i = 0; i < o->jobs; i++)
 			arrivals[i] = (int64_t)llround(rng_unit(&rng) * (double)o->span);
-		qsort(arrivals, o->jobs, sizeof(int64_t), cmp_i64);
+		xqsort(arrivals, o->jobs, sizeof(int64_t), cmp_i64);
 	}
 	wl = wl_new();
 	for (i = 0; i < o->jobs; i++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "util.h"
 #include "wl_gen.h"
 #include "wl_import.h"
 #include "workload.h"
@@ -1280,7 +1281,7 @@ uint32_t *wl_arrival_order(const struct workload *wl)
 	for (i = 0; i < wl->n_jobs; i++)
 		order[i] = (uint32_t)i;
 	sort_wl = wl;
-	qsort(order, wl->n_jobs, sizeof(uint32_t), cmp_arrival);
+	xqsort(order, wl->n_jobs, sizeof(uint32_t), cmp_arrival);
 	sort_wl = NULL;
 	return order;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/util.h"
 #include "ctl/ctl_int.h"
 
 #define CX_CTL(t, field) \
@@ -309,7 +310,7 @@ static void live_in_order(struct ctl *c)
 			v[b++] = v[i];
 	nb = b - na;
 	if (nb > 1)
-		qsort(v + na, nb, sizeof(*v), cmp_pair_ref);
+		xqsort(v + na, nb, sizeof(*v), cmp_pair_ref);
 	if (na && nb && cmp_pair_ref(&v[na - 1], &v[na]) > 0) {
 		xgrow((void **)&c->live_tmp, &c->cap_live_tmp, na + nb, sizeof(*t));
 		t = c->live_tmp;
@@ -384,7 +385,7 @@ static void replan(struct ctl *c)
 	};
 	x->cs->plan(&in, &x->plan);
 	x->plans++;
-	qsort(x->plan.r, x->plan.n, sizeof(*x->plan.r), cmp_resv);
+	xqsort(x->plan.r, x->plan.n, sizeof(*x->plan.r), cmp_resv);
 	x->next = 0;
 	evloop_cancel(&c->loop, &x->resv_timer);
 	if (x->plan.n)

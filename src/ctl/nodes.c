@@ -58,7 +58,7 @@ void nodes_init(struct ctl *c)
 		n->byrank[h] = h;
 	}
 	sort_nodes = n;
-	qsort(n->byrank, H, sizeof(uint32_t), cmp_phase);
+	xqsort(n->byrank, H, sizeof(uint32_t), cmp_phase);
 	sort_nodes = NULL;
 	for (h = 0; h < H; h++) {
 		n->rank[n->byrank[h]] = h;

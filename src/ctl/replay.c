@@ -160,7 +160,7 @@ static int read_events(const char *dir, const struct topo *t, struct rp_events *
 		}
 	}
 	if (ev->n_fstart)
-		qsort(ev->fstart, ev->n_fstart, sizeof(*ev->fstart), cmp_fstart);
+		xqsort(ev->fstart, ev->n_fstart, sizeof(*ev->fstart), cmp_fstart);
 	if (!r && ev->t0 < 0) {
 		errbuf_set(errbuf, "%s: no run_start line: not a run's event log", path);
 		r = -EINVAL;
@@ -230,7 +230,7 @@ static int read_flows(struct replay *rp, const char *dir, const struct rp_events
 
 	for (i = 0; i < nj; i++)
 		ids[i] = (struct rp_jobid){ c->wl->jobs[i].id, (uint32_t)i };
-	qsort(ids, nj, sizeof(*ids), cmp_jobid);
+	xqsort(ids, nj, sizeof(*ids), cmp_jobid);
 	if ((r = csv_open(&cv, dir, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf))) {
 		char e2[HYDE_ERRBUF_SIZE];
 
@@ -325,7 +325,7 @@ static void plan_circuits(struct replay *rp, struct rp_events *ev)
 	size_t i;
 
 	if (ev->n_cv) /* (qsort of none: NULL is not a base) */
-		qsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
+		xqsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
 	for (i = 0; i < ev->n_cv; i++) {
 		struct rp_circ *e = &ev->cv[i];
 
@@ -340,7 +340,7 @@ static void plan_circuits(struct replay *rp, struct rp_events *ev)
 		last[e->src] = e->at;
 	}
 	if (ev->n_cv) /* (qsort of none: NULL is not a base) */
-		qsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
+		xqsort(ev->cv, ev->n_cv, sizeof(*ev->cv), cmp_circ_at);
 	rp->cv = ev->cv;
 	rp->n_cv = ev->n_cv;
 	ev->cv = NULL;
@@ -442,7 +442,7 @@ static int load(struct replay *rp, struct rp_events *ev, const char *dir, char *
 		return -EINVAL;
 	}
 	if (rp->n_fl)
-		qsort(rp->fl, rp->n_fl, sizeof(*rp->fl), cmp_flow_at);
+		xqsort(rp->fl, rp->n_fl, sizeof(*rp->fl), cmp_flow_at);
 	plan_circuits(rp, ev);
 	return 0;
 }

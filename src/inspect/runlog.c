@@ -308,11 +308,11 @@ int runlog_load(const char *dir, struct runlog **out, char *errbuf)
 	}
 	/* (qsort of nothing: its array may be NULL, which qsort refuses) */
 	if (rl->n_circ)
-		qsort(rl->circ, rl->n_circ, sizeof(*rl->circ), cmp_circ);
+		xqsort(rl->circ, rl->n_circ, sizeof(*rl->circ), cmp_circ);
 	if (rl->n_ocs)
-		qsort(rl->ocs, rl->n_ocs, sizeof(*rl->ocs), cmp_ocs);
+		xqsort(rl->ocs, rl->n_ocs, sizeof(*rl->ocs), cmp_ocs);
 	if (rl->n_jobs)
-		qsort(rl->jobs, rl->n_jobs, sizeof(*rl->jobs), cmp_job);
+		xqsort(rl->jobs, rl->n_jobs, sizeof(*rl->jobs), cmp_job);
 	free(b.flow_job);
 	*out = rl;
 	return 0;

@@ -120,7 +120,7 @@ static void build_index(struct runpcap *rp)
 	for (i = 0; i < r->n_flows; i++)
 		rp->order[i] = i;
 	sort_run = r;
-	qsort(rp->order, r->n_flows, sizeof(*rp->order), cmp_line);
+	xqsort(rp->order, r->n_flows, sizeof(*rp->order), cmp_line);
 	tuplemap_init(&rp->index);
 	for (i = 0; i < r->n_flows; i++) {
 		struct tuple k = line_key(&r->flows[rp->order[i]]);
@@ -270,7 +270,7 @@ static int list_captures(struct runpcap *rp, const char *rundir, char *errbuf)
 		errbuf_set(errbuf, "%s/%s: no captures (*.pcap)", rundir, RUNDIR_PCAP_DIR);
 		return -EINVAL;
 	}
-	qsort(rp->caps, rp->n_caps, sizeof(*rp->caps), cmp_cap);
+	xqsort(rp->caps, rp->n_caps, sizeof(*rp->caps), cmp_cap);
 	for (i = 0; i < rp->o.n_ports; i++) {
 		size_t k;
 

@@ -66,7 +66,7 @@ static int greedy_plan(const struct cs_input *in, struct cs_plan *out)
 		g[n++] = (struct gpair){ in->d[i].src, in->d[i].dst, in->d[i].coflow,
 					 in->d[i].bits, in->d[i].bits };
 	}
-	qsort(g, n, sizeof(*g), cmp_gpair);
+	xqsort(g, n, sizeof(*g), cmp_gpair);
 	for (i = 0, k = 0; i < n; i++) {
 		if (k && g[k - 1].src == g[i].src && g[k - 1].dst == g[i].dst) {
 			g[k - 1].bits += g[i].bits;
@@ -80,7 +80,7 @@ static int greedy_plan(const struct cs_input *in, struct cs_plan *out)
 		}
 	}
 	n = k;
-	qsort(g, n, sizeof(*g), cmp_weight);
+	xqsort(g, n, sizeof(*g), cmp_weight);
 	for (i = 0; i < in->n_busy; i++)
 		if (in->busy[i].until > in->now) {
 			out_used[in->busy[i].src] = true;

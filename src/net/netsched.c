@@ -214,7 +214,7 @@ static void coflow_varys(struct ns_work *w, size_t n_cf, const double *cap, size
 		}
 	}
 	sort_cf = w->cf;
-	qsort(order, n_cf, sizeof(size_t), cmp_gamma);
+	xqsort(order, n_cf, sizeof(size_t), cmp_gamma);
 	sort_cf = NULL;
 	for (i = 0; i < n_cf; i++) {
 		struct ns_cf *cf = &w->cf[order[i]];

@@ -524,7 +524,7 @@ static size_t sf_aggregate(const struct cs_input *in, struct sf_cache *sc, unsig
 	for (i = 1; i < np && p[i - 1].coflow <= p[i].coflow; i++)
 		;
 	if (i < np)
-		qsort(p, np, sizeof(*p), cmp_pair);
+		xqsort(p, np, sizeof(*p), cmp_pair);
 	for (i = 0, k = 0; i < np; i++) {
 		size_t c = (size_t)p[i].src * R + p[i].dst;
 
@@ -616,7 +616,7 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 	sc->in = next.in, sc->cap_in = next.cap_in;
 	sc->sorted = next.sorted, sc->cap_sorted = next.cap_sorted;
 	sc->n = next.n;
-	qsort(cf, ncf, sizeof(*cf), cmp_cf);
+	xqsort(cf, ncf, sizeof(*cf), cmp_cf);
 	free(srow);
 	free(scol);
 	return ncf;
@@ -712,7 +712,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 					cand[ncand++] = kk;
 				}
 			}
-			qsort(cand, ncand, sizeof(*cand), cmp_size);
+			xqsort(cand, ncand, sizeof(*cand), cmp_size);
 		}
 		nch = match_pairs(q0, cand, ncand, R, &ms, chosen);
 		for (k = 0; k < nch; k++) {

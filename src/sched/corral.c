@@ -31,6 +31,7 @@
 
 #include <hyde/sched.h>
 
+#include "core/util.h"
 #include "sched/policy.h"
 
 struct corral_opts {
@@ -123,7 +124,7 @@ static uint32_t *arrival_order(const struct hyde_sched *s)
 	for (i = 0; i < n; i++)
 		v[i] = (uint32_t)i;
 	sort_sched = s;
-	qsort(v, n, sizeof(uint32_t), cmp_submit);
+	xqsort(v, n, sizeof(uint32_t), cmp_submit);
 	sort_sched = NULL;
 	return v;
 }
@@ -148,7 +149,7 @@ static double list_schedule(struct hyde_sched *s, const uint32_t *order, size_t 
 		for (k = 0; k < racks; k++)
 			rk[k] = k;
 		rack_free_at = free_at;
-		qsort(rk, racks, sizeof(uint32_t), cmp_rack_free);
+		xqsort(rk, racks, sizeof(uint32_t), cmp_rack_free);
 		rack_free_at = NULL;
 		memset(&on_rack[(size_t)j * racks], 0, racks * sizeof(bool));
 		for (k = 0; k < r[j]; k++) {
@@ -197,7 +198,7 @@ static void plan(struct hyde_sched *s)
 		for (i = 0; i < n; i++)
 			lat[order[i]] = job_latency(s, order[i], 1);
 		sort_key = lat;
-		qsort(order, n, sizeof(uint32_t), cmp_key_desc);
+		xqsort(order, n, sizeof(uint32_t), cmp_key_desc);
 		sort_key = NULL;
 	}
 	for (it = 0; n && it < p->o.plan_iters; it++) {

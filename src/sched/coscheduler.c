@@ -62,6 +62,7 @@
 
 #include <hyde/sched.h>
 
+#include "core/util.h"
 #include "sched/policy.h"
 
 struct cs_opts {
@@ -381,7 +382,7 @@ static void plan_reduces(struct hyde_sched *s, const struct hyde_job *j)
 	for (r = 0; r < racks; r++)
 		pref[r] = r;
 	by_rack_out = out;
-	qsort(pref, racks, sizeof(unsigned), cmp_rack_output);
+	xqsort(pref, racks, sizeof(unsigned), cmp_rack_output);
 	by_rack_out = NULL;
 	sel = hyde_calloc(racks + 1, sizeof(unsigned));
 	view = hyde_calloc(racks, sizeof(*view));

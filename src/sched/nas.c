@@ -94,6 +94,7 @@
 
 #include <hyde/sched.h>
 
+#include "core/util.h"
 #include "sched/nas.h"
 
 struct nas_opts {
@@ -388,7 +389,7 @@ static void group_by_user(struct nas_priv *p, void *cand, size_t n, size_t size,
 
 	for (i = 0; i < n; i++)
 		p->key[i] = (uint64_t)rank_of[i] << 32 | i;
-	qsort(p->key, n, sizeof(uint64_t), cmp_u64);
+	xqsort(p->key, n, sizeof(uint64_t), cmp_u64);
 	for (i = 0; i < n; i++) {
 		uint32_t from = (uint32_t)p->key[i];
 

@@ -7,6 +7,7 @@
 
 #include <hyde/sched.h>
 
+#include "core/util.h"
 #include "sched/policy.h"
 
 unsigned pol_r_map(double input, double sir, double t_e)
@@ -121,7 +122,7 @@ size_t pol_psrt(const double *sm, unsigned n_map, unsigned n_red, double t_e,
 		free(v);
 		return 0;
 	}
-	qsort(v, k, sizeof(double), cmp_double);
+	xqsort(v, k, sizeof(double), cmp_double);
 	r_max = pol_r_red_max(v[0], t_e);
 	if (r_max > n_red)
 		r_max = n_red;

@@ -30,6 +30,7 @@
 
 #include <hyde/sched.h>
 
+#include "core/util.h"
 #include "sched/twolevel.h"
 
 struct tetris_opts {
@@ -234,7 +235,7 @@ static void tetris_heartbeat(struct hyde_sched *s, unsigned host)
 			p->order[i] = app;
 		}
 		sort_p = p;
-		qsort(p->order, tl->n_active, sizeof(uint32_t), cmp_share);
+		xqsort(p->order, tl->n_active, sizeof(uint32_t), cmp_share);
 		sort_p = NULL;
 		keep = (size_t)ceil((1 - p->o.fairness) * (double)tl->n_active - 1e-9);
 		if (keep < 1)

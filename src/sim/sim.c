@@ -711,7 +711,7 @@ static void compute_ordered(struct sim *s)
 		for (k = 0; k < c->m.nlinks; k++)
 			s->left[c->m.links[k]] = s->cap[c->m.links[k]];
 	}
-	qsort(s->keyed, n, sizeof(*s->keyed), cmp_keyed);
+	xqsort(s->keyed, n, sizeof(*s->keyed), cmp_keyed);
 	for (i = 0; i < n; i = j) {
 		size_t ng = 0;
 
@@ -803,7 +803,7 @@ static void compute_coflow(struct sim *s)
 			f->left = 1; /* a rounding error from its end */
 		n++;
 	}
-	qsort(s->cfs, ncf, sizeof(*s->cfs), cmp_cf_arrival);
+	xqsort(s->cfs, ncf, sizeof(*s->cfs), cmp_cf_arrival);
 	for (i = 0; i < ncf; i++) {
 		s->cfs[i]->dense = (uint32_t)i;
 		s->cfs[i]->seen = false;
@@ -935,7 +935,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 		}
 	}
 	if (nd > 1)
-		qsort(s->dues, nd, sizeof(*s->dues), cmp_slot);
+		xqsort(s->dues, nd, sizeof(*s->dues), cmp_slot);
 	for (i = 0; i < nd; i++) {
 		struct sim_class *c = s->dues[i];
 
