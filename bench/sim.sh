@@ -14,7 +14,9 @@
 # machine; the verdict uses it.
 # Usage: bench/sim.sh [LIMIT] [EXTRA hyde sim OPTIONS...]   (from the build
 # tree, or HYDE=path/to/hyde); LIMIT 0: twice each goal (the default);
-# BENCH_ONLY=a|b|c runs one part; e.g. bench/sim.sh 0 --rate-quantum 10ms
+# BENCH_ONLY=a|b|c runs one part; e.g. bench/sim.sh 0 --rate-quantum 10ms;
+# (a)'s schedulers are every one hyde ships unless BENCH_SCHEDS lists
+# some, and its scales 0.01 0.1 1 unless BENCH_SCALES does
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -22,6 +24,10 @@ HYDE=${HYDE:-$here/../hyde}
 LIMIT=${1:-0}
 [ $# -gt 0 ] && shift
 ONLY=${BENCH_ONLY:-abc}
+SCALES=${BENCH_SCALES:-0.01 0.1 1}
+# the shipped schedulers, as hyde sim --help lists them
+SCHEDS=${BENCH_SCHEDS:-$("$HYDE" sim --help 2>&1 | sed -n 's/.*-s, --scheduler NAME *job scheduler (default [a-z]*): *\([a-z ]*\),$/\1/p')}
+[ -n "$SCHEDS" ] || { echo "bench/sim.sh: no scheduler list in hyde sim --help; set BENCH_SCHEDS" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/hydesimbench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -54,10 +60,10 @@ run() {
 		else
 			verdict=$(awk -v c="$cpu" -v g="$goal" 'BEGIN { print c < g ? "met" : "NOT MET" }')
 		fi
-		printf '%-40s goal <%4ss  %-7s cpu %7ss  wall %7ss  %10s events %8s ev/cpu-s  peak %7s  jobs %s%s\n' \
+		printf '%-50s goal <%4ss  %-7s cpu %7ss  wall %7ss  %10s events %8s ev/cpu-s  peak %7s  jobs %s%s\n' \
 			"$name" "$goal" "$verdict" "$cpu" "$wall" "$ev" "$evs" "$mem" "$jobs" "${stop:+  ($stop)}"
 	else
-		printf '%-40s goal <%4ss  NOT MET cpu %7ss  wall %7ss  no summary (exit %s); last progress: %s  peak %s\n' \
+		printf '%-50s goal <%4ss  NOT MET cpu %7ss  wall %7ss  no summary (exit %s); last progress: %s  peak %s\n' \
 			"$name" "$goal" "$cpu" "$wall" "$rc" "${last:-none}" "$mem"
 	fi
 }
@@ -65,9 +71,9 @@ run() {
 echo "hyde sim benchmark ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg); limit per run: ${LIMIT:-0}s (0: twice its goal); options: ${*:-none})"
 echo "(verdict on CPU time, user + system: the figure that holds on a shared box; ev/cpu-s: events per CPU second)"
 case $ONLY in *a*)
-	for scale in 0.01 0.1 1; do
+	for scale in $SCALES; do
 		"$HYDE" gen fb jobs=1000 seed=1 scale=$scale -o "$tmp/fb.wl" >/dev/null || exit 1
-		for s in fair delay corral coscheduler; do
+		for s in $SCHEDS; do
 			run "(a) paper60 x 1000 FB, scale $scale, $s" 30 "$src/topologies/paper60.topo" \
 				"$tmp/fb.wl" -s "$s" "$@"
 		done
