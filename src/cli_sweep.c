@@ -507,24 +507,61 @@ static char *abs_spec(const char *v)
 	return out;
 }
 
-/* A short name for a value, for directory names and labels. */
-static void short_name(const struct dim *d, const char *v, char *buf, size_t len)
+/* What a topology or workload is called in labels: its file's name
+ * without the directory nor the extension, a trace's without its import
+ * options ("gen:fb" for gen:fb,jobs=4); whole (the base name with its
+ * options), when short is false. */
+static size_t file_name(const char *v, bool short_name, const char **start)
 {
 	const char *base = v, *p;
 	size_t n;
 
+	for (p = v; *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	*start = base;
+	if (!short_name)
+		return strlen(base);
+	n = strcspn(base, ",");
+	if (n > 3 && !strncmp(base + n - 3, ".wl", 3))
+		n -= 3;
+	else if (n > 5 && !strncmp(base + n - 5, ".topo", 5))
+		n -= 5;
+	return n;
+}
+
+static bool same_name(const char *a, const char *b, bool short_name)
+{
+	const char *sa, *sb;
+	size_t na = file_name(a, short_name, &sa), nb = file_name(b, short_name, &sb);
+
+	return na == nb && !strncmp(sa, sb, na);
+}
+
+/* A short name for value k of a dimension, for directory names and
+ * labels, told apart from the dimension's other values: a topology or
+ * workload whose short name another value shares is named with its
+ * options (gen:fb,scale=0.1), and if that is shared too (one file name
+ * in two directories) numbered by its place in the spec (rack8#2). */
+static void short_name(const struct dim *d, size_t k, char *buf, size_t len)
+{
+	const char *v = d->vals[k], *start;
+	bool shared = false, whole_shared = false;
+	size_t j, n;
+
 	switch (d->kind) {
 	case D_TOPO:
 	case D_WL:
-		for (p = v; *p; p++)
-			if (*p == '/')
-				base = p + 1;
-		n = strcspn(base, ",");
-		if (n > 3 && !strncmp(base + n - 3, ".wl", 3))
-			n -= 3;
-		else if (n > 5 && !strncmp(base + n - 5, ".topo", 5))
-			n -= 5;
-		snprintf(buf, len, "%.*s", (int)n, base);
+		for (j = 0; j < d->n; j++)
+			if (j != k && same_name(v, d->vals[j], true)) {
+				shared = true;
+				whole_shared |= same_name(v, d->vals[j], false);
+			}
+		n = file_name(v, !shared || whole_shared, &start);
+		if (whole_shared)
+			snprintf(buf, len, "%.*s#%zu", (int)n, start, k + 1);
+		else
+			snprintf(buf, len, "%.*s", (int)n, start);
 		break;
 	case D_SCHED:
 		snprintf(buf, len, "%s", v);
@@ -580,7 +617,7 @@ static void make_run(struct sweep *sw, size_t k, struct sweep_run *r)
 
 		/* the label: the scheduler and what varies */
 		if (d->kind == D_SCHED || d->n > 1) {
-			short_name(d, v, part, sizeof(part));
+			short_name(d, r->pick[i], part, sizeof(part));
 			n = strlen(label);
 			snprintf(label + n, sizeof(label) - n, "%s%s", n ? " " : "", part);
 			if (d->kind != D_SEED) {

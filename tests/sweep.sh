@@ -35,6 +35,37 @@ grep -q -- "-s delay -S node_wait=1s -S slowstart=0.5 --no-io --seed 2 -o $tmpdi
 bash -n "$tmpdir/dry/slurm.sh" || fail "slurm.sh: bash -n"
 grep -qx '#SBATCH --array=0-11' "$tmpdir/dry/slurm.sh" || fail "slurm.sh: no --array=0-11"
 
+# values of one dimension whose short names would be the same (two gen:
+# specs, two topologies of one name in two directories) still name their
+# runs and groups apart: hyde compare --from groups runs by group
+mkdir -p "$tmpdir/other"
+cp "$T/rack8.topo" "$tmpdir/other/rack8.topo"
+cat >"$tmpdir/same.spec" <<EOF
+topology  $T/rack8.topo $tmpdir/other/rack8.topo
+workload  gen:fb,jobs=4,scale=0.01 gen:fb,jobs=4,scale=0.1
+scheduler fair
+EOF
+expect_status 0 "$HYDE" sweep "$tmpdir/same.spec" -o "$tmpdir/same" -n &&
+	contains "$out" "4 runs in $tmpdir/same"
+groups() { # the group column (CSV: a field may be quoted, commas in it)
+	awk 'NR > 1 {
+		n = 1; f = ""; q = 0
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\"") { q = !q; continue }
+			if (c == "," && !q) { if (n == 3) break; n++; f = ""; continue }
+			f = f c
+		}
+		print f
+	}' "$1"
+}
+n=$(groups "$tmpdir/same/sweep.csv" | sort -u | wc -l)
+[ "$n" = 4 ] || fail "4 runs of 4 kinds in $n groups: $(groups "$tmpdir/same/sweep.csv" | tr '\n' '|')"
+groups "$tmpdir/same/sweep.csv" | grep -qx "rack8#2 gen:fb,jobs=4,scale=0.1 fair" ||
+	fail "no group 'rack8#2 gen:fb,jobs=4,scale=0.1 fair': $(groups "$tmpdir/same/sweep.csv" | tr '\n' '|')"
+n=$(tail -n +2 "$tmpdir/same/sweep.csv" | cut -d, -f2 | sed 's,.*/[0-9]*_,,' | sort -u | wc -l)
+[ "$n" = 4 ] || fail "4 runs, $n distinct directory names"
+
 # here, two at a time: every run done, each its own directory
 expect_status 0 "$HYDE" sweep "$tmpdir/a.spec" -o "$tmpdir/local" -j 2 &&
 	contains "$out" "12 of 12 runs done"
