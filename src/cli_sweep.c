@@ -95,6 +95,7 @@ static const struct {
 	{ "coflow", D_OPT, "varys, scf, fcfs, fair or none" },
 	{ "ocs-fetch", D_OPT, "circuit or copies" },
 	{ "rate-quantum", D_OPT, "a time" },
+	{ "horizon", D_OPT, "a time over 0" },
 	{ "no-io", D_FLAG, "yes or no" },
 	{ "coflow-only", D_FLAG, "yes or no" },
 };
@@ -120,12 +121,13 @@ static void sweep_usage(FILE *fp)
 		"'hyde compare --from DIR -o OUT'.\n\n"
 		"The spec, one dimension per line (KEY VALUE..., '#' starts a comment):\n"
 		"  topology FILE...        topologies (-t)\n"
-		"  workload SPEC...        workloads (-w: a .wl file, swim:TRACE, coflow:TRACE)\n"
+		"  workload SPEC...        workloads (-w: a .wl file, swim:TRACE, coflow:TRACE,\n"
+		"                          gen:fb,... or gen:dag,..., drawn with each run's seed)\n"
 		"  scheduler SPEC...       NAME[:KEY=VALUE...] (-s and its -S), as hyde compare\n"
 		"  seed N...               seeds; A..B for a range (default 1)\n"
 		"  set KEY VALUE...        a scheduler option for every scheduler (-S KEY=VALUE)\n"
 		"  option NAME VALUE...    a hyde sim option: circuits, heartbeat, copies, rates,\n"
-		"                          net, coflow, ocs-fetch, rate-quantum (a value),\n"
+		"                          net, coflow, ocs-fetch, rate-quantum, horizon (a value),\n"
 		"                          no-io, coflow-only (yes/no)\n"
 		"  out DIR                 where the sweep goes (default runs/sweep-DATE-TIME)\n"
 		"topology, workload and scheduler are required; a dimension with one value\n"
@@ -229,6 +231,8 @@ static int check_value(const struct dim *d, const char *v, char *errbuf)
 		if ((!strcmp(d->key, "heartbeat") || !strcmp(d->key, "rate-quantum")) &&
 		    strcmp(v, "0") && (unit_parse_time(v, &t) || t < 0))
 			break;
+		if (!strcmp(d->key, "horizon") && (unit_parse_time(v, &t) || t <= 0))
+			break;
 		return 0;
 	case D_TOPO: {
 		struct topo *tp;
@@ -310,7 +314,7 @@ static int spec_line(struct sweep *sw, char **f, int nf, unsigned line, char *er
 			if (!strcmp(sim_options[i].name, f[1]))
 				break;
 		if (nf < 2 || i == ARRAY_SIZE(sim_options)) {
-			errbuf_set(errbuf, "option: expected one of circuits, heartbeat, copies, rates, net, coflow, ocs-fetch, rate-quantum, no-io, coflow-only, got '%s'",
+			errbuf_set(errbuf, "option: expected one of circuits, heartbeat, copies, rates, net, coflow, ocs-fetch, rate-quantum, horizon, no-io, coflow-only, got '%s'",
 				   nf < 2 ? "" : f[1]);
 			return -EINVAL;
 		}

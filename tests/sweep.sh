@@ -181,6 +181,19 @@ grep -q -- "-s neat --coflow varys --net srpt --ocs-fetch copies --seed 1 -o $tm
 	grep -q -- "--coflow none --net srpt" "$tmpdir/net/commands.txt" ||
 	fail "coflow, net, ocs-fetch: $(cat "$tmpdir/net/commands.txt")"
 
+# a horizon is a dimension too: the runs stop there, and count as done
+# (run_end horizon), so the sweep run again has nothing left to do
+printf 'topology %s\nworkload %s\nscheduler fair\noption horizon 20s 40s\n' \
+	"$T/rack8.topo" "$W/fb-small.wl" >"$tmpdir/hz.spec"
+expect_status 0 "$HYDE" sweep "$tmpdir/hz.spec" -o "$tmpdir/hz" -q
+for h in 20s 40s; do
+	d=$(ls -d "$tmpdir"/hz/runs/*_fair_horizon=$h)
+	tail -1 "$d/events.log" | grep -q ' run_end horizon$' || fail "horizon $h: $(tail -1 "$d/events.log")"
+	grep -q '"horizon_s": '"${h%s}" "$d/summary.json" || fail "horizon $h: not in summary.json"
+done
+expect_status 0 "$HYDE" sweep "$tmpdir/hz.spec" -o "$tmpdir/hz" &&
+	contains "$out" "2 of 2 runs already done"
+
 # bad specs: one message (file:line: what was expected), exit 2, no output
 bad() { # LINE-TO-ADD MESSAGE
 	{
@@ -201,6 +214,7 @@ bad "seed 1 2 1" "bad.spec:4: seed: '1' is listed twice"
 bad "set slowstart 2" "line 4: scheduler fair: slowstart"
 bad "set bogus 1" "unknown option 'bogus'"
 bad "option heartbeat soon" "bad.spec:4: option heartbeat: expected a time (0: none), got 'soon'"
+bad "option horizon 0" "bad.spec:4: option horizon: expected a time over 0, got '0'"
 bad "option no-io maybe" "bad.spec:4: option no-io: expected yes or no, got 'maybe'"
 bad "option frob 1" "bad.spec:4: option: expected one of circuits"
 bad "option coflow sebf" "bad.spec:4: option coflow: expected varys, scf, fcfs, fair or none, got 'sebf'"
