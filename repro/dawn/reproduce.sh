@@ -47,8 +47,10 @@
 # Environment: HYDE, RUNS, JOBS (simulations at a time, default the cores),
 # DAGS_ML, DAGS_TPCH, GAP, SCALE_ML, RATE, GAPS, BS, NET_UPLINK, EMUL,
 # EMUL_DAGS, PREFIX (the emulated fabric's, default hydedawn); QUICK=1: 30 ML and
-# 22 query DAGs, 2 runs, two gaps (a look, not figures). A finished run
-# (its summary.json) is kept: an interrupted reproduction resumes.
+# 22 query DAGs, 2 runs, two gaps (a look, not figures); SWEEP_ONLY=1: write
+# the simulations out as hyde sweep grids (OUT/sweep/*/commands.txt for GNU
+# parallel, slurm.sh for a Slurm array), run nothing; run this again once
+# they are done. A finished run is kept: an interrupted reproduction resumes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -86,70 +88,121 @@ ML="preset=ml,dags=$DAGS_ML,scale=$SCALE_ML,map_rate=$RATE,reduce_rate=$RATE"
 TPCH="preset=tpch,dags=$DAGS_TPCH,mean_gap=27.3s,map_rate=$RATE,reduce_rate=$RATE"
 SCHEDS="delay shufflewatcher dawn"
 
-# One line per run: SET LABEL SCHED[:KV...] WORKLOAD SEED TOPOLOGY
+# The simulations are three grids for hyde sweep (it runs them JOBS at a
+# time, or writes them out for GNU parallel or Slurm: SWEEP_ONLY=1 stops
+# after writing OUT/sweep/*/commands.txt and slurm.sh, to run elsewhere
+# and come back): the four main points (two topologies x ML, TPC-H), the
+# gaps of Fig. 15-16, and, with EMUL=1, the emulated workload simulated.
+# Their runs are then filed as the report reads them, OUT/sim/SET/LABEL/
+# seed-N (a link to the sweep's run directory), each trimmed to what the
+# report reads: summary.json, and in events.log the run's start and end
+# and the scheduler's lines (sched.txt).
+mkdir -p "$OUT/sweep" || exit 2
+seeds="1..$RUNS"
 {
-	for seed in $(seq 1 "$RUNS"); do
-		for s in $SCHEDS; do
-			echo "ml $s $s $ML,mean_gap=${GAP}s $seed $TOPO"
-			echo "tpch $s $s $TPCH $seed $TOPO"
-			echo "mlnet $s $s $ML,mean_gap=${GAP}s $seed $TOPO_NET"
-			echo "tpchnet $s $s $TPCH $seed $TOPO_NET"
-		done
-		for g in $GAPS; do
-			for s in delay shufflewatcher; do
-				echo "gap$g $s $s $ML,mean_gap=${g}s $seed $TOPO"
-			done
-			for b in $BS; do
-				echo "gap$g dawn-b$b dawn:b=$b $ML,mean_gap=${g}s $seed $TOPO"
-			done
-		done
-	done
-} >"$OUT/runs.txt"
-
-# run SET LABEL SPEC WL SEED TOPO: one simulation, kept once finished
-run() {
-	d=$OUT/sim/$1/$2/seed-$5
-	[ -f "$d/summary.json" ] && return 0
-	rm -rf "$d"
-	mkdir -p "${d%/*}" || return 1
-	sched=${3%%:*}
-	kv=
-	[ "$sched" = "$3" ] || kv="-S ${3#*:}"
-	# shellcheck disable=SC2086
-	if nice -n 10 "$HYDE" sim -t "$6" -w "gen:dag,$4,seed=$5" -s "$sched" $kv --seed "$5" \
-		-o "$d" -q >"$d.log" 2>&1; then
-		# keep what the report reads: the summary and the scheduler's line
-		grep ' sched ' "$d/events.log" >"$d/sched.txt" 2>/dev/null
-		rm -rf "$d/flows.csv" "$d/coflows.csv" "$d/events.log" "$d/app" "$d/inputs" "$d.log"
-	else
-		echo "reproduce-dawn: $1 $2 seed $5 failed: $(tail -1 "$d.log")" >&2
-		return 1
-	fi
+	echo "topology $TOPO $TOPO_NET"
+	echo "workload gen:dag,$ML,mean_gap=${GAP}s gen:dag,$TPCH"
+	echo "scheduler $SCHEDS"
+	echo "seed $seeds"
+} >"$OUT/sweep/main.spec"
+{
+	echo "topology $TOPO"
+	printf 'workload'
+	for g in $GAPS; do printf ' gen:dag,%s,mean_gap=%ss' "$ML" "$g"; done
+	echo
+	printf 'scheduler delay shufflewatcher'
+	for b in $BS; do printf ' dawn:b=%s' "$b"; done
+	echo
+	echo "seed $seeds"
+} >"$OUT/sweep/gaps.spec"
+# seed 1 of ml and tpch again, stopped at H (the sweep's horizon): their
+# dags_done is the throughput counted afterwards on the whole runs
+# (report.md says); filed as OUT/horizon/SET/LABEL
+hz() { # SET: H in seconds
+	case $1 in
+	ml) awk -v n="$DAGS_ML" -v g="$GAP" 'BEGIN { print n * g }' ;;
+	tpch) awk -v n="$DAGS_TPCH" 'BEGIN { print n * 27.3 }' ;;
+	esac
 }
-
+printf 'topology %s\nworkload %s\nscheduler %s\nseed 1\noption horizon %ss\n' \
+	"$TOPO" "gen:dag,$ML,mean_gap=${GAP}s" "$SCHEDS" "$(hz ml)" >"$OUT/sweep/horizon-ml.spec"
+printf 'topology %s\nworkload %s\nscheduler %s\nseed 1\noption horizon %ss\n' \
+	"$TOPO" "gen:dag,$TPCH" "$SCHEDS" "$(hz tpch)" >"$OUT/sweep/horizon-tpch.spec"
+grids="main gaps horizon-ml horizon-tpch"
 if [ -n "${EMUL:-}" ]; then
 	[ "$(id -u)" = 0 ] || { echo "reproduce.sh: EMUL=1 needs root" >&2; exit 2; }
 	TOPO_EMUL=$OUT/dawn24-emul.topo
 	sed "s/^host_rate .*/host_rate 100Mbit/; s/^uplink_rate .*/uplink_rate 40Mbit/; s/^name .*/name dawn24-emul/" \
 		"$TOPO" >"$TOPO_EMUL" || exit 2
 	EMUL_WL="preset=ml,dags=${EMUL_DAGS:-8},mean_gap=10s,scale=0.002,map_rate=8Mbit,reduce_rate=8Mbit,block=4MB,per_reduce=10MB"
-	for s in $SCHEDS; do
-		echo "emulsim $s $s $EMUL_WL 1 $TOPO_EMUL" >>"$OUT/runs.txt"
-	done
+	printf 'topology %s\nworkload gen:dag,%s\nscheduler %s\nseed 1\n' "$TOPO_EMUL" "$EMUL_WL" "$SCHEDS" \
+		>"$OUT/sweep/emulsim.spec"
+	grids="$grids emulsim"
 fi
 
-n=$(wc -l <"$OUT/runs.txt")
-echo "reproduce-dawn: $n simulations on dawn24, $JOBS at a time ($(date +%H:%M:%S))"
+# file GRID: each finished run of the grid's sweep.csv where the report
+# reads it, OUT/sim/SET/LABEL/seed-N (OUT/horizon/SET/LABEL for the
+# horizon grids), a link relative to OUT
+file_runs() {
+	awk -v grid="$1" -v gaps_ml="gen:dag,$ML,mean_gap=" '
+	# the columns id,dir,group,label,topology,workload,scheduler,...,seed;
+	# the workload, quoted, holds commas
+	NR > 1 {
+		n = 0; f = ""; q = 0
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\"") { q = !q; continue }
+			if (c == "," && !q) { col[++n] = f; f = ""; continue }
+			f = f c
+		}
+		col[++n] = f
+		dir = col[2]; topo = col[5]; wl = col[6]; sched = col[7]; seed = col[n]
+		if (grid == "main")
+			set = (wl ~ /preset=tpch/ ? "tpch" : "ml") (topo ~ /-net\.topo$/ ? "net" : "")
+		else if (grid == "gaps") {
+			g = substr(wl, length(gaps_ml) + 1); sub(/s$/, "", g); set = "gap" g
+		} else
+			set = grid
+		label = sched
+		if (sched ~ /^dawn:b=/) label = "dawn-b" substr(sched, 8)
+		print dir, set, label, seed
+	}' "$OUT/sweep/$1/sweep.csv" |
+		while read -r dir set label seed; do
+			[ -f "$dir/summary.json" ] || continue
+			if [ ! -f "$dir/sched.txt" ]; then
+				grep ' sched ' "$dir/events.log" >"$dir/sched.txt" 2>/dev/null
+				grep -E ' (run_start|sched|run_end) ' "$dir/events.log" >"$dir/events.trim" &&
+					mv "$dir/events.trim" "$dir/events.log"
+				rm -rf "$dir/flows.csv" "$dir/coflows.csv" "$dir/app" "$dir/inputs" "$dir.log"
+			fi
+			case $set in
+			horizon-*)
+				mkdir -p "$OUT/horizon/${set#horizon-}" || return 1
+				ln -sfn "../../sweep/$1/runs/${dir##*/}" "$OUT/horizon/${set#horizon-}/$label" || return 1
+				;;
+			*)
+				mkdir -p "$OUT/sim/$set/$label" || return 1
+				ln -sfn "../../../sweep/$1/runs/${dir##*/}" "$OUT/sim/$set/$label/seed-$seed" || return 1
+				;;
+			esac
+		done
+}
+
 failed=
-i=0
-while read -r set label spec wl seed topo; do
-	run "$set" "$label" "$spec" "$wl" "$seed" "$topo" &
-	i=$((i + 1))
-	if [ $((i % JOBS)) = 0 ]; then
-		wait || failed=yes
+for grid in $grids; do
+	if [ -n "${SWEEP_ONLY:-}" ]; then
+		"$HYDE" sweep "$OUT/sweep/$grid.spec" -o "$OUT/sweep/$grid" -n -q >/dev/null || exit 2
+		continue
 	fi
-done <"$OUT/runs.txt"
-wait || failed=yes
+	echo "reproduce-dawn: hyde sweep $OUT/sweep/$grid.spec, $JOBS at a time ($(date +%H:%M:%S))"
+	nice -n 10 "$HYDE" sweep "$OUT/sweep/$grid.spec" -o "$OUT/sweep/$grid" -j "$JOBS" -q ||
+		{ echo "reproduce-dawn: a run of sweep $grid failed: see $OUT/sweep/$grid/runs/*.log" >&2; failed=yes; }
+	file_runs "$grid" || exit 2
+done
+if [ -n "${SWEEP_ONLY:-}" ]; then
+	echo "reproduce-dawn: grids written to $OUT/sweep/*/ (commands.txt, slurm.sh); once run, run this again to file them and report"
+	exit 0
+fi
 # emulation: one run at a time, the fabric's prefix PREFIX
 if [ -n "${EMUL:-}" ]; then
 	for s in $SCHEDS; do
@@ -172,27 +225,6 @@ fi
 for d in "$OUT"/sim/*/*/seed-*; do
 	[ -f "$d/summary.json" ] || failed=yes
 done
-# seed 1 of ml and tpch again, stopped at H: their dags_done is the
-# throughput counted afterwards on the whole runs (report.md says)
-hz() { # SET: H in seconds
-	case $1 in
-	ml) awk -v n="$DAGS_ML" -v g="$GAP" 'BEGIN { print n * g }' ;;
-	tpch) awk -v n="$DAGS_TPCH" 'BEGIN { print n * 27.3 }' ;;
-	esac
-}
-grep -E '^(ml|tpch) .* 1 [^ ]*$' "$OUT/runs.txt" >"$OUT/horizon.txt"
-while read -r set label spec wl seed topo; do
-	d=$OUT/horizon/$set/$label
-	[ -f "$d/summary.json" ] && continue
-	mkdir -p "$d" || exit 2
-	if ! nice -n 10 "$HYDE" sim -t "$topo" -w "gen:dag,$wl,seed=$seed" -s "${spec%%:*}" --seed "$seed" \
-		--horizon "$(hz "$set")s" -o "$d" -q >"$d.log" 2>&1; then
-		echo "reproduce-dawn: $set $label stopped at H failed: $(tail -1 "$d.log")" >&2
-		failed=yes
-		continue
-	fi
-	rm -rf "$d/flows.csv" "$d/coflows.csv" "$d/events.log" "$d/app" "$d/inputs" "$d.log"
-done <"$OUT/horizon.txt"
 EMUL=${EMUL:-} NET_UPLINK=$NET_UPLINK RUNS=$RUNS DAGS_ML=$DAGS_ML DAGS_TPCH=$DAGS_TPCH GAP=$GAP GAPS=$GAPS BS=$BS SCALE_ML=$SCALE_ML \
 	RATE=$RATE "$here/report.sh" "$OUT" || exit 1
 echo "reproduce-dawn: report in $OUT/report.md"
