@@ -324,6 +324,22 @@ static void put(const char *d, const char *rel, const char *text, size_t len)
 	fclose(fp);
 }
 
+/* Analyse an interrupted run (its warnings silenced): it must succeed,
+ * marked incomplete. */
+static void analyze_interrupted(const char *d, struct analyze_result *r)
+{
+	struct analyze_opts o = { .no_plots = true };
+	char errbuf[HYDE_ERRBUF_SIZE] = "";
+	int lvl = log_get_level();
+	int rc;
+
+	log_set_level(LOG_LVL_ERR);
+	rc = analyze_run(d, &o, r, errbuf);
+	log_set_level(lvl);
+	ck_assert_msg(rc == 0, "%s", errbuf);
+	ck_assert(r->incomplete);
+}
+
 /* A run killed outright (its controller never wrote app/jobs.csv nor
  * app/coflows.csv), with a capture cut inside a packet and its manifest,
  * fetches and event log cut inside a line: analysed from what is there,
@@ -340,11 +356,9 @@ START_TEST(interrupted_run)
 		"1700000000001000000 task_start a map 0 r0h0\n"
 		"1700000000050000000 job_done a\n"
 		"1700000000060000000 job_do"; /* cut: c's end is not known */
-	struct analyze_opts o = { .no_plots = true };
-	char errbuf[HYDE_ERRBUF_SIZE] = "", path[4096];
+	char path[4096];
 	struct analyze_result r;
 	char *d = make_tmpdir(), *m, *f, *j, *sum;
-	int lvl = log_get_level();
 
 	ck_assert_int_eq(fixture_write_run(d, FX_TRUNCATED), 0);
 	snprintf(path, sizeof(path), "%s/app/jobs.csv", d);
@@ -361,10 +375,7 @@ START_TEST(interrupted_run)
 	*strstr(f, "9,c9,") = '\0';
 	strcat(f, "9,c9,17000");
 	put(d, "app/fetches.csv", f, strlen(f));
-	log_set_level(LOG_LVL_ERR);
-	ck_assert_msg(analyze_run(d, &o, &r, errbuf) == 0, "%s", errbuf);
-	log_set_level(lvl);
-	ck_assert(r.incomplete);
+	analyze_interrupted(d, &r);
 	ck_assert_uint_eq(r.flows, 9);
 	ck_assert_uint_eq(r.jobs, 3);
 	ck_assert_uint_eq(r.jobs_finished, 1);
@@ -395,15 +406,13 @@ START_TEST(killed_before_any_flow)
 	static const char wl[] =
 		"job id=a user=alice arrival=0s input=2MB shuffle=9000B output=0B maps=1 reduces=2 map_time=1ms reduce_time=1ms\n";
 	static const char events[] = "1700000000000000000 run_start emul fair sunflow\n";
-	struct analyze_opts o = { .no_plots = true };
-	char errbuf[HYDE_ERRBUF_SIZE] = "", path[4096];
-	struct analyze_result r;
-	char *d = make_tmpdir(), *sum;
 	static const char *gone[] = { "manifest.csv", "app/jobs.csv", "app/coflows.csv",
 				      "app/fetches.csv" };
+	char path[4096];
+	struct analyze_result r;
+	char *d = make_tmpdir(), *sum;
 	DIR *dp;
 	struct dirent *de;
-	int lvl = log_get_level();
 	size_t i;
 
 	ck_assert_int_eq(fixture_write_run(d, FX_GOOD), 0);
@@ -422,10 +431,7 @@ START_TEST(killed_before_any_flow)
 	closedir(dp);
 	put(d, "inputs/workload.wl", wl, sizeof(wl) - 1);
 	put(d, "events.log", events, sizeof(events) - 1);
-	log_set_level(LOG_LVL_ERR);
-	ck_assert_msg(analyze_run(d, &o, &r, errbuf) == 0, "%s", errbuf);
-	log_set_level(lvl);
-	ck_assert(r.incomplete);
+	analyze_interrupted(d, &r);
 	ck_assert_uint_eq(r.flows, 0);
 	ck_assert_uint_eq(r.packets, 0);
 	ck_assert_uint_eq(r.jobs, 1);
