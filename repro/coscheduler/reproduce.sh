@@ -20,8 +20,12 @@
 # Environment: HYDE (the hyde binary), RUNS (20), SIDE_RUNS (the runs of
 # the os-R and model-* points, default RUNS), JOBS (simulations at a
 # time, default the cores), QUICK=1 (a small setting, for the test suite:
-# 40 jobs, 3 runs unless RUNS says). A point whose summary.csv exists is kept, so an
-# interrupted reproduction resumes where it stopped.
+# 40 jobs, 3 runs unless RUNS says), SWEEP_ONLY=1 (write each point's
+# simulations out as a hyde sweep, OUT/sweep/POINT/commands.txt for GNU
+# parallel and slurm.sh for a Slurm array, and run nothing; run this again
+# once they are done). A point whose summary.csv exists is kept, and a
+# sweep's finished runs are, so an interrupted reproduction resumes where
+# it stopped.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -51,7 +55,11 @@ case $JOBS in '' | *[!0-9]* | 0) echo "reproduce.sh: JOBS: expected a count, got
 mkdir -p "$OUT/topologies" || exit 2
 failed=
 
-# point NAME TOPOLOGY WORKLOAD SCHEDULERS RUNS [hyde compare OPTIONS...]
+# point NAME TOPOLOGY WORKLOAD SCHEDULERS RUNS [--OPTION VALUE...]: a
+# hyde sweep of the schedulers (comma-separated, as hyde compare) on
+# seeds 1..RUNS, with those hyde sim options, in OUT/sweep/NAME; then
+# hyde compare --from it writes OUT/NAME. SWEEP_ONLY=1 writes the sweep
+# out (commands.txt, slurm.sh) and runs nothing.
 point() {
 	name=$1 topo=$2 wl=$3 scheds=$4 runs=$5
 	shift 5
@@ -60,15 +68,35 @@ point() {
 		echo "  $name: kept from an earlier reproduction"
 		return 0
 	fi
+	mkdir -p "$OUT/sweep" || exit 2
+	{
+		echo "topology $topo"
+		echo "workload $wl"
+		echo "scheduler $(echo "$scheds" | tr ',' ' ')"
+		echo "seed 1..$runs"
+		while [ $# -ge 2 ]; do
+			echo "option ${1#--} $2"
+			shift 2
+		done
+	} >"$OUT/sweep/$name.spec"
+	if [ -n "${SWEEP_ONLY:-}" ]; then
+		"$HYDE" sweep "$OUT/sweep/$name.spec" -o "$OUT/sweep/$name" -n -q >/dev/null ||
+			{ echo "  $name: hyde sweep -n failed" >&2; exit 2; }
+		return 0
+	fi
 	rm -rf "$dir"
-	echo "  $name: $runs runs of $scheds${1:+ ($*)} ($(date +%H:%M:%S))"
-	"$HYDE" compare --backend sim -t "$topo" -w "$wl" -s "$scheds" --runs "$runs" --seed 1 \
-		-j "$JOBS" -o "$dir" -q "$@" >"$dir.txt" 2>"$dir.err"
+	echo "  $name: $runs runs of $scheds ($(date +%H:%M:%S))"
+	"$HYDE" sweep "$OUT/sweep/$name.spec" -o "$OUT/sweep/$name" -j "$JOBS" -q >"$dir.sweep.txt" 2>&1
 	rc=$?
 	if [ $rc != 0 ]; then
-		echo "  $name: hyde compare exited $rc: $(tail -1 "$dir.err")"
+		echo "  $name: hyde sweep exited $rc: $(tail -1 "$dir.sweep.txt")"
 		failed="$failed $name"
-		[ -f "$dir/summary.csv" ] || return 0
+	fi
+	"$HYDE" compare --from "$OUT/sweep/$name" -o "$dir" -q >"$dir.txt" 2>"$dir.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "  $name: hyde compare --from exited $rc: $(tail -1 "$dir.err")"
+		failed="$failed $name"
 	fi
 	return 0
 }
@@ -77,7 +105,7 @@ point() {
 rebase() { # NAME FROM LABEL
 	[ -f "$OUT/$2/compare.csv" ] || return 0
 	rm -rf "$OUT/$1"
-	"$HYDE" compare --from "$OUT/$2" --baseline "$3" -o "$OUT/$1" -q >"$OUT/$1.txt" 2>"$OUT/$1.err" ||
+	"$HYDE" compare --from "$OUT/sweep/$2" --baseline "$3" -o "$OUT/$1" -q >"$OUT/$1.txt" 2>"$OUT/$1.err" ||
 		echo "  $1: hyde compare --from exited $?: $(tail -1 "$OUT/$1.err")"
 }
 
@@ -112,6 +140,10 @@ for rate in $SWEEP_RATES; do
 	done
 done
 
+if [ -n "${SWEEP_ONLY:-}" ]; then
+	echo "reproduce-coscheduler: sweeps written to $OUT/sweep/*/ (commands.txt, slurm.sh); once run, run this again for the report"
+	exit 0
+fi
 HYDE=$HYDE WINDOW_S=$WINDOW_S EPS_GBPS=$EPS_GBPS PRESET_WORKLOAD=$PRESET_WORKLOAD SWEEP_SCALES=$SWEEP_SCALES SWEEP_RATES=$SWEEP_RATES \
 	RUNS=$RUNS SIDE_RUNS=$SIDE_RUNS SWEEP_RUNS=$SWEEP_RUNS FAILED=$failed \
 	"$here/report.sh" "$OUT" || exit 1
