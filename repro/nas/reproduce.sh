@@ -56,8 +56,11 @@
 # (300s), SCALE (0.1); F4_K (10),
 # F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
 # runs, Fig. 3(h) with 25 and 200 users, Fig. 4 with 20 jobs (for a look,
-# not for figures). A finished
-# point (its summary.csv) is kept: an interrupted reproduction resumes.
+# not for figures); SWEEP_ONLY=1: the simulations written out as hyde
+# sweeps (OUT/sweep/POINT/commands.txt for GNU parallel, slurm.sh for a
+# Slurm array), nothing run; run this again once they are done. A finished
+# point (its summary.csv) is kept, and a sweep's finished runs are: an
+# interrupted reproduction resumes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -107,7 +110,12 @@ N=$NAS_TH
 SCHEDS="fair,delay:form=skip,shufflewatcher,nas:ca_rts=no:cr_rts=no$N,nas:cr_rts=no$N,nas$N,nas:tt=no$N,nas:tt=no:cr_rts=no$N"
 failed=
 # point DIR WHAT TOPO WORKLOAD SCHEDS [hyde compare options...]: one
-# comparison into DIR, kept if DIR has its summary.csv already
+# comparison into DIR, kept if DIR has its summary.csv already. In the
+# simulator (--backend sim) the runs are a hyde sweep in OUT/sweep/NAME
+# (SWEEP_ONLY=1: written out for GNU parallel or Slurm, nothing run), read
+# back with hyde compare --from, each run linked in DIR as hyde compare
+# files them (LABEL/seed-N, the report reads them there); on the emulated
+# fabric, hyde compare itself.
 point() {
 	_d=$1 _what=$2 _t=$3 _w=$4 _s=$5
 	shift 5
@@ -115,15 +123,63 @@ point() {
 		echo "reproduce-nas: $_d kept from an earlier reproduction"
 		return 0
 	fi
+	_be=emul _n=1 _j=1 _opts=
+	for _a in "$@"; do
+		case $_a in --backend | --runs | -j | --*) _k=$_a; continue ;; esac
+		case ${_k:-} in
+		--backend) _be=$_a ;;
+		--runs) _n=$_a ;;
+		-j) _j=$_a ;;
+		*) _opts="$_opts
+option ${_k#--} $_a" ;;
+		esac
+		_k=
+	done
+	if [ "$_be" = sim ]; then
+		_name=$(basename "$_d")
+		mkdir -p "$OUT/sweep" || exit 2
+		printf 'topology %s\nworkload %s\nscheduler %s\nseed 1..%s%s\n' "$_t" "$_w" \
+			"$(echo "$_s" | tr ',' ' ')" "$_n" "$_opts" >"$OUT/sweep/$_name.spec"
+		if [ -n "${SWEEP_ONLY:-}" ]; then
+			"$HYDE" sweep "$OUT/sweep/$_name.spec" -o "$OUT/sweep/$_name" -n -q >/dev/null || exit 2
+			return 0
+		fi
+	fi
 	rm -rf "$_d"
 	echo "reproduce-nas: $_what, each of $_s on $(basename "$_t" .topo), $_w ($(date +%H:%M:%S))"
-	nice -n 10 "$HYDE" compare -t "$_t" -w "$_w" -s "$_s" --seed 1 -o "$_d" -q "$@" \
-		>"$_d.txt" 2>"$_d.err"
+	if [ "$_be" = sim ]; then
+		nice -n 10 "$HYDE" sweep "$OUT/sweep/$_name.spec" -o "$OUT/sweep/$_name" -j "$_j" -q \
+			>"$_d.sweep.txt" 2>&1 &&
+			"$HYDE" compare --from "$OUT/sweep/$_name" -o "$_d" -q >"$_d.txt" 2>"$_d.err" &&
+			link_runs "$OUT/sweep/$_name" "$_d"
+	else
+		nice -n 10 "$HYDE" compare -t "$_t" -w "$_w" -s "$_s" --seed 1 -o "$_d" -q "$@" \
+			>"$_d.txt" 2>"$_d.err"
+	fi
 	_rc=$?
 	if [ $_rc != 0 ]; then
-		echo "reproduce-nas: hyde compare ($(basename "$_d")) exited $_rc: $(tail -1 "$_d.err")" >&2
+		echo "reproduce-nas: $(basename "$_d") failed (exit $_rc): $(tail -1 "$_d.err" 2>/dev/null || tail -1 "$_d.sweep.txt")" >&2
 		failed="$failed $(basename "$_d")"
 	fi
+}
+# link_runs SWEEP DIR: each run of the sweep as DIR/LABEL/seed-N (a label's
+# ':' a '-', as hyde compare names them), relative links
+link_runs() {
+	awk 'NR > 1 {
+		n = 0; f = ""; q = 0
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\"") { q = !q; continue }
+			if (c == "," && !q) { col[++n] = f; f = ""; continue }
+			f = f c
+		}
+		col[++n] = f
+		lab = col[7]; gsub(/:/, "-", lab)
+		print col[2], lab, col[n]
+	}' "$1/sweep.csv" | while read -r _rd _lab _seed; do
+		mkdir -p "$2/$_lab" &&
+			ln -sfn "../../sweep/${1##*/}/runs/${_rd##*/}" "$2/$_lab/seed-$_seed" || return 1
+	done
 }
 point "$OUT/sim" "Fig. 3, $RUNS runs" "$TOPO" "$WL" "$SCHEDS" --backend sim --runs "$RUNS" -j "$JOBS"
 # Fig. 3(h): NAS (and Fair, for a change at the same count) with other
@@ -158,6 +214,10 @@ fig4() {
 fig4 "$OUT/fig4-sim" sim "$RUNS" "$F4_WL" -j "$JOBS"
 [ "$F4_COARSE" = 1 ] || fig4 "$OUT/fig4-fine" sim "$RUNS" "$F4_FINE" -j "$JOBS"
 [ -n "${EMUL:-}" ] && fig4 "$OUT/fig4-emul" emul "$EMUL_RUNS" "$F4_WL"
+if [ -n "${SWEEP_ONLY:-}" ]; then
+	echo "reproduce-nas: the simulations written to $OUT/sweep/*/ (commands.txt, slurm.sh); once run, run this again for the report"
+	exit 0
+fi
 WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH USERS=$USERS USERS_H=$USERS_H JOBS_N=$JOBS_N F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
 	F4_COARSE=$F4_COARSE \
 	"$here/report.sh" "$OUT" || exit 1
