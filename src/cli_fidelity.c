@@ -9,7 +9,13 @@
  * (median, p90: nearest rank; worst: the largest error) over all pairs, by
  * the emulated flow's path and by size class, and by kind. Writes
  * fidelity.csv (every joined pair) and fidelity.png (simulated against
- * emulated, log-log) into -o DIR (default SIM_RUN). */
+ * emulated, log-log) into -o DIR (default SIM_RUN).
+ *
+ * With free decisions the two runs may place tasks apart, and a coflow's
+ * error is then the decision's as much as the network model's: the task
+ * starts of both events.log (job, kind, index: host) are joined too, and
+ * CCT and JCT are also given for the jobs placed alike (every task on the
+ * same host) and those placed otherwise. */
 #include "config.h"
 
 #include <errno.h>
@@ -166,6 +172,169 @@ out:
 	return r;
 }
 
+/* A task's start in a run's events.log: "job kind index" and its host. */
+struct fd_task {
+	char *key, *host;
+	size_t seq; /* its line's order: a task's first start wins */
+};
+
+struct fd_tasks {
+	struct fd_task *t;
+	size_t n;
+};
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct fd_task *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void tasks_free(struct fd_tasks *ts)
+{
+	size_t i;
+
+	for (i = 0; i < ts->n; i++) {
+		free(ts->t[i].key);
+		free(ts->t[i].host);
+	}
+	free(ts->t);
+	memset(ts, 0, sizeof(*ts));
+}
+
+/* The task starts of DIR/events.log, sorted by key, a task's first start
+ * only; none if the file is missing or has none (a replay). */
+static void read_tasks(const char *dir, struct fd_tasks *ts)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *f[8];
+	size_t cap = 0, lcap = 0, i, w;
+	FILE *fp = fopen(path, "r");
+
+	memset(ts, 0, sizeof(*ts));
+	free(path);
+	if (!fp)
+		return;
+	while (read_line(fp, &line, &lcap) >= 0) {
+		if (!strstr(line, " task_start ") || str_split_fields(line, f, 8) < 6 ||
+		    strcmp(f[1], "task_start"))
+			continue;
+		xgrow((void **)&ts->t, &cap, ts->n + 1, sizeof(*ts->t));
+		ts->t[ts->n].key = xasprintf("%s %s %s", f[2], f[3], f[4]);
+		ts->t[ts->n].host = xstrdup(f[5]);
+		ts->t[ts->n].seq = ts->n;
+		ts->n++;
+	}
+	free(line);
+	fclose(fp);
+	/* by key, a task's first start first; the others dropped */
+	xqsort(ts->t, ts->n, sizeof(*ts->t), cmp_task);
+	for (i = w = 0; i < ts->n; i++) {
+		if (w && !strcmp(ts->t[w - 1].key, ts->t[i].key)) {
+			free(ts->t[i].key);
+			free(ts->t[i].host);
+			continue;
+		}
+		ts->t[w++] = ts->t[i];
+	}
+	ts->n = w;
+}
+
+/* How the two runs' decisions compare: task starts in both, on the same
+ * host; and per job (sorted by id) whether every task of it was placed
+ * alike (its tasks the same in both runs, each on the same host). */
+struct fd_placement {
+	bool known;		/* both runs have task starts */
+	size_t both, same, only;
+	char **job;		/* sorted */
+	bool *alike;
+	size_t n_jobs, n_alike;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static size_t key_job_len(const char *key)
+{
+	return strcspn(key, " ");
+}
+
+/* the job's slot in pl (added if new, in key order: keys come sorted) */
+static size_t placement_job(struct fd_placement *pl, size_t *cap, const char *key)
+{
+	size_t n = key_job_len(key);
+
+	if (pl->n_jobs && strlen(pl->job[pl->n_jobs - 1]) == n &&
+	    !strncmp(pl->job[pl->n_jobs - 1], key, n))
+		return pl->n_jobs - 1;
+	xgrow((void **)&pl->job, cap, pl->n_jobs + 1, sizeof(*pl->job));
+	pl->alike = xrealloc(pl->alike, *cap * sizeof(*pl->alike));
+	pl->job[pl->n_jobs] = xasprintf("%.*s", (int)n, key);
+	pl->alike[pl->n_jobs] = true;
+	return pl->n_jobs++;
+}
+
+static void placement(const struct fd_tasks *e, const struct fd_tasks *s, struct fd_placement *pl)
+{
+	size_t a = 0, b = 0, cap = 0, i;
+
+	memset(pl, 0, sizeof(*pl));
+	if (!e->n || !s->n)
+		return;
+	pl->known = true;
+	while (a < e->n || b < s->n) {
+		int c = a == e->n ? 1 : b == s->n ? -1 : strcmp(e->t[a].key, s->t[b].key);
+		const char *key = c <= 0 ? e->t[a].key : s->t[b].key;
+		size_t j = placement_job(pl, &cap, key);
+
+		if (c) {
+			pl->only++;
+			pl->alike[j] = false;
+			if (c < 0)
+				a++;
+			else
+				b++;
+			continue;
+		}
+		pl->both++;
+		if (!strcmp(e->t[a].host, s->t[b].host))
+			pl->same++;
+		else
+			pl->alike[j] = false;
+		a++;
+		b++;
+	}
+	/* a job's keys are contiguous ("JOB " sorts before any longer id
+	 * that JOB begins, ' ' being below every character of an id), and the
+	 * jobs come in the order of their ids: pl->job is sorted */
+	for (i = 0; i < pl->n_jobs; i++)
+		pl->n_alike += pl->alike[i];
+}
+
+/* 1: job placed alike, 0: otherwise, -1: not known */
+static int placed_alike(const struct fd_placement *pl, const char *job)
+{
+	char **hit;
+
+	if (!pl->known)
+		return -1;
+	hit = bsearch(&job, pl->job, pl->n_jobs, sizeof(*pl->job), cmp_str);
+	return hit ? pl->alike[hit - pl->job] : -1;
+}
+
+static void placement_free(struct fd_placement *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n_jobs; i++)
+		free(pl->job[i]);
+	free(pl->job);
+	free(pl->alike);
+	memset(pl, 0, sizeof(*pl));
+}
+
 /* The pairs of two sets, by name. */
 struct fd_join {
 	struct fd_pair *p;
@@ -262,7 +431,7 @@ static const char *size_class(uint64_t b)
 	       b < 10000000 ? "size 1MB-10MB" : "size >=10MB";
 }
 
-static void report_level(int lv, const struct fd_join *j)
+static void report_level(int lv, const struct fd_join *j, const struct fd_placement *pl)
 {
 	static const char *const paths[] = { "eps", "ocs", "rack", "host" };
 	static const char *const sizes[] = { "size <100KB", "size 100KB-1MB", "size 1MB-10MB",
@@ -307,7 +476,19 @@ static void report_level(int lv, const struct fd_join *j)
 			snprintf(label, sizeof(label), "kind %s", kinds[g]);
 			print_stat(label, &st);
 		}
-	} else if (lv == LV_JOB) {
+	}
+	if (lv != LV_FLOW && pl->known) {
+		static const char *const how[] = { "placed otherwise", "placed alike" };
+
+		for (g = 0; g < ARRAY_SIZE(how); g++) {
+			for (i = n = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) && placed_alike(pl, j->p[i].e->name) == (int)g)
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			print_stat(how[g], &st);
+		}
+	}
+	if (lv == LV_JOB) {
 		static const char *const cls[] = { "heavy", "light" };
 
 		for (g = 0; g < ARRAY_SIZE(cls); g++) {
@@ -419,7 +600,10 @@ static void usage(FILE *fp)
 		"100KB-1MB, 1MB-10MB, >=10MB), by kind and by job class. SIM_RUN is\n"
 		"usually hyde sim --replay EMUL_RUN (the decisions held equal; it has no\n"
 		"jobs.csv, so no JCT) or hyde sim with the same inputs and seed (free\n"
-		"decisions: flows join only where the decisions agreed).\n\n"
+		"decisions: flows join only where the decisions agreed). Then the task\n"
+		"starts of both events.log are joined too (job, kind, index: host): how\n"
+		"many were on the same host, and CCT and JCT also for the jobs placed\n"
+		"alike (every task on the same host) and those placed otherwise.\n\n"
 		"  -o, --out DIR         where fidelity.csv (every joined pair: level, name,\n"
 		"                        kind, path, bytes, emul_ns, sim_ns, ratio; -1: not\n"
 		"                        timed on both) and fidelity.png (simulated against\n"
@@ -438,12 +622,16 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 	char errbuf[HYDE_ERRBUF_SIZE];
 	const char *dir[2] = { emul, sim };
 	struct fd_set sets[2][LV_N];
+	struct fd_tasks tasks[2];
+	struct fd_placement place;
 	struct fd_all all;
 	struct stat sb;
 	int lv, r = 0, k;
 	char *csv = NULL, *png = NULL, *tmp = NULL;
 
 	memset(sets, 0, sizeof(sets));
+	memset(tasks, 0, sizeof(tasks));
+	memset(&place, 0, sizeof(place));
 	memset(&all, 0, sizeof(all));
 	if (fs)
 		memset(fs, 0, sizeof(*fs));
@@ -474,12 +662,20 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		r = EXIT_USAGE;
 		goto out;
 	}
+	for (k = 0; k < 2; k++)
+		read_tasks(dir[k], &tasks[k]);
+	placement(&tasks[0], &tasks[1], &place);
 	if (!quiet) {
 		printf("hyde fidelity: %s (emulated) against %s (simulated)\n", dir[0], dir[1]);
 		printf("ratio: emulated / simulated (above 1: the emulation slower); |err|: |sim - emul| / emul\n\n");
+		if (place.known)
+			printf("Decisions: %zu task starts in both runs, %zu on the same host (%.1f%%), %zu in one run only; %zu of %zu jobs placed alike (every task on the same host)\n\n",
+			       place.both, place.same,
+			       place.both ? 100.0 * (double)place.same / (double)place.both : 0.0,
+			       place.only, place.n_alike, place.n_jobs);
 		for (lv = 0; lv < LV_N; lv++) {
 			if (all.have[lv])
-				report_level(lv, &all.j[lv]);
+				report_level(lv, &all.j[lv], &place);
 			else
 				printf("%s: not compared: %s has no %s\n", lv_metric[lv],
 				       sets[0][lv].present ? dir[1] : dir[0], RUNDIR_JOBS);
@@ -536,6 +732,9 @@ out:
 			set_free(&sets[k][lv]);
 		free(all.j[lv].p);
 	}
+	for (k = 0; k < 2; k++)
+		tasks_free(&tasks[k]);
+	placement_free(&place);
 	free(csv);
 	free(png);
 	free(tmp);

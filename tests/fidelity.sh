@@ -172,8 +172,38 @@ printf '%s\n0,a,2,4000000,0,800000000,800000000,-1,0,0,-1\n1,b,3,20002000,0,4000
 # JCTs 10 s / 5 s (heavy), 3 s / 3 s (light)
 printf '%s\na,u,0,0,1,10000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$E/jobs.csv"
 printf '%s\na,u,0,0,1,5000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$S/jobs.csv"
+# task starts (the decisions): a's two tasks on the same hosts (S starts
+# its reduce again elsewhere, later: the first start counts), b's reduce
+# on another host and a map of b only in E: 4 in both, 3 alike, 1 in one
+# run only; a placed alike, b otherwise
+cat >"$E/events.log" <<EOF
+0 run_start emul fair sunflow
+1 task_start a map 0 r1h0
+2 task_start a reduce 0 r0h0
+3 task_start b map 0 r0h0
+4 task_start b map 1 r0h1
+5 task_start b reduce 0 r1h0
+EOF
+cat >"$S/events.log" <<EOF
+0 run_start sim fair sunflow
+1 task_start a map 0 r1h0
+2 task_start a reduce 0 r0h0
+3 task_start b map 0 r0h0
+5 task_start b reduce 0 r1h1
+6 task_start a reduce 0 r1h1
+EOF
 expect_status 0 "$HYDE" fidelity "$E" "$S" -o "$tmpdir"
 line() { echo "$out" | grep -E "^  $1 " | tr -s ' '; }
+contains "$out" "Decisions: 4 task starts in both runs, 3 on the same host (75.0%), 1 in one run only; 1 of 2 jobs placed alike (every task on the same host)"
+# CCT: a (1.25) alike, b (0.5) otherwise; JCT: a (2.0) alike, b (1.0) otherwise
+[ "$(line 'placed otherwise' | sed -n 1p)" = " placed otherwise 1 0.500 0.500 100.0% 100.0% 100.0%" ] ||
+	fail "CCT placed otherwise: $(line 'placed otherwise' | sed -n 1p)"
+[ "$(line 'placed alike' | sed -n 1p)" = " placed alike 1 1.250 1.250 20.0% 20.0% 20.0%" ] ||
+	fail "CCT placed alike: $(line 'placed alike' | sed -n 1p)"
+[ "$(line 'placed otherwise' | sed -n 2p)" = " placed otherwise 1 1.000 1.000 0.0% 0.0% 0.0%" ] ||
+	fail "JCT placed otherwise: $(line 'placed otherwise' | sed -n 2p)"
+[ "$(line 'placed alike' | sed -n 2p)" = " placed alike 1 2.000 2.000 50.0% 50.0% 50.0%" ] ||
+	fail "JCT placed alike: $(line 'placed alike' | sed -n 2p)"
 contains "$out" "FCT: 5 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not ended: 0 in EMUL_RUN, 1 in SIM_RUN; no time (0): 0, 0"
 [ "$(echo "$out" | grep -E '^  all ' | head -1 | tr -s ' ')" = " all 4 1.000 2.000 0.0% 100.0% 100.0%" ] ||
 	fail "FCT all: $(echo "$out" | grep -E '^  all ' | head -1)"
