@@ -50,11 +50,13 @@ int cmd_fidelity(int argc, char **argv); /* cli_fidelity.c */
 /* hyde fidelity's join of two run directories (hyde compare --backend
  * both): 0, or an exit status, having said why. Per level (flows,
  * coflows, jobs): pairs joined, pairs timed on both, the ratio
- * emulated / simulated's median and p90 (NAN: none). */
+ * emulated / simulated's median and p90 (NAN: none); and the jobs that
+ * placed every task alike, of those with tasks (0 of 0: none known). */
 struct fidelity_summary {
 	size_t flows_e, flows_s;
 	size_t joined[3], n[3];
 	double ratio_med[3], ratio_p90[3];
+	size_t jobs_alike, jobs_placed;
 };
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs);

@@ -1966,14 +1966,15 @@ static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
 		goto out;
 	}
 	printf("\nfidelity: each emulated run against its simulation (free decisions; ratio emulated /\n"
-	       "simulated, median/p90 over the flows, coflows, jobs joined; avg: of the run's averages)\n");
-	printf("%-16s %6s %12s %15s %15s %15s %10s %10s\n", "scheduler", "seed", "flows joined",
-	       "FCT ratio", "CCT ratio", "JCT ratio", "avg JCT", "avg CCT");
+	       "simulated, median/p90 over the flows, coflows, jobs joined; avg: of the run's averages;\n"
+	       "jobs alike: those that placed every task on the same host in both)\n");
+	printf("%-16s %6s %12s %15s %15s %15s %10s %10s %11s\n", "scheduler", "seed", "flows joined",
+	       "FCT ratio", "CCT ratio", "JCT ratio", "avg JCT", "avg CCT", "jobs alike");
 	for (i = 0; i < n[0] && i < n[1]; i++)
 		for (k = 0; k < runs[0] && k < runs[1]; k++) {
 			struct cmp_run *re = &specs[0][i].runs[k], *rs = &specs[1][i].runs[k];
 			struct fidelity_summary fs;
-			char *d, *fo, c1[32], c2[32], c3[32], jj[16], cc[16];
+			char *d, *fo, c1[32], c2[32], c3[32], jj[16], cc[16], ja[32];
 
 			if (!re->ok || !rs->ok) {
 				printf("%-16s %6" PRIu64 " (a run failed: no fidelity)\n", specs[0][i].label,
@@ -1998,8 +1999,9 @@ static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
 			fmt_ratio(fs.ratio_med[2], fs.ratio_p90[2], c3, sizeof(c3));
 			snprintf(jj, sizeof(jj), "%.3f", re->m[M_JCT] / rs->m[M_JCT]);
 			snprintf(cc, sizeof(cc), "%.3f", re->m[M_CCT] / rs->m[M_CCT]);
-			printf("%-16s %6" PRIu64 " %5zu of %-5zu %15s %15s %15s %10s %10s\n",
-			       specs[0][i].label, re->seed, fs.joined[0], fs.flows_e, c1, c2, c3, jj, cc);
+			snprintf(ja, sizeof(ja), "%zu of %zu", fs.jobs_alike, fs.jobs_placed);
+			printf("%-16s %6" PRIu64 " %5zu of %-5zu %15s %15s %15s %10s %10s %11s\n",
+			       specs[0][i].label, re->seed, fs.joined[0], fs.flows_e, c1, c2, c3, jj, cc, ja);
 			free(fo);
 		}
 	printf("\nper run: %s/<scheduler>[-seed-N]/fidelity.csv, fidelity.png (hyde fidelity EMUL_RUN SIM_RUN for the tables)\n",

@@ -685,6 +685,8 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 	if (fs) {
 		fs->flows_e = sets[0][LV_FLOW].n;
 		fs->flows_s = sets[1][LV_FLOW].n;
+		fs->jobs_alike = place.n_alike;
+		fs->jobs_placed = place.n_jobs;
 		for (lv = 0; lv < LV_N; lv++) {
 			const struct fd_pair **v = xmalloc((all.j[lv].n + 1) * sizeof(*v));
 			struct fd_stat st;

@@ -96,6 +96,10 @@ for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv
 done
 ne=$(($(wc -l <"$C/emul/fair/flows.csv") - 1))
 echo "$out" | grep -Eq "^fair +5 +[0-9]+ of $ne " || fail "compare --backend both: no fidelity line for fair: $out"
+# the last column: the jobs placed alike, of the workload's (each ran
+# tasks on both backends); how many are alike is the run's to say
+nj=$(grep -c '^job' "$D/io.wl")
+echo "$out" | grep -Eq "^fair +5 .* [0-9]+ of $nj\$" || fail "compare --backend both: no 'K of $nj' jobs alike: $out"
 [ "$(grep -c '^flow,' "$C/fidelity/fair/fidelity.csv")" -ge 1 ] || fail "compare --backend both: no flow joined"
 expect_status 2 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s nosuch -o "$tmpdir/b2" -q
 contains "$err" "unknown scheduler 'nosuch'"
