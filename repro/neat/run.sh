@@ -9,7 +9,9 @@
 # NEAT_SEEDS ("1 2 3": one workload and one run per seed and scheme),
 # NEAT_FLOWS (20000 flows a workload), NEAT_LOAD (0.8 of the host links),
 # NEAT_EMUL (auto: the testbed in emulation when root, yes, no),
-# NEAT_EMUL_FLOWS (1000), NEAT_EMUL_SEEDS ("1 2").
+# NEAT_EMUL_FLOWS (1000), NEAT_EMUL_SEEDS ("1 2"), JOBS (simulations at
+# a time, default the cores), NEAT_SWEEP_ONLY (yes: the simulations
+# written out as hyde sweeps for GNU parallel or Slurm, nothing run).
 # A run already in OUTDIR is not run again (delete it to redo it).
 #
 # Simulation (hyde sim, topologies/neat160.topo: 160 hosts, 1 Gbit/s edges,
@@ -30,6 +32,7 @@ FLOWS=${NEAT_FLOWS:-20000}
 LOAD=${NEAT_LOAD:-0.8}
 EMUL=${NEAT_EMUL:-auto}
 EFLOWS=${NEAT_EMUL_FLOWS:-1000}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
 ESEEDS=${NEAT_EMUL_SEEDS:-"1 2"}
 R=$SRC/repro/neat
 T160=$SRC/topologies/neat160.topo
@@ -47,17 +50,75 @@ gen() { # NAME TOPO KEY=VALUE...
 }
 
 # ---- simulation: sim RUN WORKLOAD SCHED [hyde sim options...] ----
+# A run is queued; run_sims then runs them as hyde sweeps, one per
+# scheduler and options (its workloads the grid), JOBS at a time, in
+# OUT/sweep/<scheduler>_hb.._net.._coflow.., and links each run's
+# directory as OUT/sim/RUN. A sweep resumes where it stopped (its finished
+# runs are kept). NEAT_SWEEP_ONLY=yes writes the sweeps out (commands.txt
+# for GNU parallel, slurm.sh for a Slurm array) and stops; run this again
+# once they are done.
+: >"$OUT/sim.queue"
 sim() {
 	_run=$1
 	_wl=$2
 	_s=$3
 	shift 3
-	[ -s "$OUT/sim/$_run/flows.csv" ] && return 0
-	log "sim $_run"
-	rm -rf "$OUT/sim/$_run"
-	nice -n 10 "$HYDE" sim -t "$T160" -w "$OUT/wl/$_wl.wl" --heartbeat 0 -s "$_s" \
-		-o "$OUT/sim/$_run" -q "$@" ||
-		{ log "sim $_run failed"; return 1; }
+	_hb=0 _net=- _cf=-
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-S) _s="$_s:$2" ;;
+		--heartbeat) _hb=$2 ;;
+		--net) _net=$2 ;;
+		--coflow) _cf=$2 ;;
+		*) log "sim $_run: option $1 not known to run_sims"; exit 2 ;;
+		esac
+		shift 2
+	done
+	echo "$_s $_hb $_net $_cf $_wl $_run" >>"$OUT/sim.queue"
+}
+run_sims() {
+	_failed=
+	mkdir -p "$OUT/sweep"
+	for _g in $(awk '{ print $1 "|" $2 "|" $3 "|" $4 }' "$OUT/sim.queue" | sort -u); do
+		_s=${_g%%|*} _r=${_g#*|}
+		_hb=${_r%%|*} _r=${_r#*|}
+		_net=${_r%%|*} _cf=${_r#*|}
+		_name=$(printf '%s_hb%s_net%s_coflow%s' "$_s" "$_hb" "$_net" "$_cf" | tr ':' '+')
+		{
+			echo "topology $T160"
+			printf 'workload'
+			awk -v s="$_s" -v h="$_hb" -v n="$_net" -v c="$_cf" -v o="$OUT" \
+				'$1 == s && $2 == h && $3 == n && $4 == c { printf " %s/wl/%s.wl", o, $5 }' "$OUT/sim.queue"
+			echo
+			echo "scheduler $_s"
+			echo "option heartbeat $_hb"
+			[ "$_net" = - ] || echo "option net $_net"
+			[ "$_cf" = - ] || echo "option coflow $_cf"
+		} >"$OUT/sweep/$_name.spec"
+		if [ "${NEAT_SWEEP_ONLY:-no}" = yes ]; then
+			"$HYDE" sweep "$OUT/sweep/$_name.spec" -o "$OUT/sweep/$_name" -n -q >/dev/null || exit 2
+			continue
+		fi
+		log "sim $_name ($(awk -v s="$_s" -v h="$_hb" -v n="$_net" -v c="$_cf" \
+			'$1 == s && $2 == h && $3 == n && $4 == c' "$OUT/sim.queue" | wc -l) runs)"
+		nice -n 10 "$HYDE" sweep "$OUT/sweep/$_name.spec" -o "$OUT/sweep/$_name" -j "$JOBS" -q ||
+			{ log "sweep $_name failed: see $OUT/sweep/$_name/runs/*.log"; _failed=yes; }
+		# each run: its sweep directory, by its workload (the sweep's runs
+		# are named by it: the only dimension with several values, or none)
+		awk -v s="$_s" -v h="$_hb" -v n="$_net" -v c="$_cf" \
+			'$1 == s && $2 == h && $3 == n && $4 == c { print $5, $6 }' "$OUT/sim.queue" |
+			while read -r _wl _run; do
+				_d=$(grep -F ",$OUT/wl/$_wl.wl," "$OUT/sweep/$_name/sweep.csv" | cut -d, -f2)
+				[ -n "$_d" ] || { log "sim $_run: not in $OUT/sweep/$_name/sweep.csv"; exit 2; }
+				rm -rf "$OUT/sim/$_run"
+				ln -s "../sweep/$_name/runs/${_d##*/}" "$OUT/sim/$_run" || exit 2
+			done || exit 2
+	done
+	if [ "${NEAT_SWEEP_ONLY:-no}" = yes ]; then
+		log "the simulations are written out: $OUT/sweep/*/commands.txt, slurm.sh; run this again once they are done"
+		exit 0
+	fi
+	[ -z "$_failed" ] || { log "simulations failed"; exit 1; }
 }
 
 for s in $SEEDS; do
@@ -100,6 +161,8 @@ for s in $SEEDS; do
 	sim "fair-dm-neathb-$s" "dm-$s" neat --net fair --heartbeat 10ms
 	sim "fair-dm-minloadutil-$s" "dm-$s" minload --net fair --heartbeat 10ms -S load=util
 done
+
+run_sims
 
 # ---- tables: gap per bin, mean (min-max) over the seeds ----
 runs() { # PATTERN (with @ for the seed): the flows.csv of every seed
