@@ -48,16 +48,7 @@ EOF
 expect_status 0 "$HYDE" sweep "$tmpdir/same.spec" -o "$tmpdir/same" -n &&
 	contains "$out" "4 runs in $tmpdir/same"
 groups() { # the group column (CSV: a field may be quoted, commas in it)
-	awk 'NR > 1 {
-		n = 1; f = ""; q = 0
-		for (i = 1; i <= length($0); i++) {
-			c = substr($0, i, 1)
-			if (c == "\"") { q = !q; continue }
-			if (c == "," && !q) { if (n == 3) break; n++; f = ""; continue }
-			f = f c
-		}
-		print f
-	}' "$1"
+	awk -f "$HYDE_SRCDIR/repro/sweep_tsv.awk" "$1" | cut -f 3
 }
 n=$(groups "$tmpdir/same/sweep.csv" | sort -u | wc -l)
 [ "$n" = 4 ] || fail "4 runs of 4 kinds in $n groups: $(groups "$tmpdir/same/sweep.csv" | tr '\n' '|')"

@@ -144,19 +144,10 @@ fi
 # reads it, OUT/sim/SET/LABEL/seed-N (OUT/horizon/SET/LABEL for the
 # horizon grids), a link relative to OUT
 file_runs() {
-	awk -v grid="$1" -v gaps_ml="gen:dag,$ML,mean_gap=" '
-	# the columns id,dir,group,label,topology,workload,scheduler,...,seed;
-	# the workload, quoted, holds commas
-	NR > 1 {
-		n = 0; f = ""; q = 0
-		for (i = 1; i <= length($0); i++) {
-			c = substr($0, i, 1)
-			if (c == "\"") { q = !q; continue }
-			if (c == "," && !q) { col[++n] = f; f = ""; continue }
-			f = f c
-		}
-		col[++n] = f
-		dir = col[2]; topo = col[5]; wl = col[6]; sched = col[7]; seed = col[n]
+	awk -f "$here/../sweep_tsv.awk" "$OUT/sweep/$1/sweep.csv" |
+		awk -F '\t' -v grid="$1" -v gaps_ml="gen:dag,$ML,mean_gap=" '
+	{
+		dir = $2; topo = $5; wl = $6; sched = $7; seed = $NF
 		if (grid == "main")
 			set = (wl ~ /preset=tpch/ ? "tpch" : "ml") (topo ~ /-net\.topo$/ ? "net" : "")
 		else if (grid == "gaps") {
@@ -166,7 +157,7 @@ file_runs() {
 		label = sched
 		if (sched ~ /^dawn:b=/) label = "dawn-b" substr(sched, 8)
 		print dir, set, label, seed
-	}' "$OUT/sweep/$1/sweep.csv" |
+	}' |
 		while read -r dir set label seed; do
 			[ -f "$dir/summary.json" ] || continue
 			if [ ! -f "$dir/sched.txt" ]; then

@@ -165,21 +165,12 @@ option ${_k#--} $_a" ;;
 # link_runs SWEEP DIR: each run of the sweep as DIR/LABEL/seed-N (a label's
 # ':' a '-', as hyde compare names them), relative links
 link_runs() {
-	awk 'NR > 1 {
-		n = 0; f = ""; q = 0
-		for (i = 1; i <= length($0); i++) {
-			c = substr($0, i, 1)
-			if (c == "\"") { q = !q; continue }
-			if (c == "," && !q) { col[++n] = f; f = ""; continue }
-			f = f c
-		}
-		col[++n] = f
-		lab = col[7]; gsub(/:/, "-", lab)
-		print col[2], lab, col[n]
-	}' "$1/sweep.csv" | while read -r _rd _lab _seed; do
-		mkdir -p "$2/$_lab" &&
-			ln -sfn "../../sweep/${1##*/}/runs/${_rd##*/}" "$2/$_lab/seed-$_seed" || return 1
-	done
+	awk -f "$here/../sweep_tsv.awk" "$1/sweep.csv" |
+		awk -F '\t' '{ lab = $7; gsub(/:/, "-", lab); print $2, lab, $NF }' |
+		while read -r _rd _lab _seed; do
+			mkdir -p "$2/$_lab" &&
+				ln -sfn "../../sweep/${1##*/}/runs/${_rd##*/}" "$2/$_lab/seed-$_seed" || return 1
+		done
 }
 point "$OUT/sim" "Fig. 3, $RUNS runs" "$TOPO" "$WL" "$SCHEDS" --backend sim --runs "$RUNS" -j "$JOBS"
 # Fig. 3(h): NAS (and Fair, for a change at the same count) with other
