@@ -147,19 +147,6 @@ END_TEST
 
 /* ---- runs in the simulator ---- */
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-cobra-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
 /* kv: "key=value" options separated by ':' (or NULL) */
 static struct ctl *run_ops(const char *topo, const char *wl, const char *sched,
 			   const struct hyde_sched_ops *ops, const char *kv, int64_t heartbeat,
@@ -236,7 +223,8 @@ static const struct {
 
 START_TEST(fig2b_one_job)
 {
-	char *tp = write_tmp(toy_topo, ".topo"), *wp = write_tmp(TOY_APP("J", "0s"), ".wl");
+	char *tp = test_write_tmp("cobra", toy_topo, ".topo");
+	char *wp = test_write_tmp("cobra", TOY_APP("J", "0s"), ".wl");
 	struct ctl *c = run_ok(tp, wp, toy_one[_i].sched, toy_one[_i].kv, 0);
 
 	ck_assert_double_eq_tol(response_s(c, 0), toy_one[_i].ours, 1e-6);
@@ -269,8 +257,8 @@ static const struct {
 
 START_TEST(fig2c_two_jobs)
 {
-	char *tp = write_tmp(toy_topo, ".topo");
-	char *wp = write_tmp(TOY_APP("A", "0s") TOY_APP("B", "5s"), ".wl");
+	char *tp = test_write_tmp("cobra", toy_topo, ".topo");
+	char *wp = test_write_tmp("cobra", TOY_APP("A", "0s") TOY_APP("B", "5s"), ".wl");
 	struct ctl *c = run_ok(tp, wp, toy_two[_i].sched, toy_two[_i].kv, 0);
 
 	ck_assert_double_eq_tol((response_s(c, 0) + response_s(c, 1)) / 2, toy_two[_i].ours, 1e-6);
@@ -364,8 +352,8 @@ START_TEST(theorem6_random_dags)
 			 "racks 1\nhosts %u\ncontainers 2\ncores 2\nmemory 4GB\ncontainer_delay 0s\n"
 			 "replicas 1\nhost_rate 1Gbit\noversub 1\nocs no\n", hosts);
 		make_instance(&r, &in, hosts);
-		tp = write_tmp(topo, ".topo");
-		wp = write_tmp(in.wl, ".wl");
+		tp = test_write_tmp("cobra", topo, ".topo");
+		wp = test_write_tmp("cobra", in.wl, ".wl");
 		c = run_ok(tp, wp, "cobra", NULL, 0);
 		for (a = 0; a < cont_n_apps(c); a++)
 			if ((double)cont_app(c, (uint32_t)a)->end / 1e9 > makespan)
@@ -480,7 +468,8 @@ static const char probe_topo[] = "racks 1\nhosts 1\ncontainers 2\ncores 2\nmemor
 
 START_TEST(controller_promises)
 {
-	char *tp = write_tmp(probe_topo, ".topo"), *wp = write_tmp(two_app_wl, ".wl");
+	char *tp = test_write_tmp("cobra", probe_topo, ".topo");
+	char *wp = test_write_tmp("cobra", two_app_wl, ".wl");
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl *c;
 	int rc;
@@ -515,10 +504,10 @@ END_TEST
  * holds (for the schedulers that only ask for those). */
 START_TEST(refusals)
 {
-	char *tp = write_tmp(probe_topo, ".topo");
-	char *big = write_tmp("job id=b arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 "
+	char *tp = test_write_tmp("cobra", probe_topo, ".topo");
+	char *big = test_write_tmp("cobra", "job id=b arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 "
 			      "map_time=1s map_cpu=3\n", ".wl");
-	char *mid = write_tmp("job id=m arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 "
+	char *mid = test_write_tmp("cobra", "job id=m arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 "
 			      "map_time=1s map_cpu=1.5\n", ".wl");
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl *c;
@@ -557,7 +546,7 @@ static const char *const two_level[] = {
 
 START_TEST(all_done_spark)
 {
-	char *wp = write_tmp(
+	char *wp = test_write_tmp("cobra", 
 		"job id=w.s0 app=w arrival=0s input=600MB shuffle=60MB output=30MB maps=5 reduces=5 map_time=7s reduce_time=2s map_cpu=0.7 map_mem=800MB reduce_cpu=0.3 reduce_mem=500MB\n"
 		"job id=t.s0 app=t arrival=3s input=700MB shuffle=210MB output=210MB maps=6 reduces=4 map_time=4s reduce_time=1.5s map_cpu=0.5 map_mem=600MB reduce_cpu=0.3 reduce_mem=500MB\n"
 		"job id=t.s1 app=t arrival=3s input=300MB shuffle=90MB output=90MB maps=3 reduces=4 map_time=4s reduce_time=1.5s map_cpu=0.5 map_mem=600MB reduce_cpu=0.3 reduce_mem=500MB\n"

@@ -468,22 +468,6 @@ END_TEST
 
 /* ---- in the simulator ---- */
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	FILE *f;
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-dawn-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
 	(void)st;
@@ -562,7 +546,8 @@ static const char two_wl[] =
 
 START_TEST(chains_stay_local)
 {
-	char *topo = write_tmp(two_topo, ".topo"), *wl = write_tmp(two_wl, ".wl");
+	char *topo = test_write_tmp("dawn", two_topo, ".topo");
+	char *wl = test_write_tmp("dawn", two_wl, ".wl");
 	double fair_dep = 0;
 	uint64_t seed;
 
@@ -613,7 +598,8 @@ static const char sat_wl[] =
 
 START_TEST(saturation_flag)
 {
-	char *topo = write_tmp(sat_topo, ".topo"), *wl = write_tmp(sat_wl, ".wl");
+	char *topo = test_write_tmp("dawn", sat_topo, ".topo");
+	char *wl = test_write_tmp("dawn", sat_wl, ".wl");
 	char t1[] = "theta=0.8", t2[] = "theta=10";
 	char *l1 = run_sim("dawn", topo, wl, 1, t1, "events.log");
 	char *l2 = run_sim("dawn", topo, wl, 1, t2, "events.log");
@@ -667,7 +653,8 @@ static double job_end(const char *csv, const char *job)
 START_TEST(wct_per_dag)
 {
 	static const char *const sched[] = { "dawn", "fair" };
-	char *topo = write_tmp(two_topo, ".topo"), *wl = write_tmp(wct_wl, ".wl");
+	char *topo = test_write_tmp("dawn", two_topo, ".topo");
+	char *wl = test_write_tmp("dawn", wct_wl, ".wl");
 	char *j = run_sim(sched[_i], topo, wl, 3, NULL, "summary.json");
 	char *csv = run_sim(sched[_i], topo, wl, 3, NULL, "app/jobs.csv");
 	const char *x = strstr(j, "\"id\": \"x\""), *y = strstr(j, "\"id\": \"y\"");
@@ -710,7 +697,8 @@ static unsigned long long dep_diff(const char *log)
 
 START_TEST(dep_reduce_in_cluster)
 {
-	char *topo = write_tmp(two_topo, ".topo"), *wl = write_tmp(dep_wl, ".wl");
+	char *topo = test_write_tmp("dawn", two_topo, ".topo");
+	char *wl = test_write_tmp("dawn", dep_wl, ".wl");
 	char no[] = "dep=no";
 	char *log = run_sim("dawn", topo, wl, 1, NULL, "events.log");
 

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "check_hyde.h"
 
@@ -15,6 +17,25 @@ const char *test_srcpath(const char *rel)
 
 	snprintf(b, sizeof(buf[0]), "%s/%s", src ? src : ".", rel);
 	return b;
+}
+
+char *test_write_tmp(const char *tag, const char *text, const char *suffix)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t len = strlen(text);
+	char *path;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	path = malloc(strlen(dir) + strlen(tag) + strlen(suffix) + 16);
+	ck_assert_ptr_nonnull(path);
+	sprintf(path, "%s/hyde-%s-XXXXXX%s", dir, tag, suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
 }
 
 int main(void)

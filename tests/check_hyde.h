@@ -29,5 +29,8 @@ Suite *dawn_suite(void);
 
 /* $HYDE_SRCDIR/rel (the source tree, also under make distcheck). */
 const char *test_srcpath(const char *rel);
+/* A new file $TMPDIR/hyde-TAG-XXXXXXSUFFIX (/tmp without TMPDIR) holding
+ * text; the caller unlinks and frees the path. */
+char *test_write_tmp(const char *tag, const char *text, const char *suffix);
 
 #endif

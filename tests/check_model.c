@@ -18,19 +18,6 @@
 #include "core/rundir.h"
 #include "ctl/ctl_int.h"
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-model-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
 struct run {
 	struct ctl *c;
 	char *tpath, *wpath;
@@ -45,8 +32,8 @@ static void run_model(struct run *r, const char *topo, const char *topo_file, co
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl_opts o;
 
-	r->tpath = topo ? write_tmp(topo, ".topo") : NULL;
-	r->wpath = write_tmp(wl, ".wl");
+	r->tpath = topo ? test_write_tmp("model", topo, ".topo") : NULL;
+	r->wpath = test_write_tmp("model", wl, ".wl");
 	ctl_opts_default(&o);
 	o.topo_path = topo ? r->tpath : test_srcpath(topo_file);
 	o.wl_spec = r->wpath;
@@ -552,8 +539,8 @@ static void ocs_fetch_starts(bool slots, int64_t *starts, unsigned *n, unsigned 
 	bool seen[8] = { false };
 	size_t nf, i;
 
-	r.tpath = write_tmp(topo, ".topo");
-	r.wpath = write_tmp("job id=x arrival=0s input=40MB shuffle=40MB output=0B maps=4 reduces=1 "
+	r.tpath = test_write_tmp("model", topo, ".topo");
+	r.wpath = test_write_tmp("model", "job id=x arrival=0s input=40MB shuffle=40MB output=0B maps=4 reduces=1 "
 			    "map_time=1s reduce_time=0s map_racks=0,0,0,0 reduce_racks=1\n", ".wl");
 	ctl_opts_default(&o);
 	o.topo_path = r.tpath;

@@ -437,22 +437,6 @@ static const char cr_wl[] =
 	"job id=l3 user=bob arrival=6s input=1MB shuffle=100KB output=10KB maps=1 reduces=1 map_time=1s reduce_time=1s\n"
 	"job id=l4 user=carol arrival=7s input=1MB shuffle=100KB output=10KB maps=1 reduces=1 map_time=1s reduce_time=1s\n";
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	FILE *f;
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-nas-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 static void run_one(const char *sched, const char *topo, const char *wl, const char *dir,
 		    char *congestion)
 {
@@ -490,7 +474,8 @@ static void run_nas(const char *topo, const char *wl, const char *dir, char *con
 START_TEST(netstate_switches)
 {
 	char d1[] = "/tmp/hyde-nas-XXXXXX", d2[] = "/tmp/hyde-nas-XXXXXX";
-	char *topo = write_tmp(cr_topo, ".topo"), *wl = write_tmp(cr_wl, ".wl");
+	char *topo = test_write_tmp("nas", cr_topo, ".topo");
+	char *wl = test_write_tmp("nas", cr_wl, ".wl");
 	unsigned long long ca1, cr1, ca2, cr2;
 	char c1[] = "congestion=0.8", c2[] = "congestion=10";
 
@@ -515,7 +500,8 @@ END_TEST
 START_TEST(shufflewatcher_holds)
 {
 	char d1[] = "/tmp/hyde-nas-XXXXXX", d2[] = "/tmp/hyde-nas-XXXXXX";
-	char *topo = write_tmp(cr_topo1, ".topo"), *wl = write_tmp(cr_wl, ".wl");
+	char *topo = test_write_tmp("nas", cr_topo1, ".topo");
+	char *wl = test_write_tmp("nas", cr_wl, ".wl");
 	unsigned long long h1, h2;
 	char c1[] = "congestion=0.8", c2[] = "congestion=10";
 
@@ -573,7 +559,8 @@ static double json_num(const char *dir, const char *key)
 
 static void run_fair(const char *topo_text, const char *wl_text, const char *dir)
 {
-	char *topo = write_tmp(topo_text, ".topo"), *wl = write_tmp(wl_text, ".wl");
+	char *topo = test_write_tmp("nas", topo_text, ".topo");
+	char *wl = test_write_tmp("nas", wl_text, ".wl");
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl_opts o;
 	struct ctl *c;

@@ -193,19 +193,6 @@ END_TEST
 
 /* ---- files ---- */
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-neat-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
 static void rm_tmp(char *path)
 {
 	unlink(path);
@@ -215,7 +202,7 @@ static void rm_tmp(char *path)
 /* The flow-level keys read back as written, and bad ones are refused. */
 START_TEST(wl_flow_keys)
 {
-	char *p = write_tmp("job id=a arrival=0s input=7MB shuffle=0B output=0B maps=2 reduces=0 "
+	char *p = test_write_tmp("neat", "job id=a arrival=0s input=7MB shuffle=0B output=0B maps=2 reduces=0 "
 			    "map_time=0s input_hosts=r1h2,r0h0 block_bytes=3MB,4MB remote=yes\n",
 			    ".wl");
 	char errbuf[HYDE_ERRBUF_SIZE], *back, buf[4096];
@@ -234,7 +221,7 @@ START_TEST(wl_flow_keys)
 	n = (size_t)ftell(fp);
 	fclose(fp);
 	buf[n] = '\0';
-	back = write_tmp(buf, ".wl");
+	back = test_write_tmp("neat", buf, ".wl");
 	ck_assert_msg(wl_load(back, &wl2, errbuf) == 0, "%s", errbuf);
 	ck_assert(wl2->jobs[0].remote);
 	ck_assert_uint_eq(wl2->jobs[0].block_bytes[0], 3000000);
@@ -266,7 +253,7 @@ START_TEST(wl_flow_keys_bad)
 	snprintf(line, sizeof(line),
 		 "job id=a arrival=0s input=7MB shuffle=0B output=0B maps=2 reduces=0 map_time=0s %s\n",
 		 bad_flow_keys[_i].line);
-	p = write_tmp(line, ".wl");
+	p = test_write_tmp("neat", line, ".wl");
 	ck_assert_int_lt(wl_load(p, &wl, errbuf), 0);
 	ck_assert_ptr_null(wl);
 	ck_assert_msg(strstr(errbuf, bad_flow_keys[_i].msg) && strstr(errbuf, ":1:"),
@@ -282,8 +269,8 @@ END_TEST
 /* The generator: a CDF's mean, the load it offers, determinism. */
 START_TEST(gen_flows_load)
 {
-	char *tp = write_tmp(FIG1_TOPO, ".topo");
-	char *cp = write_tmp("# two points\n1000 0\n3000 1\n", ".cdf");
+	char *tp = test_write_tmp("neat", FIG1_TOPO, ".topo");
+	char *cp = test_write_tmp("neat", "# two points\n1000 0\n3000 1\n", ".cdf");
 	char errbuf[HYDE_ERRBUF_SIZE], kv[700];
 	struct gen_flows_opts o;
 	struct workload *wl, *wl2;
@@ -388,7 +375,8 @@ static const struct {
 
 START_TEST(fig1_sim)
 {
-	char *tp = write_tmp(FIG1_TOPO, ".topo"), *wp = write_tmp(FIG1_WL, ".wl");
+	char *tp = test_write_tmp("neat", FIG1_TOPO, ".topo");
+	char *wp = test_write_tmp("neat", FIG1_WL, ".wl");
 	char errbuf[HYDE_ERRBUF_SIZE], *kv[3], rates_kv[32], *bkv[1] = { rates_kv };
 	struct hyde_sched_ops ops = sched_neat;
 	struct flow *const *fl;
@@ -492,7 +480,8 @@ static const struct {
 
 START_TEST(coflow_sim)
 {
-	char *tp = write_tmp(FIG1_TOPO, ".topo"), *wp = write_tmp(CF_WL, ".wl");
+	char *tp = test_write_tmp("neat", FIG1_TOPO, ".topo");
+	char *wp = test_write_tmp("neat", CF_WL, ".wl");
 	char errbuf[HYDE_ERRBUF_SIZE];
 	struct ctl_opts o;
 	struct ctl *c;

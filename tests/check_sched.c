@@ -391,19 +391,6 @@ END_TEST
 
 /* ---- in the simulator ---- */
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-sched-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
 /* Run; fails the test unless every job is done. */
 static struct ctl *run(const char *topo_path, const char *wl_path, const char *sched,
 		       char **kv, int n_kv)
@@ -539,7 +526,7 @@ static void check_barrier(const char *topo, const char *wl)
 
 START_TEST(coscheduler_barrier)
 {
-	char *wp = write_tmp(WAVES_WL, ".wl");
+	char *wp = test_write_tmp("sched", WAVES_WL, ".wl");
 
 	check_barrier(test_srcpath("topologies/tiny.topo"), wp);
 	check_barrier(test_srcpath("topologies/rack8.topo"), test_srcpath("workloads/fb-small.wl"));
@@ -552,7 +539,7 @@ END_TEST
  * can fail. */
 START_TEST(fair_overlaps)
 {
-	char *wp = write_tmp(WAVES_WL, ".wl");
+	char *wp = test_write_tmp("sched", WAVES_WL, ".wl");
 	struct ctl *c = run(test_srcpath("topologies/tiny.topo"), wp, "fair", NULL, 0);
 	struct cluster *cl = ctl_cluster(c);
 	size_t i, early = 0;
@@ -638,8 +625,8 @@ START_TEST(delay_waits_for_locality)
 	ctl_free(c);
 	/* maps in waves: a job waits for locality while its reduces may start */
 	{
-		char *wp = write_tmp(WAVES_WL, ".wl");
-		char *tp = write_tmp("racks 2\nhosts 4\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\n"
+		char *wp = test_write_tmp("sched", WAVES_WL, ".wl");
+		char *tp = test_write_tmp("sched", "racks 2\nhosts 4\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\n"
 				     "uplink_rate 40Mbit\nocs no\n", ".topo");
 
 		c = run(tp, wp, "delay", long_wait, 2);
@@ -702,7 +689,8 @@ END_TEST
 
 START_TEST(paper_iii_b)
 {
-	char *tp = write_tmp(III_B_TOPO, ".topo"), *wp = write_tmp(III_B_WL, ".wl");
+	char *tp = test_write_tmp("sched", III_B_TOPO, ".topo");
+	char *wp = test_write_tmp("sched", III_B_WL, ".wl");
 	int64_t s_cs, e_cs, s_fair, e_fair;
 	struct cluster *cl;
 	struct ctl *c;
@@ -740,7 +728,7 @@ END_TEST
  * run on 2 racks, each holding a replica of the blocks it runs. */
 START_TEST(mts_placement)
 {
-	char *wp = write_tmp("job id=h arrival=0s input=36MB shuffle=36MB output=0B maps=8 reduces=2 "
+	char *wp = test_write_tmp("sched", "job id=h arrival=0s input=36MB shuffle=36MB output=0B maps=8 reduces=2 "
 			     "map_time=1s reduce_time=1s\n", ".wl");
 	struct ctl *c = run(test_srcpath("topologies/rack8.topo"), wp, "coscheduler", NULL, 0);
 	struct cluster *cl = ctl_cluster(c);

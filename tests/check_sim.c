@@ -15,19 +15,6 @@
 #include "net/csched.h"
 #include "sim/maxmin.h"
 
-static char *write_tmp(const char *text, const char *suffix)
-{
-	char *path = malloc(64);
-	int fd;
-
-	snprintf(path, 64, "/tmp/hyde-sim-XXXXXX%s", suffix);
-	fd = mkstemps(path, (int)strlen(suffix));
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	return path;
-}
-
 struct simrun {
 	struct ctl *c;
 	char *tpath, *wpath;
@@ -39,8 +26,8 @@ static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
 	char errbuf[HYDE_ERRBUF_SIZE], kv[64], *kvs[1] = { kv };
 	struct ctl_opts o;
 
-	r->tpath = write_tmp(topo, ".topo");
-	r->wpath = write_tmp(wl, ".wl");
+	r->tpath = test_write_tmp("sim", topo, ".topo");
+	r->wpath = test_write_tmp("sim", wl, ".wl");
 	ctl_opts_default(&o);
 	o.topo_path = r->tpath;
 	o.wl_spec = r->wpath;
@@ -367,8 +354,8 @@ START_TEST(streamed_flows_same_file)
 	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2];
 	const char *wl = "job id=a arrival=0s input=64MB shuffle=48MB output=0B maps=6 reduces=3 map_time=1s reduce_time=1s\n"
 			 "job id=b arrival=0.5s input=32MB shuffle=30MB output=0B maps=4 reduces=2 map_time=1s reduce_time=1s\n";
-	char *tpath = write_tmp(TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), ".topo");
-	char *wpath = write_tmp(wl, ".wl");
+	char *tpath = test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), ".topo");
+	char *wpath = test_write_tmp("sim", wl, ".wl");
 	struct ctl_totals tt[2];
 	int k;
 
@@ -627,8 +614,8 @@ START_TEST(sim_rates_verified_whole_run)
 		"job id=c arrival=1s input=96MB shuffle=90MB output=0B maps=8 reduces=5 map_time=0.5s reduce_time=1s\n",
 	};
 	char errbuf[HYDE_ERRBUF_SIZE];
-	char *tpath = write_tmp(TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\noutput_replication 3\n"), ".topo");
-	char *wpath = write_tmp(wl[0], ".wl");
+	char *tpath = test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\noutput_replication 3\n"), ".topo");
+	char *wpath = test_write_tmp("sim", wl[0], ".wl");
 	struct ctl_totals tt;
 	struct ctl_opts o;
 	struct ctl *c;
@@ -733,7 +720,8 @@ START_TEST(sim_memory_follows_jobs)
 		"job id=c arrival=20s input=parents shuffle=1MB output=0B maps=3 reduces=1 map_time=1s reduce_time=1s parents=p\n"
 		"job id=d arrival=40s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n";
 	char errbuf[HYDE_ERRBUF_SIZE], dir[64], cmd[128];
-	char *tpath = write_tmp(TOPO3("ocs no\n"), ".topo"), *wpath = write_tmp(wl, ".wl");
+	char *tpath = test_write_tmp("sim", TOPO3("ocs no\n"), ".topo");
+	char *wpath = test_write_tmp("sim", wl, ".wl");
 	struct ctl_opts o;
 	struct ctl *c;
 	const struct cluster *cl;
