@@ -283,7 +283,16 @@ for t in $(awk '$1 == "down" && $3 == 0 {print $4}' "$tmpdir/ev"); do
 done
 [ "$n" = 4 ] || fail "expected 4 reconfigurations of r0's circuit, found $n"
 med=$(sort -n "$tmpdir/stalls" | awk '{v[NR] = $1} END {print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2}')
-lt "$med" "$((DELTA_MS + 2))" || fail "r0's circuit: median stall ${med}ms, more than delta + 2ms"
+# The upper bounds here are timing figures of hyde as built for use: under
+# AddressSanitizer the crossbar runs several times slower (CI saw a median
+# of 12.09 ms there, one stall ending in a 500 ms TCP timeout), so a
+# sanitizer build checks the lower bounds only (no frame inside a stall)
+# and says so, as tests/run.sh does.
+if [ "${HYDE_SANITIZERS:-no}" = yes ]; then
+	echo "note: a sanitizer build: the median stall ${med}ms is not compared with delta + 2ms"
+else
+	lt "$med" "$((DELTA_MS + 2))" || fail "r0's circuit: median stall ${med}ms, more than delta + 2ms"
+fi
 
 # ---- 4: no circuit: nothing crosses, frames wait, drop past the bound -----
 # A fresh crossbar with 100 KB VOQs and no circuit; 200 datagrams of 1000
@@ -331,15 +340,29 @@ wait_for "$tmpdir/udp4.out" listening
 off=$(clock_offset)
 t_set=$(ocs raw set '3>4' | sed -n 's/^ok t=\([0-9]*\) .*/\1/p')
 nsx r3h0 "$XFER" udp 10.16.4.1 9004 5 1000 >/dev/null || fail "udp send"
-ocs stats >"$tmpdir/stats"
-[ "$(stat "voq 3 4" queued_frames)" = 5 ] || fail "5 datagrams sent during the stall: VOQ 3 -> 4 holds $(stat "voq 3 4" queued_frames)"
+# sent, they reach the crossbar a moment later (more under the
+# sanitizers): look until they are queued, for at most 300 ms of the 500
+t0=$(date +%s%N)
+while :; do
+	ocs stats >"$tmpdir/stats"
+	[ "$(stat "voq 3 4" queued_frames)" = 5 ] && break
+	[ $(($(date +%s%N) - t0)) -ge 300000000 ] && break
+	sleep 0.01
+done
+# (under the sanitizers they were seen not yet queued after 300 ms; the
+# bound that matters, none crossing inside the stall, is checked below)
+if [ "${HYDE_SANITIZERS:-no}" = yes ]; then
+	echo "note: a sanitizer build: VOQ 3 -> 4 holds $(stat "voq 3 4" queued_frames) of the 5 datagrams (not checked)"
+else
+	[ "$(stat "voq 3 4" queued_frames)" = 5 ] || fail "5 datagrams sent during the stall: VOQ 3 -> 4 holds $(stat "voq 3 4" queued_frames)"
+fi
 wait "$up4"
 contains "$(cat "$tmpdir/udp4.out")" "received 5 datagrams"
 end_capture tor4
 s=$(silent_after "$tmpdir/tor4.ts" "$(awk -v t="$t_set" -v o="$off" 'BEGIN {printf "%.6f", t / 1e9 + o}')")
 echo "  frames sent during a 500ms stall reached r4 ${s}ms after the set"
 ge "$s" 499.98 || fail "frames crossed ${s}ms after set, inside the 500ms stall"
-lt "$s" 502 || fail "frames waited ${s}ms for a 500ms stall"
+[ "${HYDE_SANITIZERS:-no}" = yes ] || lt "$s" 502 || fail "frames waited ${s}ms for a 500ms stall"
 expect_status 0 ocs raw delta "${DELTA_MS}ms"
 
 # ---- 5: the control socket: bad input gets errors, the daemon lives on ----
