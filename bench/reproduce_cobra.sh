@@ -46,78 +46,29 @@ sched_args() {
 }
 
 # The figures' functions run twice: first with QUEUE=yes, where sim only
-# queues its run (and metrics reads nothing), then run_sims runs the queue
-# as hyde sweeps (one per topology, scheduler, options and seed, the
+# queues its run (repro/simqueue.sh; metrics reads nothing), then the queue
+# runs as hyde sweeps (one per topology, scheduler, options and seed, the
 # workloads its grid; JOBS at a time, or written out for GNU parallel or
-# Slurm with SWEEP_ONLY=yes) and links each run where the figures read it;
+# Slurm with SWEEP_ONLY=yes), each run linked where the figures read it;
 # then again, every run done, to measure. (Fig. 8's emulation runs its
 # simulations beside it, one at a time, as before.)
 QUEUE=no
-: >"$OUT/sim.queue"
-# sim DIR TOPO WL SPEC [--no-io] [--heartbeat T] [--seed N]
+. "$SRC/repro/simqueue.sh"
+simq_init "$OUT" "$SRC"
+# sim DIR TOPO WL SPEC [hyde sim options...]
 sim() { # (sh has no locals: these names are sim's own)
 	sim_d=$1 sim_t=$2 sim_w=$3 sim_spec=$4
 	shift 4
-	if [ "$QUEUE" = no ]; then
-		# done by run_sims; or not queued (Fig. 8's scaled runs beside
-		# the emulation): run here
-		[ -f "$sim_d/app/apps.csv" ] && return 0
-		# shellcheck disable=SC2046
-		$NICE "$HYDE" sim -t "$sim_t" -w "$sim_w" $(sched_args "$sim_spec") -o "$sim_d" -q "$@" \
-			>>"$LOG" 2>&1 || { say "FAILED: hyde sim $sim_spec on $sim_w (see $LOG)"; return 1; }
+	if [ "$QUEUE" = yes ]; then
+		simq_add "$sim_d" "$sim_t" "$sim_w" "$sim_spec" "$@" || exit 2
 		return 0
 	fi
-	sim_io=no sim_hb=- sim_seed=1
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--no-io) sim_io=yes ;;
-		--heartbeat) sim_hb=$2 && shift ;;
-		--seed) sim_seed=$2 && shift ;;
-		*) say "sim: option $1 not known to run_sims" && exit 2 ;;
-		esac
-		shift
-	done
-	echo "$sim_t $sim_spec $sim_io $sim_hb $sim_seed $sim_w $sim_d" >>"$OUT/sim.queue"
-}
-
-run_sims() {
-	rs_failed=
-	mkdir -p "$OUT/sweep"
-	for rs_g in $(awk '{ print $1 "|" $2 "|" $3 "|" $4 "|" $5 }' "$OUT/sim.queue" | sort -u); do
-		rs_key=$(echo "$rs_g" | tr '|' ' ')
-		set -- $rs_key
-		rs_name=$(printf '%s_%s_io%s_hb%s_seed%s' "$(basename "$1" .topo)" "$2" "$3" "$4" "$5" | tr ':' '+')
-		{
-			echo "topology $1"
-			printf 'workload'
-			awk -v k="$rs_key" '$1 " " $2 " " $3 " " $4 " " $5 == k { printf " %s", $6 }' "$OUT/sim.queue" |
-				tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/^/ /; s/ $//'
-			echo
-			echo "scheduler $2"
-			[ "$3" = no ] || echo "option no-io yes"
-			[ "$4" = - ] || echo "option heartbeat $4"
-			echo "seed $5"
-		} >"$OUT/sweep/$rs_name.spec"
-		if [ "${SWEEP_ONLY:-no}" = yes ]; then
-			"$HYDE" sweep "$OUT/sweep/$rs_name.spec" -o "$OUT/sweep/$rs_name" -n -q >/dev/null || exit 2
-			continue
-		fi
-		$NICE "$HYDE" sweep "$OUT/sweep/$rs_name.spec" -o "$OUT/sweep/$rs_name" -j "$JOBS" -q >>"$LOG" 2>&1 ||
-			{ say "FAILED: a run of sweep $rs_name (see $OUT/sweep/$rs_name/runs/*.log)"; rs_failed=yes; }
-		awk -v k="$rs_key" '$1 " " $2 " " $3 " " $4 " " $5 == k { print $6, $7 }' "$OUT/sim.queue" |
-			while read -r rs_w rs_d; do
-				rs_dir=$(awk -f "$SRC/repro/sweep_tsv.awk" "$OUT/sweep/$rs_name/sweep.csv" |
-					awk -F '\t' -v w="$rs_w" '$6 == w { print $2; exit }')
-				[ -n "$rs_dir" ] || { say "sim $rs_d: not in $OUT/sweep/$rs_name/sweep.csv" && exit 2; }
-				rm -rf "$rs_d"
-				ln -s "../sweep/$rs_name/runs/${rs_dir##*/}" "$rs_d" || exit 2
-			done || exit 2
-	done
-	if [ "${SWEEP_ONLY:-no}" = yes ]; then
-		say "the simulations are written out: $OUT/sweep/*/commands.txt, slurm.sh; run this again once they are done"
-		exit 0
-	fi
-	[ -z "$rs_failed" ] || exit 1
+	# done by the queue; or not queued (Fig. 8's scaled runs beside the
+	# emulation): run here
+	[ -f "$sim_d/app/apps.csv" ] && return 0
+	# shellcheck disable=SC2046
+	$NICE "$HYDE" sim -t "$sim_t" -w "$sim_w" $(sched_args "$sim_spec") -o "$sim_d" -q "$@" \
+		>>"$LOG" 2>&1 || { say "FAILED: hyde sim $sim_spec on $sim_w (see $LOG)"; return 1; }
 }
 
 # avg response (s) and makespan (s, last end - first arrival) of a run
@@ -538,7 +489,10 @@ fig7
 fig8_sim
 QUEUE=no
 say "[0/6] the simulations: $(wc -l <"$OUT/sim.queue") runs as hyde sweeps, $JOBS at a time"
-run_sims
+rc=0
+simq_run || rc=$?
+[ "${SWEEP_ONLY:-no}" = yes ] && exit 0
+[ $rc = 0 ] || { say "FAILED: simulations (see $OUT/sweep/*.out)"; exit 1; }
 say "[1/6] Fig. 2 toy"
 toy
 say "[2/6] Fig. 5 (simulation, 3 loads x seeds $SEEDS)"

@@ -185,6 +185,39 @@ done
 expect_status 0 "$HYDE" sweep "$tmpdir/hz.spec" -o "$tmpdir/hz" &&
 	contains "$out" "2 of 2 runs already done"
 
+# repro/simqueue.sh (the reproduce scripts' queue of runs): three runs
+# queued, two differing only by their workload (one sweep of two), the
+# third's later --heartbeat replacing its earlier one (a sweep of its own);
+# each run linked where it was asked, the same files as hyde sim's own
+Q="$tmpdir/q"
+mkdir -p "$Q/w"
+"$HYDE" gen fb jobs=4 seed=1 scale=0.01 -o "$Q/w/a.wl" >/dev/null && "$HYDE" gen fb jobs=4 seed=2 scale=0.01 -o "$Q/w/b.wl" >/dev/null ||
+	fail "hyde gen"
+(
+	. "$HYDE_SRCDIR/repro/simqueue.sh"
+	JOBS=2
+	simq_init "$Q" "$HYDE_SRCDIR"
+	simq_add "$Q/sim/one" "$T/rack8.topo" "$Q/w/a.wl" fair --heartbeat 0 --no-io &&
+		simq_add "$Q/sim/two" "$T/rack8.topo" "$Q/w/b.wl" fair --heartbeat 0 --no-io &&
+		simq_add "$Q/sim/three" "$T/rack8.topo" "$Q/w/a.wl" delay -S node_wait=1s --heartbeat 0 --heartbeat 500ms &&
+		simq_run
+) 2>"$tmpdir/simq.err" || fail "simqueue: $(cat "$tmpdir/simq.err")"
+[ "$(ls "$Q"/sweep/*.spec | wc -l)" = 2 ] || fail "simqueue: $(ls "$Q"/sweep/*.spec | wc -l) sweeps, expected 2"
+grep -qx 'option heartbeat 500ms' "$Q"/sweep/delay*.spec && [ "$(grep -c heartbeat "$Q"/sweep/delay*.spec)" = 1 ] ||
+	fail "simqueue: the later --heartbeat does not replace the earlier: $(cat "$Q"/sweep/delay*.spec)"
+grep -qx 'scheduler delay:node_wait=1s' "$Q"/sweep/delay*.spec || fail "simqueue: -S not in the scheduler: $(cat "$Q"/sweep/delay*.spec)"
+for r in "one a fair --heartbeat 0 --no-io" "two b fair --heartbeat 0 --no-io" "three a delay -S node_wait=1s --heartbeat 500ms"; do
+	set -- $r
+	n=$1 w=$2
+	shift 2
+	[ -L "$Q/sim/$n" ] && tail -1 "$Q/sim/$n/events.log" | grep -q ' run_end ok$' || fail "simqueue: $n not linked to a finished run"
+	"$HYDE" sim -t "$T/rack8.topo" -w "$Q/w/$w.wl" -s "$@" -o "$tmpdir/own-$n" -q || fail "hyde sim $n"
+	cmp -s "$tmpdir/own-$n/flows.csv" "$Q/sim/$n/flows.csv" || fail "simqueue: $n's flows differ from hyde sim's"
+done
+# a run one level too deep is refused
+( . "$HYDE_SRCDIR/repro/simqueue.sh"; simq_init "$Q" "$HYDE_SRCDIR"; simq_add "$Q/a/b/c" "$T/rack8.topo" "$Q/w/a.wl" fair ) 2>/dev/null &&
+	fail "simqueue: a run at OUT/a/b/c was queued"
+
 # bad specs: one message (file:line: what was expected), exit 2, no output
 bad() { # LINE-TO-ADD MESSAGE
 	{

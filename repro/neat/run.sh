@@ -50,75 +50,26 @@ gen() { # NAME TOPO KEY=VALUE...
 }
 
 # ---- simulation: sim RUN WORKLOAD SCHED [hyde sim options...] ----
-# A run is queued; run_sims then runs them as hyde sweeps, one per
-# scheduler and options (its workloads the grid), JOBS at a time, in
-# OUT/sweep/<scheduler>_hb.._net.._coflow.., and links each run's
-# directory as OUT/sim/RUN. A sweep resumes where it stopped (its finished
-# runs are kept). NEAT_SWEEP_ONLY=yes writes the sweeps out (commands.txt
-# for GNU parallel, slurm.sh for a Slurm array) and stops; run this again
-# once they are done.
-: >"$OUT/sim.queue"
+# A run is queued (repro/simqueue.sh); the queue then runs as hyde sweeps,
+# one per scheduler and options (its workloads the grid), JOBS at a time,
+# each run linked as OUT/sim/RUN. NEAT_SWEEP_ONLY=yes writes the sweeps
+# out (commands.txt for GNU parallel, slurm.sh for a Slurm array) and
+# stops; run this again once they are done.
+. "$SRC/repro/simqueue.sh"
+simq_init "$OUT" "$SRC"
 sim() {
 	_run=$1
 	_wl=$2
 	_s=$3
 	shift 3
-	_hb=0 _net=- _cf=-
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-S) _s="$_s:$2" ;;
-		--heartbeat) _hb=$2 ;;
-		--net) _net=$2 ;;
-		--coflow) _cf=$2 ;;
-		*) log "sim $_run: option $1 not known to run_sims"; exit 2 ;;
-		esac
-		shift 2
-	done
-	echo "$_s $_hb $_net $_cf $_wl $_run" >>"$OUT/sim.queue"
+	simq_add "$OUT/sim/$_run" "$T160" "$OUT/wl/$_wl.wl" "$_s" --heartbeat 0 "$@" || exit 2
 }
 run_sims() {
-	_failed=
-	mkdir -p "$OUT/sweep"
-	for _g in $(awk '{ print $1 "|" $2 "|" $3 "|" $4 }' "$OUT/sim.queue" | sort -u); do
-		_s=${_g%%|*} _r=${_g#*|}
-		_hb=${_r%%|*} _r=${_r#*|}
-		_net=${_r%%|*} _cf=${_r#*|}
-		_name=$(printf '%s_hb%s_net%s_coflow%s' "$_s" "$_hb" "$_net" "$_cf" | tr ':' '+')
-		{
-			echo "topology $T160"
-			printf 'workload'
-			awk -v s="$_s" -v h="$_hb" -v n="$_net" -v c="$_cf" -v o="$OUT" \
-				'$1 == s && $2 == h && $3 == n && $4 == c { printf " %s/wl/%s.wl", o, $5 }' "$OUT/sim.queue"
-			echo
-			echo "scheduler $_s"
-			echo "option heartbeat $_hb"
-			[ "$_net" = - ] || echo "option net $_net"
-			[ "$_cf" = - ] || echo "option coflow $_cf"
-		} >"$OUT/sweep/$_name.spec"
-		if [ "${NEAT_SWEEP_ONLY:-no}" = yes ]; then
-			"$HYDE" sweep "$OUT/sweep/$_name.spec" -o "$OUT/sweep/$_name" -n -q >/dev/null || exit 2
-			continue
-		fi
-		log "sim $_name ($(awk -v s="$_s" -v h="$_hb" -v n="$_net" -v c="$_cf" \
-			'$1 == s && $2 == h && $3 == n && $4 == c' "$OUT/sim.queue" | wc -l) runs)"
-		nice -n 10 "$HYDE" sweep "$OUT/sweep/$_name.spec" -o "$OUT/sweep/$_name" -j "$JOBS" -q ||
-			{ log "sweep $_name failed: see $OUT/sweep/$_name/runs/*.log"; _failed=yes; }
-		# each run: its sweep directory, by its workload (the sweep's runs
-		# are named by it: the only dimension with several values, or none)
-		awk -v s="$_s" -v h="$_hb" -v n="$_net" -v c="$_cf" \
-			'$1 == s && $2 == h && $3 == n && $4 == c { print $5, $6 }' "$OUT/sim.queue" |
-			while read -r _wl _run; do
-				_d=$(grep -F ",$OUT/wl/$_wl.wl," "$OUT/sweep/$_name/sweep.csv" | cut -d, -f2)
-				[ -n "$_d" ] || { log "sim $_run: not in $OUT/sweep/$_name/sweep.csv"; exit 2; }
-				rm -rf "$OUT/sim/$_run"
-				ln -s "../sweep/$_name/runs/${_d##*/}" "$OUT/sim/$_run" || exit 2
-			done || exit 2
-	done
-	if [ "${NEAT_SWEEP_ONLY:-no}" = yes ]; then
-		log "the simulations are written out: $OUT/sweep/*/commands.txt, slurm.sh; run this again once they are done"
-		exit 0
-	fi
-	[ -z "$_failed" ] || { log "simulations failed"; exit 1; }
+	SWEEP_ONLY=${NEAT_SWEEP_ONLY:-no}
+	_rc=0
+	simq_run || _rc=$?
+	[ "${NEAT_SWEEP_ONLY:-no}" = yes ] && exit 0
+	[ $_rc = 0 ] || { log "simulations failed"; exit 1; }
 }
 
 for s in $SEEDS; do
