@@ -444,6 +444,44 @@ START_TEST(killed_before_any_flow)
 }
 END_TEST
 
+/* A run killed between a task's first connect and the controller's line
+ * for it (CI saw it in tests/killrun.sh): the captures hold connections,
+ * the manifest only its header. Not a foreign manifest: analysed as
+ * incomplete, the connections counted as unknown. */
+START_TEST(killed_before_first_manifest_line)
+{
+	static const char wl[] =
+		"job id=a user=alice arrival=0s input=2MB shuffle=19344B output=0B maps=2 reduces=2 map_time=1ms reduce_time=1ms\n";
+	static const char events[] = "1700000000000000000 run_start emul fair sunflow\n";
+	char path[4096];
+	struct analyze_result r;
+	char *d = make_tmpdir(), *m, *f, *nl;
+
+	ck_assert_int_eq(fixture_write_run(d, FX_GOOD), 0);
+	snprintf(path, sizeof(path), "%s/app/jobs.csv", d);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/app/coflows.csv", d);
+	ck_assert_int_eq(unlink(path), 0);
+	put(d, "inputs/workload.wl", wl, sizeof(wl) - 1);
+	put(d, "events.log", events, sizeof(events) - 1);
+	m = slurp(d, "manifest.csv");
+	nl = strchr(m, '\n');
+	ck_assert_ptr_nonnull(nl);
+	put(d, "manifest.csv", m, (size_t)(nl - m) + 1);
+	f = slurp(d, "app/fetches.csv");
+	nl = strchr(f, '\n');
+	ck_assert_ptr_nonnull(nl);
+	put(d, "app/fetches.csv", f, (size_t)(nl - f) + 1);
+	analyze_interrupted(d, &r);
+	ck_assert_uint_eq(r.flows, 0);
+	ck_assert_uint_gt(r.unknown_conns, 0);
+	ck_assert_uint_gt(r.packets, 0);
+	free(m);
+	free(f);
+	rm_rf(d);
+}
+END_TEST
+
 /* The command line maps those to exit status 2, a good run to 0. */
 START_TEST(cli_exit_codes)
 {
@@ -752,6 +790,7 @@ Suite *analyze_suite(void)
 	tcase_add_test(tc, cli_exit_codes);
 	tcase_add_test(tc, interrupted_run);
 	tcase_add_test(tc, killed_before_any_flow);
+	tcase_add_test(tc, killed_before_first_manifest_line);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pieces");
 	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
