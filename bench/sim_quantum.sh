@@ -7,7 +7,8 @@
 # p99, max, paired by job). Prints figures, never fails on them.
 # Usage: bench/sim_quantum.sh [QUANTUM...]   (default 1ms 10ms; from the
 # build tree, or HYDE=path/to/hyde); BENCH_BIG=1 adds paper60 at scale 0.1
-# (several CPU-minutes exact).
+# (several CPU-minutes exact); BENCH_SCHEDS="fair neat ..." the schedulers
+# (default fair), BENCH_CASES="paper60-s0.1 ..." some of the workloads.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -60,20 +61,24 @@ if [ "${BENCH_BIG:-0}" = 1 ]; then
 paper60-s0.1|$src/topologies/paper60.topo|$tmp/fb01.wl"
 fi
 
-echo "hyde sim --rate-quantum: speed and error against the exact run (fair; error: quantum run vs exact)"
-printf '%-16s %-8s %9s %8s %11s %11s %11s   %s\n' workload quantum "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
+SCHEDS=${BENCH_SCHEDS:-fair}
+echo "hyde sim --rate-quantum: speed and error against the exact run (error: quantum run vs exact)"
+printf '%-16s %-14s %-8s %9s %8s %11s %11s %11s   %s\n' workload scheduler quantum "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
 	"|JCT err| per job: median p99 max"
-printf '%s\n' "$cases" | while IFS='|' read -r name topo wl; do
-	ce=$(sim "$tmp/$name-exact" "$topo" "$wl")
-	set -- $(figures "$tmp/$name-exact")
-	me=$1 je=$2 cce=$3
-	printf '%-16s %-8s %9s %8s %11s %11s %11s\n' "$name" exact "$ce" 1.0x "${me}s" "${je}s" "${cce}s"
-	for q in $QUANTA; do
-		cq=$(sim "$tmp/$name-$q" "$topo" "$wl" --rate-quantum "$q")
-		set -- $(figures "$tmp/$name-$q")
-		printf '%-16s %-8s %9s %8s %11s %11s %11s   %s\n' "" "$q" "$cq" \
-			"$(awk -v a="$ce" -v b="$cq" 'BEGIN { printf "%.1fx", b > 0 ? a / b : 0 }')" \
-			"$(pct "$1" "$me")" "$(pct "$2" "$je")" "$(pct "$3" "$cce")" \
-			"$(jct_err "$tmp/$name-exact" "$tmp/$name-$q")"
+for sched in $SCHEDS; do
+	printf '%s\n' "$cases" | while IFS='|' read -r name topo wl; do
+		case " ${BENCH_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
+		ce=$(sim "$tmp/$name-exact" "$topo" "$wl" -s "$sched")
+		set -- $(figures "$tmp/$name-exact")
+		me=$1 je=$2 cce=$3
+		printf '%-16s %-14s %-8s %9s %8s %11s %11s %11s\n' "$name" "$sched" exact "$ce" 1.0x "${me}s" "${je}s" "${cce}s"
+		for q in $QUANTA; do
+			cq=$(sim "$tmp/$name-$q" "$topo" "$wl" -s "$sched" --rate-quantum "$q")
+			set -- $(figures "$tmp/$name-$q")
+			printf '%-16s %-14s %-8s %9s %8s %11s %11s %11s   %s\n' "" "" "$q" "$cq" \
+				"$(awk -v a="$ce" -v b="$cq" 'BEGIN { printf "%.1fx", b > 0 ? a / b : 0 }')" \
+				"$(pct "$1" "$me")" "$(pct "$2" "$je")" "$(pct "$3" "$cce")" \
+				"$(jct_err "$tmp/$name-exact" "$tmp/$name-$q")"
+		done
 	done
 done
