@@ -1373,7 +1373,9 @@ static uint64_t emul_flow_remaining(struct backend *b, struct flow *f)
 	return got < f->bytes ? f->bytes - got : 0;
 }
 
-static void emul_link_bytes(struct backend *b, uint64_t *bytes)
+/* The controller's clock is CLOCK_REALTIME (evloop EVLOOP_REAL), and so
+ * is the sample's real_ns: the middle of its dump of every ToR. */
+static int64_t emul_link_bytes(struct backend *b, uint64_t *bytes)
 {
 	struct emul *e = EM(b);
 	size_t i;
@@ -1381,10 +1383,11 @@ static void emul_link_bytes(struct backend *b, uint64_t *bytes)
 	if (!e->ls || linkstats_sample(e->ls, &e->lsamp)) {
 		if (e->ls)
 			log_warnx("network view: %s", linkstats_geterr(e->ls));
-		return;
+		return -1;
 	}
 	for (i = 0; i < e->lsamp.n_links; i++)
 		bytes[i] = e->lsamp.link[i].bytes;
+	return e->lsamp.real_ns;
 }
 
 static int emul_ocs_set(struct backend *b, const int32_t *out_of)

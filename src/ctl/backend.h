@@ -42,8 +42,11 @@ struct backend_ops {
 	uint64_t (*flow_remaining)(struct backend *b, struct flow *f);
 	/* Bytes each link of the fabric has carried since the run began,
 	 * in the network view's link order (netview.c): frames on the
-	 * emulated fabric, payload in the fluid model (may be NULL). */
-	void (*link_bytes)(struct backend *b, uint64_t *bytes);
+	 * emulated fabric, payload in the fluid model (may be NULL).
+	 * Returns when they were read, on the controller's clock (the
+	 * middle of the read: a dump of every ToR takes milliseconds), or
+	 * -1 for now (a model's counters are read at no time). */
+	int64_t (*link_bytes)(struct backend *b, uint64_t *bytes);
 	/* Figures to report (may be NULL). */
 	void (*progress)(struct backend *b, char *buf, size_t len);
 	/* The live view's status, about every second of wall time while the

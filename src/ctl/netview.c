@@ -99,19 +99,28 @@ void netview_free(struct ctl *c)
 	metrics_free(c);
 }
 
-/* One sample: the counters now become the last, the last the previous. */
+/* One sample: the counters now become the last, the last the previous.
+ * Stamped with when the backend read them: the time after the read is
+ * later by up to its span (tens of ms on a loaded box), and an
+ * interval's bytes would be taken as those of one that ends later. */
 static void take_sample(struct ctl *c)
 {
 	struct netview *n = &c->net;
 	uint64_t *tmp = n->prev;
+	int64_t at = -1, now;
 
 	n->prev = n->last;
 	n->last = tmp;
 	memset(n->last, 0, n->n_links * sizeof(uint64_t));
 	if (c->be.ops->link_bytes)
-		c->be.ops->link_bytes(&c->be, n->last);
+		at = c->be.ops->link_bytes(&c->be, n->last);
+	now = ctl_now(c);
 	n->t_prev = n->t_last;
-	n->t_last = ctl_now(c);
+	/* never after now, never before the last (an interval of 0 s or
+	 * less would give no rate) */
+	n->t_last = at < 0 || at > now ? now : at;
+	if (n->t_prev >= 0 && n->t_last <= n->t_prev)
+		n->t_last = now > n->t_prev ? now : n->t_prev + 1;
 	n->nsamples++;
 }
 

@@ -1376,7 +1376,7 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 	return (uint64_t)((rem + ((i128)8 << s->shift) - 1) >> (s->shift + 3));
 }
 
-static void sim_link_bytes(struct backend *b, uint64_t *bytes)
+static int64_t sim_link_bytes(struct backend *b, uint64_t *bytes)
 {
 	struct sim *s = SIM(b);
 	i128 byte = (i128)8 << s->shift;
@@ -1388,6 +1388,7 @@ static void sim_link_bytes(struct backend *b, uint64_t *bytes)
 	}
 	for (i = 0; i < s->L + s->R; i++)
 		bytes[i] = (uint64_t)((s->lbits[i] + byte / 2) / byte);
+	return -1;
 }
 
 static void sim_progress(struct backend *b, char *buf, size_t len)
