@@ -328,41 +328,68 @@ ocs stats >"$tmpdir/stats"
 end_capture tor4
 [ "$(wc -l <"$tmpdir/tor4.ts")" = 95 ] || fail "r4's ToR saw $(wc -l <"$tmpdir/tor4.ts") frames, expected 95"
 # Frames that arrive during a stall wait for it to end even when their VOQ
-# is empty. A 500 ms delta makes the datagrams sent right after 'set' land
-# inside the stall whatever the machine's speed.
-expect_status 0 ocs raw delta 500ms
-expect_status 0 ocs set none
-capture tor4 tor4
-spawn r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out"
-up4=$spawned
-pids="$pids $up4"
-wait_for "$tmpdir/udp4.out" listening
-off=$(clock_offset)
-t_set=$(ocs raw set '3>4' | sed -n 's/^ok t=\([0-9]*\) .*/\1/p')
-nsx r3h0 "$XFER" udp 10.16.4.1 9004 5 1000 >/dev/null || fail "udp send"
-# sent, they reach the crossbar a moment later (more under the
-# sanitizers): look until they are queued, for at most 300 ms of the 500
-t0=$(date +%s%N)
-while :; do
-	ocs stats >"$tmpdir/stats"
-	[ "$(stat "voq 3 4" queued_frames)" = 5 ] && break
-	[ $(($(date +%s%N) - t0)) -ge 300000000 ] && break
-	sleep 0.01
+# is empty: datagrams sent right after a 'set' with a long delta are held
+# in their VOQ, and reach r4 when the stall ends, not before. Long: under
+# the sanitizers on a busy box, starting the sender took 360-520 ms after
+# the set and a hyde command 100 ms more, so a 500 ms stall could be over
+# before the VOQ was looked at (it then read 0, the frames gone through);
+# there the stall is 1500 ms. What is judged is a look at the VOQ inside
+# the stall and 50 ms after the send ended, on the crossbar's own clock
+# (stats and time in one connection, answered one after the other); an
+# attempt without one proves nothing and is made again, 3 at most.
+if [ "${HYDE_SANITIZERS:-no}" = yes ]; then STALL_MS=1500; else STALL_MS=500; fi
+stall_ns=$((STALL_MS * 1000000))
+# snap: the crossbar's stats into $tmpdir/stats; prints its clock just after
+snap() {
+	printf 'stats\ntime\nquit\n' | timeout 10 "$XFER" ctl "$SOCK" >"$tmpdir/stats"
+	sed -n 's/^ok mono=\([0-9]*\) .*/\1/p' "$tmpdir/stats"
+}
+# stall_try N: 0 judged (failures reported), 2 no look in time: again
+stall_try() {
+	expect_status 0 ocs set none
+	capture tor4 tor4
+	spawn r4h0 "$XFER" udprecv 9004 1000 20000 >"$tmpdir/udp4.out"
+	up4=$spawned
+	wait_for "$tmpdir/udp4.out" listening
+	off=$(clock_offset)
+	t_set=$(ocs raw set '3>4' | sed -n 's/^ok t=\([0-9]*\) .*/\1/p')
+	nsx r3h0 "$XFER" udp 10.16.4.1 9004 5 1000 >/dev/null || fail "udp send"
+	t_sent=$(snap)
+	judged= queued=
+	while [ -n "$t_sent" ]; do
+		t_snap=$(snap)
+		[ -n "$t_snap" ] || { fail "the crossbar did not answer stats"; break; }
+		[ $((t_snap - t_set)) -lt $stall_ns ] || break
+		queued=$(stat "voq 3 4" queued_frames)
+		if [ "$queued" = 5 ] || [ $((t_snap - t_sent)) -ge 50000000 ]; then
+			judged=yes
+			break
+		fi
+		sleep 0.01
+	done
+	wait "$up4"
+	contains "$(cat "$tmpdir/udp4.out")" "received 5 datagrams"
+	end_capture tor4
+	if [ -z "$judged" ]; then
+		echo "  attempt $1: no look at the VOQ inside the ${STALL_MS}ms stall after the send ($(((t_sent - t_set) / 1000000))ms after the set)"
+		return 2
+	fi
+	[ "$queued" = 5 ] || fail "5 datagrams sent $(((t_sent - t_set) / 1000000))ms into a ${STALL_MS}ms stall: VOQ 3 -> 4 holds ${queued:-0} $(((t_snap - t_set) / 1000000))ms into it"
+	s=$(silent_after "$tmpdir/tor4.ts" "$(awk -v t="$t_set" -v o="$off" 'BEGIN {printf "%.6f", t / 1e9 + o}')")
+	echo "  frames sent during a ${STALL_MS}ms stall reached r4 ${s}ms after the set"
+	ge "$s" "$(awk -v m="$STALL_MS" 'BEGIN { print m - 0.02 }')" ||
+		fail "frames crossed ${s}ms after set, inside the ${STALL_MS}ms stall"
+	# (the upper bound as for the stalls above: not under the sanitizers)
+	[ "${HYDE_SANITIZERS:-no}" = yes ] || lt "$s" $((STALL_MS + 2)) ||
+		fail "frames waited ${s}ms for a ${STALL_MS}ms stall"
+	return 0
+}
+expect_status 0 ocs raw delta "${STALL_MS}ms"
+n=1
+until stall_try $n; do
+	[ $n -lt 3 ] || { fail "no look at the VOQ inside the stall in 3 attempts"; break; }
+	n=$((n + 1))
 done
-# (under the sanitizers they were seen not yet queued after 300 ms; the
-# bound that matters, none crossing inside the stall, is checked below)
-if [ "${HYDE_SANITIZERS:-no}" = yes ]; then
-	echo "note: a sanitizer build: VOQ 3 -> 4 holds $(stat "voq 3 4" queued_frames) of the 5 datagrams (not checked)"
-else
-	[ "$(stat "voq 3 4" queued_frames)" = 5 ] || fail "5 datagrams sent during the stall: VOQ 3 -> 4 holds $(stat "voq 3 4" queued_frames)"
-fi
-wait "$up4"
-contains "$(cat "$tmpdir/udp4.out")" "received 5 datagrams"
-end_capture tor4
-s=$(silent_after "$tmpdir/tor4.ts" "$(awk -v t="$t_set" -v o="$off" 'BEGIN {printf "%.6f", t / 1e9 + o}')")
-echo "  frames sent during a 500ms stall reached r4 ${s}ms after the set"
-ge "$s" 499.98 || fail "frames crossed ${s}ms after set, inside the 500ms stall"
-[ "${HYDE_SANITIZERS:-no}" = yes ] || lt "$s" 502 || fail "frames waited ${s}ms for a 500ms stall"
 expect_status 0 ocs raw delta "${DELTA_MS}ms"
 
 # ---- 5: the control socket: bad input gets errors, the daemon lives on ----
