@@ -7,7 +7,8 @@
  * emulated / simulated (above 1: the emulation was slower than the model)
  * and the error |simulated - emulated| / emulated; their distributions
  * (median, p90: nearest rank; worst: the largest error) over all pairs, by
- * the emulated flow's path and by size class, and by kind. Writes
+ * the emulated flow's path and by size class, and by kind; coflows by their
+ * bytes, jobs by class. Writes
  * fidelity.csv (every joined pair) and fidelity.png (simulated against
  * emulated, log-log) into -o DIR (default SIM_RUN).
  *
@@ -431,6 +432,16 @@ static const char *size_class(uint64_t b)
 	       b < 10000000 ? "size 1MB-10MB" : "size >=10MB";
 }
 
+/* And of coflows (their bytes): a workload's many tiny coflows make most
+ * of the median ratio, its few big ones most of the average CCT. */
+static const char *const cf_sizes[] = { "bytes <1MB", "bytes 1MB-10MB", "bytes 10MB-100MB",
+					"bytes >=100MB" };
+
+static const char *cf_size_class(uint64_t b)
+{
+	return cf_sizes[b < 1000000 ? 0 : b < 10000000 ? 1 : b < 100000000 ? 2 : 3];
+}
+
 static void report_level(int lv, const struct fd_join *j, const struct fd_placement *pl)
 {
 	static const char *const paths[] = { "eps", "ocs", "rack", "host" };
@@ -477,6 +488,15 @@ static void report_level(int lv, const struct fd_join *j, const struct fd_placem
 			print_stat(label, &st);
 		}
 	}
+	if (lv == LV_COFLOW)
+		for (g = 0; g < ARRAY_SIZE(cf_sizes); g++) {
+			for (i = n = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) &&
+				    cf_size_class(j->p[i].e->bytes) == cf_sizes[g])
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			print_stat(cf_sizes[g], &st);
+		}
 	if (lv != LV_FLOW && pl->known) {
 		static const char *const how[] = { "placed otherwise", "placed alike" };
 
@@ -597,7 +617,8 @@ static void usage(FILE *fp)
 		"slower than the model) and the error |simulated - emulated| / emulated;\n"
 		"median, p90 (nearest rank) and the worst error, over all pairs, by the\n"
 		"emulated flow's path (eps, ocs, rack, host), by size class (<100KB,\n"
-		"100KB-1MB, 1MB-10MB, >=10MB), by kind and by job class. SIM_RUN is\n"
+		"100KB-1MB, 1MB-10MB, >=10MB), by kind, coflows by their bytes (<1MB,\n"
+		"1MB-10MB, 10MB-100MB, >=100MB) and jobs by class. SIM_RUN is\n"
 		"usually hyde sim --replay EMUL_RUN (the decisions held equal; it has no\n"
 		"jobs.csv, so no JCT) or hyde sim with the same inputs and seed (free\n"
 		"decisions: flows join only where the decisions agreed). Then the task\n"

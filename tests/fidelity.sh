@@ -216,6 +216,12 @@ contains "$out" "FCT: 5 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not
 contains "$out" "CCT: 2 coflows joined"
 [ "$(echo "$out" | grep -E '^  all ' | sed -n 2p | tr -s ' ')" = " all 2 0.500 1.250 20.0% 100.0% 100.0%" ] ||
 	fail "CCT all: $(echo "$out" | grep -E '^  all ' | sed -n 2p)"
+# by the coflow's bytes: a (4 MB, 1.25), b (20 MB, 0.5), no row for none
+[ "$(line 'bytes 1MB-10MB')" = " bytes 1MB-10MB 1 1.250 1.250 20.0% 20.0% 20.0%" ] ||
+	fail "CCT bytes 1MB-10MB: $(line 'bytes 1MB-10MB')"
+[ "$(line 'bytes 10MB-100MB')" = " bytes 10MB-100MB 1 0.500 0.500 100.0% 100.0% 100.0%" ] ||
+	fail "CCT bytes 10MB-100MB: $(line 'bytes 10MB-100MB')"
+[ -z "$(line 'bytes <1MB')$(line 'bytes >=100MB')" ] || fail "CCT rows for classes without a coflow: $out"
 [ "$(line 'class heavy')" = " class heavy 1 2.000 2.000 50.0% 50.0% 50.0%" ] || fail "class heavy: $(line 'class heavy')"
 grep -qx 'flow,a/shuffle/r0/m1@r1h1,shuffle,ocs,2000000,200000000,100000000,2.000000' "$tmpdir/fidelity.csv" ||
 	fail "fidelity.csv: $(cat "$tmpdir/fidelity.csv")"
