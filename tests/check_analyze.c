@@ -340,6 +340,22 @@ static void analyze_interrupted(const char *d, struct analyze_result *r)
 	ck_assert(r->incomplete);
 }
 
+/* A run killed before its controller wrote app/jobs.csv and
+ * app/coflows.csv: fixture fx without them, with these inputs and log. */
+static void write_killed_run(const char *d, enum fx_variant fx, const char *wl,
+			     const char *events)
+{
+	char path[4096];
+
+	ck_assert_int_eq(fixture_write_run(d, fx), 0);
+	snprintf(path, sizeof(path), "%s/app/jobs.csv", d);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/app/coflows.csv", d);
+	ck_assert_int_eq(unlink(path), 0);
+	put(d, "inputs/workload.wl", wl, strlen(wl));
+	put(d, "events.log", events, strlen(events));
+}
+
 /* A run killed outright (its controller never wrote app/jobs.csv nor
  * app/coflows.csv), with a capture cut inside a packet and its manifest,
  * fetches and event log cut inside a line: analysed from what is there,
@@ -356,17 +372,10 @@ START_TEST(interrupted_run)
 		"1700000000001000000 task_start a map 0 r0h0\n"
 		"1700000000050000000 job_done a\n"
 		"1700000000060000000 job_do"; /* cut: c's end is not known */
-	char path[4096];
 	struct analyze_result r;
 	char *d = make_tmpdir(), *m, *f, *j, *sum;
 
-	ck_assert_int_eq(fixture_write_run(d, FX_TRUNCATED), 0);
-	snprintf(path, sizeof(path), "%s/app/jobs.csv", d);
-	ck_assert_int_eq(unlink(path), 0);
-	snprintf(path, sizeof(path), "%s/app/coflows.csv", d);
-	ck_assert_int_eq(unlink(path), 0);
-	put(d, "inputs/workload.wl", wl, sizeof(wl) - 1);
-	put(d, "events.log", events, sizeof(events) - 1);
+	write_killed_run(d, FX_TRUNCATED, wl, events);
 	/* the manifest's last line (flow 10, the write) and the fetches'
 	 * from flow 9 on cut short */
 	m = slurp(d, "manifest.csv");
@@ -453,31 +462,23 @@ START_TEST(killed_before_first_manifest_line)
 	static const char wl[] =
 		"job id=a user=alice arrival=0s input=2MB shuffle=19344B output=0B maps=2 reduces=2 map_time=1ms reduce_time=1ms\n";
 	static const char events[] = "1700000000000000000 run_start emul fair sunflow\n";
-	char path[4096];
+	static const char *const cut[] = { "manifest.csv", "app/fetches.csv" };
 	struct analyze_result r;
-	char *d = make_tmpdir(), *m, *f, *nl;
+	char *d = make_tmpdir(), *t, *nl;
+	size_t i;
 
-	ck_assert_int_eq(fixture_write_run(d, FX_GOOD), 0);
-	snprintf(path, sizeof(path), "%s/app/jobs.csv", d);
-	ck_assert_int_eq(unlink(path), 0);
-	snprintf(path, sizeof(path), "%s/app/coflows.csv", d);
-	ck_assert_int_eq(unlink(path), 0);
-	put(d, "inputs/workload.wl", wl, sizeof(wl) - 1);
-	put(d, "events.log", events, sizeof(events) - 1);
-	m = slurp(d, "manifest.csv");
-	nl = strchr(m, '\n');
-	ck_assert_ptr_nonnull(nl);
-	put(d, "manifest.csv", m, (size_t)(nl - m) + 1);
-	f = slurp(d, "app/fetches.csv");
-	nl = strchr(f, '\n');
-	ck_assert_ptr_nonnull(nl);
-	put(d, "app/fetches.csv", f, (size_t)(nl - f) + 1);
+	write_killed_run(d, FX_GOOD, wl, events);
+	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) { /* the header only */
+		t = slurp(d, cut[i]);
+		nl = strchr(t, '\n');
+		ck_assert_ptr_nonnull(nl);
+		put(d, cut[i], t, (size_t)(nl - t) + 1);
+		free(t);
+	}
 	analyze_interrupted(d, &r);
 	ck_assert_uint_eq(r.flows, 0);
 	ck_assert_uint_gt(r.unknown_conns, 0);
 	ck_assert_uint_gt(r.packets, 0);
-	free(m);
-	free(f);
 	rm_rf(d);
 }
 END_TEST
