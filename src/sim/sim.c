@@ -38,7 +38,12 @@
  * Rates are brought up to date once per instant at which something
  * changed, after everything else that happens then (exact);
  * --rate-quantum trades that for speed: flows that start or end wait up
- * to a quantum for the rates (a circuit that changes never does). */
+ * to a quantum for the rates (a circuit that changes never does).
+ * -B end_grid=G trades it otherwise: a flow ends at the multiple of G
+ * nearest its end (up to G/2 early or late, as likely one as the other),
+ * so the flows that end within a grid step share one computation; the
+ * bytes it ends with left, or carried past its end, are counted as it
+ * ends, so the links carry what the flows had. */
 #include "config.h"
 
 #include <errno.h>
@@ -146,6 +151,8 @@ struct sim_opts {
 	 * would end on its node's heartbeat then ends after it, as in
 	 * emulation, not before (0: none) */
 	int64_t task_overhead;
+	/* flows end on a grid of this step (0: exactly) */
+	int64_t end_grid;
 };
 
 struct sim {
@@ -185,6 +192,7 @@ struct sim {
 	struct evtimer cross_timer; /* an ordered model's order changes */
 	int64_t last_cross;
 	int64_t quantum, last_compute;
+	int64_t grid; /* -B end_grid (ns), 0: off */
 	/* done_fire's computation put off (see there): the completion
 	 * timer's place among ties, and whether it was armed since */
 	uint64_t done_seq;
@@ -430,6 +438,29 @@ static i128 done_tol(const struct sim *s, const struct sim_flow *sf)
 	return t > s->tol ? t : s->tol;
 }
 
+/* -B end_grid: the grid point nearest t (halves go up). */
+static int64_t grid_round(const struct sim *s, int64_t t)
+{
+	int64_t g = s->grid;
+
+	return t == INT64_MAX ? t : (t + g / 2) / g * g;
+}
+
+/* The first end time that rounds to a grid point after now: what ends
+ * before it is due now. */
+static int64_t grid_limit(const struct sim *s, int64_t now)
+{
+	return (now / s->grid + 1) * s->grid - s->grid / 2;
+}
+
+/* Whether a class's flows end on the grid: not over a circuit, whose
+ * planner needs a flow it has not heard end to have bytes left (it would
+ * plan again and again for a flow past its end). */
+static bool on_grid(const struct sim *s, const struct sim_class *c)
+{
+	return s->grid && c->path != PATH_OCS;
+}
+
 /* When its first member ends at the rate in effect (the class is up to
  * date): ceil of what is left over the rate (a coflow allocation's: of
  * the time to its end less 1e-6 ns, as the floating-point model armed
@@ -451,6 +482,12 @@ static void arm(struct sim *s, struct sim_class *c)
 			if (dt < (i128)INT64_MAX / 2)
 				at = c->t_vt + (int64_t)dt;
 		}
+	}
+	/* on the grid, the point nearest its end, or now if that is past */
+	if (at != INT64_MAX && on_grid(s, c)) {
+		at = grid_round(s, at);
+		if (at < c->t_vt)
+			at = c->t_vt;
 	}
 	c->done_at = at;
 	if (at == INT64_MAX) {
@@ -942,12 +979,21 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 		while (c && c->due) {
 			struct sim_class *last = s->act[s->n_act - 1];
 			size_t before = n;
+			/* done: what ends before lim (on the grid, what
+			 * rounds to now or before) */
+			int64_t lim = on_grid(s, c) ? grid_limit(s, now) : now + 1;
 
 			c->due = false;
 			touch(s, c);
-			while (c->n && c->h[0]->finish - c->vt <= done_tol(s, c->h[0])) {
+			while (c->n && c->h[0]->finish - c->vt <=
+						       done_tol(s, c->h[0]) +
+							       (i128)c->rate * (lim - now - 1)) {
 				struct sim_flow *sf = mh_pop(c);
 
+				/* on the grid: what it had left, or carried
+				 * past its end, counted now */
+				if (on_grid(s, c))
+					c->cbits += sf->finish - c->vt;
 				xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
 				s->done[n++] = sf->f;
 				free(sf);
@@ -1075,6 +1121,11 @@ static int sim_init(struct backend *b, char *errbuf)
 	s->model = m;
 	s->cf_alloc = m->coflow && !m->key;
 	s->quantum = s->opts.rate_quantum;
+	s->grid = s->opts.end_grid;
+	if (s->grid && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "end_grid: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	s->ctl = b->ctl;
 	s->t = t;
@@ -1439,6 +1490,8 @@ static const struct opt_desc sim_opts[] = {
 	    "a flow's bytes start moving this long after it starts (a connection's set-up)"),
 	OPT(sim_opts, task_overhead, O_TIME, 0, 0,
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
+	OPT(sim_opts, end_grid, O_TIME, 0, 0,
+	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
 };
 
 static int sim_opts_check(const void *priv, char *errbuf)
