@@ -1,11 +1,12 @@
 #!/bin/sh
-# What --rate-quantum (rates recomputed at most once per quantum: the one
-# speed-for-exactness trade of hyde sim, off by default) costs in
-# exactness and gains in time: each workload run exactly and with each
-# quantum; per run the CPU time and, against the exact run, the error of
-# the makespan, the average JCT and CCT, and of each job's JCT (median,
-# p99, max, paired by job). Prints figures, never fails on them.
-# Usage: bench/sim_quantum.sh [QUANTUM...]   (default 1ms 10ms; from the
+# What hyde sim's speed-for-exactness trades, both off by default, cost in
+# exactness and gain in time: --rate-quantum Q (rates recomputed at most
+# once per Q) and -B end_grid=G (flows end at the nearest multiple of G).
+# Each workload run exactly and with each; per run the CPU time and,
+# against the exact run, the error of the makespan, the average JCT and
+# CCT, and of each job's JCT (median, p99, max, paired by job). Prints
+# figures, never fails on them.
+# Usage: bench/sim_quantum.sh [Q|grid=G...]   (default 1ms 10ms; from the
 # build tree, or HYDE=path/to/hyde); BENCH_BIG=1 adds paper60 at scale 0.1
 # (several CPU-minutes exact); BENCH_SCHEDS="fair neat ..." the schedulers
 # (default fair), BENCH_CASES="paper60-s0.1 ..." some of the workloads.
@@ -62,8 +63,8 @@ paper60-s0.1|$src/topologies/paper60.topo|$tmp/fb01.wl"
 fi
 
 SCHEDS=${BENCH_SCHEDS:-fair}
-echo "hyde sim --rate-quantum: speed and error against the exact run (error: quantum run vs exact)"
-printf '%-16s %-14s %-8s %9s %8s %11s %11s %11s   %s\n' workload scheduler quantum "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
+echo "hyde sim --rate-quantum Q and -B end_grid=G: speed and error against the exact run"
+printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' workload scheduler trade "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
 	"|JCT err| per job: median p99 max"
 for sched in $SCHEDS; do
 	printf '%s\n' "$cases" | while IFS='|' read -r name topo wl; do
@@ -71,12 +72,16 @@ for sched in $SCHEDS; do
 		ce=$(sim "$tmp/$name-exact" "$topo" "$wl" -s "$sched")
 		set -- $(figures "$tmp/$name-exact")
 		me=$1 je=$2 cce=$3
-		printf '%-16s %-14s %-8s %9s %8s %11s %11s %11s\n' "$name" "$sched" exact "$ce" 1.0x "${me}s" "${je}s" "${cce}s"
+		printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s\n' "$name" "$sched" exact "$ce" 1.0x "${me}s" "${je}s" "${cce}s"
 		for q in $QUANTA; do
-			cq=$(sim "$tmp/$name-$q" "$topo" "$wl" -s "$sched" --rate-quantum "$q")
+			case $q in
+			grid=*) opt="-B end_grid=${q#grid=}" ;;
+			*) opt="--rate-quantum $q" ;;
+			esac
+			cq=$(sim "$tmp/$name-$q" "$topo" "$wl" -s "$sched" $opt)
 			set -- $(figures "$tmp/$name-$q")
-			printf '%-16s %-14s %-8s %9s %8s %11s %11s %11s   %s\n' "" "" "$q" "$cq" \
-				"$(awk -v a="$ce" -v b="$cq" 'BEGIN { printf "%.1fx", b > 0 ? a / b : 0 }')" \
+			printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' "" "" "$q" "$cq" \
+				"$(awk -v a="$ce" -v b="$cq" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')" \
 				"$(pct "$1" "$me")" "$(pct "$2" "$je")" "$(pct "$3" "$cce")" \
 				"$(jct_err "$tmp/$name-exact" "$tmp/$name-$q")"
 		done
