@@ -69,7 +69,7 @@ printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' workload scheduler trad
 for sched in $SCHEDS; do
 	printf '%s\n' "$cases" | while IFS='|' read -r name topo wl; do
 		case " ${BENCH_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
-		ce=$(sim "$tmp/$name-exact" "$topo" "$wl" -s "$sched")
+		ce=$(sim "$tmp/$name-exact" "$topo" "$wl" -s "$sched") || exit 1
 		set -- $(figures "$tmp/$name-exact")
 		me=$1 je=$2 cce=$3
 		printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s\n' "$name" "$sched" exact "$ce" 1.0x "${me}s" "${je}s" "${cce}s"
@@ -78,7 +78,7 @@ for sched in $SCHEDS; do
 			grid=*) opt="-B end_grid=${q#grid=}" ;;
 			*) opt="--rate-quantum $q" ;;
 			esac
-			cq=$(sim "$tmp/$name-$q" "$topo" "$wl" -s "$sched" $opt)
+			cq=$(sim "$tmp/$name-$q" "$topo" "$wl" -s "$sched" $opt) || exit 1
 			set -- $(figures "$tmp/$name-$q")
 			printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' "" "" "$q" "$cq" \
 				"$(awk -v a="$ce" -v b="$cq" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')" \
