@@ -58,8 +58,17 @@ tail -n +2 "$E/manifest.csv" | awk -F, '$17 == "" || $17 == "-" { print }' | gre
 # have waited 1 s, from one tick to the next; with the clock, the next
 # tick, less late, missed that deadline by microseconds and the request
 # came a heartbeat after the simulator's. The heartbeat is the decision.
+# (the heartbeat nearest the request: ticks are at whole seconds from the
+# run's t0, which run_start's stamp follows by the first network sample,
+# tens of ms on a loaded box, so a request at tick 2 can be logged 1.98 s
+# after run_start; CI once read that as heartbeat 1 when seconds were
+# truncated)
 first_request() {
-	awk '$2 == "run_start" { t0 = $1 } $2 == "container_request" { printf "%d\n", ($1 - t0) / 1e9; exit }' "$1/events.log"
+	awk '$2 == "run_start" { t0 = $1 } $2 == "container_request" { printf "%d\n", ($1 - t0) / 1e9 + 0.5; exit }' "$1/events.log"
+}
+# the request's time after run_start, for a message
+request_at() {
+	awk '$2 == "run_start" { t0 = $1 } $2 == "container_request" { printf "%.3fs\n", ($1 - t0) / 1e9; exit }' "$1/events.log"
 }
 expect_status 0 "$HYDE" run -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" -s drs \
 	-o "$tmpdir/drs-e" --prefix $P -q
@@ -68,7 +77,7 @@ expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRC
 fe=$(first_request "$tmpdir/drs-e")
 fs=$(first_request "$tmpdir/drs-s")
 [ -n "$fs" ] || fail "drs: no container_request in the simulation"
-[ "$fe" = "$fs" ] || fail "drs asked for its first executor in heartbeat $fe of the emulation, $fs of the simulation"
+[ "$fe" = "$fs" ] || fail "drs asked for its first executor in heartbeat $fe of the emulation ($(request_at "$tmpdir/drs-e") after run_start), $fs of the simulation ($(request_at "$tmpdir/drs-s"))"
 
 # the replay: exactly the emulated flows, each from its first SYN
 expect_status 0 "$HYDE" sim --replay "$E" -o "$R"
