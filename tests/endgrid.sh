@@ -4,9 +4,12 @@
 # share one rate computation. One flow alone ends exactly there; on the
 # main job every flow but those over a circuit (their planner needs exact
 # ends) ends on the grid, every flow keeps its bytes, and the averages stay
-# near the exact run's; end_grid=0s is the exact run, byte for byte; other
-# rate models refuse it.
+# near the exact run's; the links carry exactly the flows' bytes (the
+# network view, summed over the run: a flow past its end carries nothing,
+# one ended early has the rest counted); end_grid=0s is the exact run,
+# byte for byte; other rate models refuse it.
 . "${HYDE_SRCDIR}/tests/lib.sh"
+command -v cc >/dev/null 2>&1 || { echo "SKIP: needs cc (the network view's plugin)" >&2; exit 77; }
 
 # ---- one flow: its end, rounded to the nearest multiple ----
 printf 'racks 2\nhosts 1\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
@@ -41,7 +44,11 @@ awk -F, 'NR > 1 && $7 >= 0 && $4 != "ocs" && $4 != "host" {
 read -r on past <"$tmpdir/counts"
 echo "on the 10 ms grid: $on flows; $past at once, their grid point past"
 [ "$on" -gt 100 ] && [ "$past" -lt $((on / 10)) ] || fail "only $on flows on the grid ($past at once)"
-grep -q ',ocs,' "$tmpdir/grid/flows.csv" || fail "no OCS flow"
+# circuit flows end exactly, not on the grid
+n_ocs=$(awk -F, 'NR > 1 && $4 == "ocs" && $7 >= 0' "$tmpdir/grid/flows.csv" | wc -l)
+n_ocs_off=$(awk -F, 'NR > 1 && $4 == "ocs" && $7 >= 0 && $7 % 10000000 != 0' "$tmpdir/grid/flows.csv" | wc -l)
+[ "$n_ocs" -gt 10 ] || fail "only $n_ocs OCS flows"
+[ "$n_ocs_off" -gt $((n_ocs / 2)) ] || fail "OCS flows on the grid: $((n_ocs - n_ocs_off)) of $n_ocs"
 # the same flows, each with its bytes, all ended
 for d in exact grid; do
 	awk -F, 'NR > 1 { print $16, $5, ($7 >= 0) }' "$tmpdir/$d/flows.csv" | sort >"$tmpdir/$d.fb"
@@ -56,6 +63,26 @@ for m in "jobs.csv jct_ns" "coflows.csv cct_ns"; do
 	a=$(avg "$tmpdir/exact/$1" "$2") b=$(avg "$tmpdir/grid/$1" "$2")
 	awk -v a="$a" -v b="$b" 'BEGIN { exit !(b >= 0.99 * a && b <= 1.01 * a) }' ||
 		fail "average $2: $b on the grid, $a exact"
+done
+
+# ---- the links carry the flows' bytes: the network view of a plugin (tor0's
+# uplink, r0h0's link, every tick) summed over the run, against the flows
+# that cross them; 100 ms and 7 ms grids, heartbeats every second ----
+cc -std=c11 -Wall -Werror -shared -fPIC -I"$HYDE_SRCDIR/include" -o "$tmpdir/netlog.so" \
+	"$HYDE_SRCDIR/tests/plugin_netlog.c" || { fail "cannot build the plugin"; finish; }
+printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
+	>"$tmpdir/four.topo"
+for g in 100ms 7ms; do
+	V="$tmpdir/view$g"
+	expect_status 0 "$HYDE" sim -q -t "$tmpdir/four.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+		-s "$tmpdir/netlog.so" -o "$V" -B end_grid=$g
+	up=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $7 } END { print s + 0 }')
+	host=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $10 } END { print s + 0 }')
+	f_up=$(awk -F, 'NR > 1 && $4 == "eps" && $14 ~ /^r0h/ { s += $5 } END { print s + 0 }' "$V/flows.csv")
+	f_host=$(awk -F, 'NR > 1 && $4 != "host" && $14 == "r0h0" { s += $5 } END { print s + 0 }' "$V/flows.csv")
+	[ "$f_up" -gt 0 ] && [ "$f_host" -gt 0 ] || fail "end_grid=$g: no flow on the links looked at"
+	[ "$up" = "$f_up" ] || fail "end_grid=$g: tor0's uplink carried $up bytes in the view, its flows $f_up"
+	[ "$host" = "$f_host" ] || fail "end_grid=$g: r0h0's link carried $host bytes in the view, its flows $f_host"
 done
 
 # ---- end_grid=0s is the exact run; other models refuse it ----

@@ -41,9 +41,10 @@
  * to a quantum for the rates (a circuit that changes never does).
  * -B end_grid=G trades it otherwise: a flow ends at the multiple of G
  * nearest its end (up to G/2 early or late, as likely one as the other),
- * so the flows that end within a grid step share one computation; the
- * bytes it ends with left, or carried past its end, are counted as it
- * ends, so the links carry what the flows had. */
+ * so the flows that end within a grid step share one computation; a flow
+ * past its end carries nothing while it waits for its point, and one
+ * that ends early has what it had left counted as it ends, so the links
+ * carry what the flows had. */
 #include "config.h"
 
 #include <errno.h>
@@ -408,16 +409,32 @@ static void ch_remove(struct sim *s, struct sim_class *c)
 	ch_down(s, last.c->cslot);
 }
 
-/* vt and the bit counters up to now, at the rate in effect. */
+/* -B end_grid: what the members of heap subtree i past their end
+ * carried in vt (from, to]: none, they are done (the subtree stops at a
+ * member not past its end). */
+static i128 overshoot(const struct sim_class *c, size_t i, i128 from, i128 to)
+{
+	i128 f;
+
+	if (i >= c->n || (f = c->h[i]->finish) >= to)
+		return 0;
+	return to - (f > from ? f : from) + overshoot(c, 2 * i + 1, from, to) +
+	       overshoot(c, 2 * i + 2, from, to);
+}
+
+/* vt and the bit counters up to now, at the rate in effect (on the grid,
+ * a member past its end, waiting for its grid point, carries nothing). */
 static void touch(struct sim *s, struct sim_class *c)
 {
 	int64_t now = ctl_now(s->ctl);
 
 	if (now > c->t_vt && c->rate) {
-		i128 dt = now - c->t_vt;
+		i128 dt = now - c->t_vt, vt = c->vt + (i128)c->rate * dt;
 
-		c->vt += (i128)c->rate * dt;
 		c->cbits += (i128)c->rate * (i128)c->n * dt;
+		if (s->grid && c->n && c->top < vt)
+			c->cbits -= overshoot(c, 0, c->vt, vt);
+		c->vt = vt;
 	}
 	c->t_vt = now;
 }
@@ -438,12 +455,12 @@ static i128 done_tol(const struct sim *s, const struct sim_flow *sf)
 	return t > s->tol ? t : s->tol;
 }
 
-/* -B end_grid: the grid point nearest t (halves go up). */
+/* -B end_grid: the grid point nearest t (halves go up; t < INT64_MAX). */
 static int64_t grid_round(const struct sim *s, int64_t t)
 {
 	int64_t g = s->grid;
 
-	return t == INT64_MAX ? t : (t + g / 2) / g * g;
+	return (t + g / 2) / g * g;
 }
 
 /* The first end time that rounds to a grid point after now: what ends
@@ -990,9 +1007,9 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 							       (i128)c->rate * (lim - now - 1)) {
 				struct sim_flow *sf = mh_pop(c);
 
-				/* on the grid: what it had left, or carried
-				 * past its end, counted now */
-				if (on_grid(s, c))
+				/* on the grid, ended early: what it had left
+				 * counted now */
+				if (on_grid(s, c) && sf->finish > c->vt)
 					c->cbits += sf->finish - c->vt;
 				xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
 				s->done[n++] = sf->f;
