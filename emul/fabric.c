@@ -115,17 +115,13 @@ void fabric_htb_params(uint64_t rate, uint32_t *burst, uint32_t *quantum)
 	 * Measured here (iperf3 goodput / wire-exact): 4 ms gave 0.981 at
 	 * 400 Mbit/s and 0.992 at 1 Gbit/s on the loaded machine, 10 ms
 	 * 0.998-0.999 from 100 Mbit/s to 5 Gbit/s: a bucket that outlasts
-	 * a late timer or a busy CPU. */
-	uint64_t b = rate / 8 / 100;
+	 * a late timer or a busy CPU (topo_shaper_burst). */
+	uint32_t b = topo_shaper_burst(rate);
 
-	if (b < 65536)
-		b = 65536;
-	if (b > 1U << 30)
-		b = 1U << 30;
-	*burst = (uint32_t)b;
+	*burst = b;
 	/* One class per qdisc: the quantum only has to let a whole GSO
 	 * frame go per round; HTB warns beyond 200000. */
-	*quantum = b > 200000 ? 200000 : (uint32_t)b;
+	*quantum = b > 200000 ? 200000 : b;
 }
 
 uint32_t fabric_uplink_addr(const struct topo *t, unsigned rack, bool core_side)

@@ -534,7 +534,8 @@ END_TEST
 /* The incremental water-filling (maxmin.c) against water-filling from
  * scratch: random links (a third of the runs with every capacity equal,
  * so that shares tie), random classes of 1-4 links coming, going and
- * changing their number of flows, a few changes between solves. After
+ * changing their number of flows, links' capacities changing between
+ * their own and 8 times it, a few changes between solves. After
  * every solve each level must be the one from scratch, and mm_solve must
  * name exactly the classes whose level changed. */
 START_TEST(maxmin_incremental_is_waterfilling)
@@ -582,6 +583,12 @@ START_TEST(maxmin_incremental_is_waterfilling)
 					in[i] = false;
 				} else {
 					mm_set_n(m, &cl[i], 1 + rng_below(&g, 5));
+				}
+				/* a link's capacity changes (-B burst's buckets) */
+				if (rng_below(&g, 4) == 0) {
+					unsigned l = (unsigned)rng_below(&g, L);
+
+					mm_set_cap(m, l, rng_below(&g, 2) ? caps[l] : caps[l] * 8);
 				}
 			}
 			for (i = 0; i < 40; i++)

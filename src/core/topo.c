@@ -678,6 +678,17 @@ int topo_node_parse(const struct topo *t, const char *name,
 	return -ENOENT;
 }
 
+uint32_t topo_shaper_burst(uint64_t rate)
+{
+	uint64_t b = rate / 8 / 100;
+
+	if (b < 65536)
+		b = 65536;
+	if (b > 1U << 30)
+		b = 1U << 30;
+	return (uint32_t)b;
+}
+
 uint32_t topo_rack_subnet(const struct topo *t, const struct topo_net *net,
 			  unsigned rack)
 {

@@ -130,6 +130,11 @@ static inline unsigned topo_rack_plen(const struct topo *t)
 {
 	return 32 - t->host_bits;
 }
+/* The token bucket (bytes) of a link shaped at rate bit/s in the emulated
+ * fabric (its HTB classes' burst and cburst): rate x 10 ms, at least
+ * 64 KiB, at most 1 GiB. An idle link sends that much at once before its
+ * rate holds; the simulator's -B burst models it. */
+uint32_t topo_shaper_burst(uint64_t rate);
 /* "a.b.c.d" of a host-order address; returns buf (16 bytes at least). */
 char *topo_addr_str(uint32_t addr, char *buf, size_t len);
 

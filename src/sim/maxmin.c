@@ -306,6 +306,21 @@ void mm_set_n(struct mm *m, struct mm_class *c, uint64_t n)
 	pend_add(m, c);
 }
 
+void mm_set_cap(struct mm *m, unsigned link, uint64_t cap)
+{
+	if (m->l[link].cap == cap)
+		return;
+	/* a dirty link's share is computed afresh from its capacity, as
+	 * when a class comes or goes */
+	m->l[link].cap = cap;
+	seed(m, link);
+}
+
+uint64_t mm_link_load(const struct mm *m, unsigned link)
+{
+	return m->l[link].D;
+}
+
 /* ---- the sweep's heap of dirty links, by key then index (the key is
  * kept in the heap too, so comparisons stay in the heap's memory) ---- */
 

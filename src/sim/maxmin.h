@@ -57,6 +57,11 @@ void mm_add(struct mm *m, struct mm_class *c);
 void mm_remove(struct mm *m, struct mm_class *c);
 /* Its number of flows changes (n > 0). */
 void mm_set_n(struct mm *m, struct mm_class *c, uint64_t n);
+/* The link's capacity becomes cap units (at most 2^62): its classes'
+ * levels follow at the next solve. */
+void mm_set_cap(struct mm *m, unsigned link, uint64_t cap);
+/* What the link carries now: its classes' levels x flows, units. */
+uint64_t mm_link_load(const struct mm *m, unsigned link);
 /* Anything to solve? */
 bool mm_pending(const struct mm *m);
 /* Brings every level up to date. Returns the classes whose level changed
