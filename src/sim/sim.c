@@ -154,6 +154,8 @@ struct sim_opts {
 	int64_t task_overhead;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
+	/* each link's token bucket, as the emulator's HTB has it */
+	bool burst;
 };
 
 struct sim {
@@ -194,6 +196,15 @@ struct sim {
 	int64_t last_cross;
 	int64_t quantum, last_compute;
 	int64_t grid; /* -B end_grid (ns), 0: off */
+	/* -B burst: each link's token bucket (units x ns: bits << shift),
+	 * brought up to date at every rate computation from what the link
+	 * carried since the last one; bkt_max 0: none (a circuit). A link
+	 * with tokens sends at BURST_X times its rate until they are gone. */
+	i128 *bkt, *bkt_max, bkt_frame;
+	uint64_t *bkt_load;
+	bool *bursting;
+	int64_t bkt_t;
+	struct evtimer burst_timer;
 	/* done_fire's computation put off (see there): the completion
 	 * timer's place among ties, and whether it was armed since */
 	uint64_t done_seq;
@@ -728,11 +739,84 @@ static int cmp_keyed(const void *a, const void *b)
 	return (x->c->seq > y->c->seq) - (x->c->seq < y->c->seq);
 }
 
+/* ---- -B burst: the emulator's token buckets ----
+ *
+ * The emulated fabric shapes each link end with HTB, whose classes hold a
+ * bucket of topo_shaper_burst(rate) bytes: a link that has idled sends
+ * that much at once, then at its rate. So a flow that starts on idle
+ * links ends B / rate sooner than the fluid model says (10 ms on a 100
+ * Mbit/s host link, 8% of a 1.5 MB fetch), and under replay a fetch that
+ * the emulation fitted into its circuit's reservation is left with bytes
+ * when the circuit goes down. The model: a link's bucket fills at its
+ * rate less what it carries, up to B; while it holds tokens (a frame's
+ * worth to start) the link's capacity is BURST_X times its rate and the
+ * bucket drains at what it carries less its rate; when it is empty (an
+ * event), the link has its rate again. What a flow gains does not depend
+ * on BURST_X (across a burst at x times the rate it moves x B / (x - 1)
+ * in B / ((x - 1) rate): B / rate sooner). Circuits have none: the
+ * crossbar paces at bw_o from an idle port. The buckets are brought up to
+ * date at every rate computation, from the links' loads set at the one
+ * before (with --rate-quantum or end_grid, what the flows carried in
+ * between is what that computation gave them). */
+#define BURST_X 8
+
+static void burst_update(struct sim *s)
+{
+	int64_t now = ctl_now(s->ctl), dt = now - s->bkt_t;
+	unsigned l;
+
+	for (l = 0; l < s->L; l++) {
+		i128 b = s->bkt[l];
+		bool on;
+
+		if (!s->bkt_max[l])
+			continue;
+		if (dt > 0) {
+			b += ((i128)s->cap[l] - (i128)s->bkt_load[l]) * dt;
+			b = b < 0 ? 0 : b > s->bkt_max[l] ? s->bkt_max[l] : b;
+			s->bkt[l] = b;
+		}
+		/* on while it has tokens; back on with a frame's worth */
+		on = s->bursting[l] ? b > 0 : b >= s->bkt_frame;
+		if (on != s->bursting[l]) {
+			s->bursting[l] = on;
+			mm_set_cap(s->mm, l, on ? s->cap[l] * BURST_X : s->cap[l]);
+		}
+	}
+	s->bkt_t = now;
+}
+
+/* The loads the rates just set, and the first bucket they empty. */
+static void burst_arm(struct sim *s)
+{
+	int64_t now = ctl_now(s->ctl), at = INT64_MAX;
+	unsigned l;
+
+	for (l = 0; l < s->L; l++) {
+		if (!s->bkt_max[l])
+			continue;
+		s->bkt_load[l] = mm_link_load(s->mm, l);
+		if (s->bursting[l] && s->bkt_load[l] > s->cap[l]) {
+			i128 over = (i128)(s->bkt_load[l] - s->cap[l]);
+			i128 dt = (s->bkt[l] + over - 1) / over;
+
+			if (dt < (i128)(INT64_MAX / 4) && now + (int64_t)dt < at)
+				at = now + (int64_t)dt;
+		}
+	}
+	if (at == INT64_MAX)
+		evloop_cancel(ctl_loop(s->ctl), &s->burst_timer);
+	else
+		evloop_at(ctl_loop(s->ctl), &s->burst_timer, at);
+}
+
 static void compute_maxmin(struct sim *s)
 {
 	struct mm_class *const *chg;
 	size_t n, i;
 
+	if (s->bkt)
+		burst_update(s);
 	chg = mm_solve(s->mm, &n);
 	if (s->verify && !mm_verify(s->mm))
 		fatalx("sim: the incremental rates differ from water-filling at %lld ns",
@@ -742,6 +826,8 @@ static void compute_maxmin(struct sim *s)
 
 		set_rate(s, c, c->m.lv);
 	}
+	if (s->bkt)
+		burst_arm(s);
 }
 
 /* An ordered model: classes by key; each tie group takes, max-min among
@@ -926,6 +1012,15 @@ static void rate_fire(struct evloop *l, struct evtimer *t)
 
 	(void)l;
 	compute_rates(s);
+}
+
+/* A link's bucket is empty: the rates now. */
+static void burst_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, burst_timer));
+
+	(void)l;
+	rates_dirty_now(s);
 }
 
 static void cross_fire(struct evloop *l, struct evtimer *t)
@@ -1143,6 +1238,10 @@ static int sim_init(struct backend *b, char *errbuf)
 		errbuf_set(errbuf, "end_grid: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
+	if (s->opts.burst && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "burst: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	s->ctl = b->ctl;
 	s->t = t;
@@ -1156,6 +1255,8 @@ static int sim_init(struct backend *b, char *errbuf)
 		fastest = t->uplink_rate;
 	if (t->has_ocs && t->ocs_rate > fastest)
 		fastest = t->ocs_rate;
+	if (s->opts.burst) /* a link bursting: BURST_X times its rate */
+		fastest *= BURST_X;
 	for (s->shift = 60; s->shift > 0; s->shift--)
 		if ((unsigned __int128)fastest << s->shift <= (unsigned __int128)1000000000 << 62)
 			break;
@@ -1170,7 +1271,34 @@ static int sim_init(struct backend *b, char *errbuf)
 			bps = (uint64_t)((double)bps * s->opts.payload);
 		s->cap[i] = (uint64_t)(((unsigned __int128)bps << s->shift) / 1000000000);
 	}
-	s->mm = mm_new(s->L, s->cap);
+	if (s->opts.burst) {
+		double pf = s->opts.payload > 0 ? s->opts.payload : 1;
+		uint64_t *burst_cap = xcalloc(s->L, sizeof(uint64_t));
+
+		s->bkt = xcalloc(s->L, sizeof(i128));
+		s->bkt_max = xcalloc(s->L, sizeof(i128));
+		s->bkt_load = xcalloc(s->L, sizeof(uint64_t));
+		s->bursting = xcalloc(s->L, sizeof(bool));
+		/* a bucket counts frames' bytes; the links' capacities carry
+		 * payload: it holds pf of them */
+		s->bkt_frame = (i128)llround(1514 * 8 * pf) << s->shift;
+		for (i = 0; i < s->L; i++) {
+			uint64_t bps = i < 2 * s->H ? t->host_rate : t->uplink_rate;
+
+			burst_cap[i] = s->cap[i];
+			if (i >= 2 * s->H + 2 * s->R || !s->cap[i])
+				continue; /* a circuit, or no link */
+			/* full at the start, as HTB's */
+			s->bkt_max[i] = s->bkt[i] =
+				(i128)llround((double)topo_shaper_burst(bps) * 8 * pf) << s->shift;
+			s->bursting[i] = true;
+			burst_cap[i] = s->cap[i] * BURST_X;
+		}
+		evtimer_init(&s->burst_timer, burst_fire);
+		s->mm = mm_new(s->L, burst_cap);
+		free(burst_cap);
+	} else
+		s->mm = mm_new(s->L, s->cap);
 	s->left = xcalloc(s->L + 1, sizeof(uint64_t));
 	s->lbits = xcalloc(s->L + s->R, sizeof(i128));
 	while (tab < 4 * (size_t)s->H)
@@ -1218,7 +1346,8 @@ static void sim_timers_drop(struct evloop *l)
 		struct evtimer *t = (struct evtimer *)l->q.heap[i];
 
 		if (t->cb == compute_fire || t->cb == port_fire || t->cb == done_fire ||
-		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire) {
+		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire ||
+		    t->cb == burst_fire) {
 			xgrow((void **)&mine, &cap, n + 1, sizeof(*mine));
 			mine[n++] = t;
 		}
@@ -1296,6 +1425,10 @@ static void sim_destroy(struct backend *b)
 	free(s->who);
 	free(s->cfs);
 	free(s->frate);
+	free(s->bkt);
+	free(s->bkt_max);
+	free(s->bkt_load);
+	free(s->bursting);
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
 }
@@ -1509,6 +1642,8 @@ static const struct opt_desc sim_opts[] = {
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
+	OPT(sim_opts, burst, O_BOOL, 0, 0,
+	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 };
 
 static int sim_opts_check(const void *priv, char *errbuf)

@@ -1,0 +1,94 @@
+#!/bin/sh
+# hyde sim -B burst=yes (off by default): every link but a circuit has the
+# token bucket the emulator's HTB gives it (topo_shaper_burst: rate x 10
+# ms, at least 64 KiB); a link that has idled sends it at once. Flows
+# with their start times held (--replay of a run whose start times are
+# rewritten): one on idle links ends B / rate sooner (125,000 bytes at
+# 100 Mbit/s: 10 ms), with or without -B payload; one that starts as the
+# one before it ends on the same bottleneck gains nothing (the bucket went
+# with the first); one that starts 5 ms after gains 5 ms (the bucket
+# refills at the link's rate). On the main job the incremental rates
+# still equal water-filling from scratch (HYDE_SIM_VERIFY) as capacities
+# change, every flow ends with its bytes and the links carry exactly the
+# flows' bytes (the network view); burst=no is the default run, byte for
+# byte; ordered rate models refuse it.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+command -v cc >/dev/null 2>&1 || { echo "SKIP: needs cc (the network view's plugin)" >&2; exit 77; }
+
+# ---- three flows on one path, their starts held ----
+# two racks of one host: a flow crosses both uplinks (100 Mbit/s, the
+# bottleneck; host links 1 Gbit/s); 1 MB each, 80 ms at the rate
+printf 'racks 2\nhosts 1\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
+	>"$tmpdir/two.topo"
+for j in a b c; do
+	printf 'job id=%s arrival=%ss input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=0.5s reduce_time=0s map_racks=0 reduce_racks=1\n' \
+		"$j" "$(case $j in a) echo 0 ;; b) echo 10 ;; c) echo 20 ;; esac)"
+done >"$tmpdir/three.wl"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/two.topo" -w "$tmpdir/three.wl" --no-io -o "$tmpdir/run"
+[ "$(awk -F, 'NR > 1 && $4 == "eps"' "$tmpdir/run/flows.csv" | wc -l)" = 3 ] ||
+	fail "expected 3 EPS flows: $(cat "$tmpdir/run/flows.csv")"
+# a at 1 s; b when a ends with the bucket (1.070 s); c 5 ms after b ends (1.155 s)
+cp -r "$tmpdir/run" "$tmpdir/held"
+awk -F, 'BEGIN { OFS = "," } NR > 1 { $6 = ($3 == "a" ? 1000000000 : $3 == "b" ? 1070000000 : 1155000000) } 1' \
+	"$tmpdir/run/flows.csv" >"$tmpdir/held/flows.csv"
+fct() { awk -F, -v j="$2" 'NR > 1 && $3 == j { print $8 }' "$1/flows.csv"; }
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d <= 100 && d >= -100) }'; }
+expect_status 0 "$HYDE" sim --replay "$tmpdir/held" -q -o "$tmpdir/b" -B burst=yes
+for w in "a 70000000" "b 80000000" "c 75000000"; do
+	set -- $w
+	near "$(fct "$tmpdir/b" "$1")" "$2" ||
+		fail "burst: flow $1 took $(fct "$tmpdir/b" "$1") ns, expected $2 (within 100 ns)"
+done
+# with payload 0.956 (the bucket counts frames, the rate carries payload),
+# the three a second apart: each, alone on a rested path, still ends 10 ms
+# before 8 Mbit at 95.6 Mbit/s
+cp -r "$tmpdir/run" "$tmpdir/apart"
+awk -F, 'BEGIN { OFS = "," } NR > 1 { $6 = ($3 == "a" ? 1 : $3 == "b" ? 2 : 3) "000000000" } 1' \
+	"$tmpdir/run/flows.csv" >"$tmpdir/apart/flows.csv"
+expect_status 0 "$HYDE" sim --replay "$tmpdir/apart" -q -o "$tmpdir/p1" -B payload=0.956 -B burst=yes
+for j in a b c; do
+	near "$(fct "$tmpdir/p1" $j)" 73682008 ||
+		fail "burst with payload: flow $j took $(fct "$tmpdir/p1" $j) ns, expected 73682008 (83682008 - 10 ms)"
+done
+
+# ---- the main job: verified rates, every flow with its bytes ----
+T="$HYDE_SRCDIR/topologies/rack8.topo"
+W="$HYDE_SRCDIR/workloads/fb-small.wl"
+HYDE_SIM_VERIFY=1
+export HYDE_SIM_VERIFY
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -o "$tmpdir/main" -B burst=yes -B payload=0.956
+unset HYDE_SIM_VERIFY
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -o "$tmpdir/exact"
+for d in exact main; do
+	awk -F, 'NR > 1 { print $16, $5, ($7 >= 0) }' "$tmpdir/$d/flows.csv" | sort >"$tmpdir/$d.fb"
+done
+cmp -s "$tmpdir/exact.fb" "$tmpdir/main.fb" ||
+	fail "flows or their bytes differ with burst: $(diff "$tmpdir/exact.fb" "$tmpdir/main.fb" | head -5)"
+grep -q ',ocs,' "$tmpdir/main/flows.csv" || fail "no OCS flow in the main job"
+
+# ---- the links carry the flows' bytes (a plugin's network view: tor0's
+# uplink and r0h0's link, every tick, summed over the run) ----
+cc -std=c11 -Wall -Werror -shared -fPIC -I"$HYDE_SRCDIR/include" -o "$tmpdir/netlog.so" \
+	"$HYDE_SRCDIR/tests/plugin_netlog.c" || { fail "cannot build the plugin"; finish; }
+printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
+	>"$tmpdir/four.topo"
+V="$tmpdir/view"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/four.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-s "$tmpdir/netlog.so" -o "$V" -B burst=yes
+up=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $7 } END { print s + 0 }')
+host=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $10 } END { print s + 0 }')
+f_up=$(awk -F, 'NR > 1 && $4 == "eps" && $14 ~ /^r0h/ { s += $5 } END { print s + 0 }' "$V/flows.csv")
+f_host=$(awk -F, 'NR > 1 && $4 != "host" && $14 == "r0h0" { s += $5 } END { print s + 0 }' "$V/flows.csv")
+[ "$f_up" -gt 0 ] && [ "$f_host" -gt 0 ] || fail "burst: no flow on the links looked at"
+[ "$up" = "$f_up" ] || fail "burst: tor0's uplink carried $up bytes in the view, its flows $f_up"
+[ "$host" = "$f_host" ] || fail "burst: r0h0's link carried $host bytes in the view, its flows $f_host"
+
+# ---- burst=no is the default run; ordered models refuse it ----
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -o "$tmpdir/no" -B burst=no
+for f in flows.csv coflows.csv jobs.csv; do
+	cmp -s "$tmpdir/exact/$f" "$tmpdir/no/$f" || fail "burst=no: $f differs from the default run's"
+done
+expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -o "$tmpdir/srpt" --rates srpt -B burst=yes
+contains "$err" "burst: only with max-min rates"
+[ -e "$tmpdir/srpt/flows.csv" ] && fail "a refused run wrote flows.csv"
+finish
