@@ -267,10 +267,15 @@ static int cli_replay(const char *cmd, struct ctl_opts *o, struct runopt_state *
 
 		printf("%s: replay of %s (its flows, starts and circuits held equal)\n", cmd, o->replay);
 		printf("  flows            %zu of %zu done\n", rt.flows_done, rt.flows);
-		if (rt.flows_done < rt.flows)
+		if (rt.flows_done < rt.flows) {
+			char b[32], m[32];
+
 			printf("  stranded         %zu: OCS flows with bytes left when their circuit went\n"
-			       "                   down for the last time in the run (end -1 in flows.csv)\n",
-			       rt.flows - rt.flows_done);
+			       "                   down for the last time in the run (end -1 in flows.csv):\n"
+			       "                   %s left in all, %s at most in one\n",
+			       rt.flows - rt.flows_done, unit_human_size((double)rt.left_bytes, b, sizeof(b)),
+			       unit_human_size((double)rt.left_max, m, sizeof(m)));
+		}
 		printf("  circuits         %" PRIu64 " up, %" PRIu64 " reconfigurations\n",
 		       rt.circuits_up, rt.circuit_changes);
 		printf("  last flow end    %s\n", unit_human_time((double)rt.end, a, sizeof(a)));

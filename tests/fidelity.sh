@@ -74,6 +74,17 @@ awk -F, 'BEGIN { OFS = "," } NR == 5 || NR == 50 { $6 = -1 } { print }' "$A/flow
 expect_status 0 "$HYDE" sim --replay "$U" -o "$tmpdir/ru" -q
 cut -d, -f1,4,5,6,7,8,16 "$tmpdir/ru/flows.csv" | sort >"$tmpdir/fu"
 cmp -s "$tmpdir/fa" "$tmpdir/fu" || fail "untimed flows replayed at another start: $(diff "$tmpdir/fa" "$tmpdir/fu" | head -4)"
+# OCS flows with more bytes than their circuits carried: stranded, said
+# with what they had left
+S="$tmpdir/stranded"
+cp -r "$A" "$S"
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $4 == "ocs" { $5 += 3000000 } { print }' "$A/flows.csv" >"$S/flows.csv"
+expect_status 0 "$HYDE" sim --replay "$S" -o "$tmpdir/rs"
+n_str=$(awk -F, 'NR > 1 && $7 == -1' "$tmpdir/rs/flows.csv" | wc -l)
+[ "$n_str" -gt 0 ] || fail "no flow stranded with 3 MB more on every OCS flow"
+contains "$out" "stranded         $n_str: OCS flows with bytes left"
+echo "$out" | grep -Eq '^ +[0-9.]+[KMG]?B left in all, [0-9.]+[KMG]?B at most in one$' ||
+	fail "the replay does not say what the stranded flows had left: $out"
 grep -v ' flow_start ' "$A/events.log" >"$U/events.log"
 expect_status 2 "$HYDE" sim --replay "$U" -o "$tmpdir/ru2" -q
 contains "$err" "untimed/flows.csv:5: start_ns: expected a start (or a flow_start in events.log)"

@@ -181,6 +181,8 @@ int ctl_run(struct ctl *c, char *errbuf);
  * run directory gets flows.csv, coflows.csv and events.log. */
 struct ctl_replay_totals {
 	size_t flows, flows_done;
+	/* what the flows not done had left at the end (the backend's count) */
+	uint64_t left_bytes, left_max;
 	uint64_t circuit_changes, circuits_up;
 	int64_t end; /* the last flow's end, from the start */
 };

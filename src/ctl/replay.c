@@ -490,6 +490,17 @@ int ctl_replay(struct ctl *c, struct ctl_replay_totals *tot, char *errbuf)
 		fflush(c->events);
 	tot->flows = rp.n_fl;
 	tot->flows_done = rp.n_fl - c->replay_left;
+	if (c->be.ops->flow_remaining) {
+		const struct flow *f;
+
+		for (f = c->active_head; f; f = f->anext) {
+			uint64_t left = c->be.ops->flow_remaining(&c->be, (struct flow *)f);
+
+			tot->left_bytes += left;
+			if (left > tot->left_max)
+				tot->left_max = left;
+		}
+	}
 	tot->circuit_changes = c->cx.reconfigs;
 	tot->end = c->last_end - c->t0;
 	for (i = 0; i < rp.n_cv; i++)
