@@ -68,20 +68,7 @@ grep -q ',ocs,' "$tmpdir/main/flows.csv" || fail "no OCS flow in the main job"
 
 # ---- the links carry the flows' bytes (a plugin's network view: tor0's
 # uplink and r0h0's link, every tick, summed over the run) ----
-cc -std=c11 -Wall -Werror -shared -fPIC -I"$HYDE_SRCDIR/include" -o "$tmpdir/netlog.so" \
-	"$HYDE_SRCDIR/tests/plugin_netlog.c" || { fail "cannot build the plugin"; finish; }
-printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
-	>"$tmpdir/four.topo"
-V="$tmpdir/view"
-expect_status 0 "$HYDE" sim -q -t "$tmpdir/four.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
-	-s "$tmpdir/netlog.so" -o "$V" -B burst=yes
-up=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $7 } END { print s + 0 }')
-host=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $10 } END { print s + 0 }')
-f_up=$(awk -F, 'NR > 1 && $4 == "eps" && $14 ~ /^r0h/ { s += $5 } END { print s + 0 }' "$V/flows.csv")
-f_host=$(awk -F, 'NR > 1 && $4 != "host" && $14 == "r0h0" { s += $5 } END { print s + 0 }' "$V/flows.csv")
-[ "$f_up" -gt 0 ] && [ "$f_host" -gt 0 ] || fail "burst: no flow on the links looked at"
-[ "$up" = "$f_up" ] || fail "burst: tor0's uplink carried $up bytes in the view, its flows $f_up"
-[ "$host" = "$f_host" ] || fail "burst: r0h0's link carried $host bytes in the view, its flows $f_host"
+view_is_flows burst -B burst=yes
 
 # ---- burst=no is the default run; ordered models refuse it ----
 expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -o "$tmpdir/no" -B burst=no

@@ -68,21 +68,8 @@ done
 # ---- the links carry the flows' bytes: the network view of a plugin (tor0's
 # uplink, r0h0's link, every tick) summed over the run, against the flows
 # that cross them; 100 ms and 7 ms grids, heartbeats every second ----
-cc -std=c11 -Wall -Werror -shared -fPIC -I"$HYDE_SRCDIR/include" -o "$tmpdir/netlog.so" \
-	"$HYDE_SRCDIR/tests/plugin_netlog.c" || { fail "cannot build the plugin"; finish; }
-printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
-	>"$tmpdir/four.topo"
 for g in 100ms 7ms; do
-	V="$tmpdir/view$g"
-	expect_status 0 "$HYDE" sim -q -t "$tmpdir/four.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
-		-s "$tmpdir/netlog.so" -o "$V" -B end_grid=$g
-	up=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $7 } END { print s + 0 }')
-	host=$(grep ' sched netlog: view ' "$V/events.log" | awk '{ s += $10 } END { print s + 0 }')
-	f_up=$(awk -F, 'NR > 1 && $4 == "eps" && $14 ~ /^r0h/ { s += $5 } END { print s + 0 }' "$V/flows.csv")
-	f_host=$(awk -F, 'NR > 1 && $4 != "host" && $14 == "r0h0" { s += $5 } END { print s + 0 }' "$V/flows.csv")
-	[ "$f_up" -gt 0 ] && [ "$f_host" -gt 0 ] || fail "end_grid=$g: no flow on the links looked at"
-	[ "$up" = "$f_up" ] || fail "end_grid=$g: tor0's uplink carried $up bytes in the view, its flows $f_up"
-	[ "$host" = "$f_host" ] || fail "end_grid=$g: r0h0's link carried $host bytes in the view, its flows $f_host"
+	view_is_flows "end_grid=$g" -B end_grid=$g
 done
 
 # ---- end_grid=0s is the exact run; other models refuse it ----

@@ -53,6 +53,31 @@ test_prefix() { # NAME
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/hyde-test.XXXXXX")
 trap 'rm -rf "$tmpdir"' EXIT
 
+# view_is_flows NAME [hyde sim OPTIONS...]: the simulator's network view
+# (tests/plugin_netlog.c: tor0's uplink and r0h0's link at every tick),
+# summed over a run of workloads/small.wl on two racks of two hosts, is
+# what the flows that cross those links carried, byte for byte.
+view_is_flows() {
+	vname=$1
+	shift
+	if [ ! -f "$tmpdir/netlog.so" ]; then
+		cc -std=c11 -Wall -Werror -shared -fPIC -I"$HYDE_SRCDIR/include" -o "$tmpdir/netlog.so" \
+			"$HYDE_SRCDIR/tests/plugin_netlog.c" || { fail "cannot build the plugin"; return 1; }
+		printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 1Gbit\nuplink_rate 100Mbit\nocs no\n' \
+			>"$tmpdir/four.topo"
+	fi
+	vdir="$tmpdir/view-$vname"
+	expect_status 0 "$HYDE" sim -q -t "$tmpdir/four.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+		-s "$tmpdir/netlog.so" -o "$vdir" "$@" || return 1
+	v_up=$(grep ' sched netlog: view ' "$vdir/events.log" | awk '{ s += $7 } END { print s + 0 }')
+	v_host=$(grep ' sched netlog: view ' "$vdir/events.log" | awk '{ s += $10 } END { print s + 0 }')
+	f_up=$(awk -F, 'NR > 1 && $4 == "eps" && $14 ~ /^r0h/ { s += $5 } END { print s + 0 }' "$vdir/flows.csv")
+	f_host=$(awk -F, 'NR > 1 && $4 != "host" && $14 == "r0h0" { s += $5 } END { print s + 0 }' "$vdir/flows.csv")
+	[ "$f_up" -gt 0 ] && [ "$f_host" -gt 0 ] || fail "$vname: no flow on the links looked at"
+	[ "$v_up" = "$f_up" ] || fail "$vname: tor0's uplink carried $v_up bytes in the view, its flows $f_up"
+	[ "$v_host" = "$f_host" ] || fail "$vname: r0h0's link carried $v_host bytes in the view, its flows $f_host"
+}
+
 finish() {
 	if [ "$failures" -gt 0 ]; then
 		echo "$failures failure(s)" >&2
