@@ -102,11 +102,7 @@ int fabric_prefix_check(const char *prefix, char *errbuf)
 
 uint32_t fabric_queue_limit(uint64_t rate)
 {
-	/* 5 ms at the link's rate, at least 256 KiB (four GSO frames: a
-	 * sender with one frame in flight must not drop) */
-	uint64_t q = rate / 8 / 200;
-
-	return q < 256 * 1024 ? 256 * 1024 : q > (64u << 20) ? (64u << 20) : (uint32_t)q;
+	return topo_port_queue(rate); /* (shared with the simulator) */
 }
 
 void fabric_htb_params(uint64_t rate, uint32_t *burst, uint32_t *quantum)

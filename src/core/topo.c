@@ -689,6 +689,15 @@ uint32_t topo_shaper_burst(uint64_t rate)
 	return (uint32_t)b;
 }
 
+uint32_t topo_port_queue(uint64_t rate)
+{
+	/* four GSO frames at least: a sender with one frame in flight must
+	 * not drop */
+	uint64_t q = rate / 8 / 200;
+
+	return q < 256 * 1024 ? 256 * 1024 : q > (64u << 20) ? (64u << 20) : (uint32_t)q;
+}
+
 uint32_t topo_rack_subnet(const struct topo *t, const struct topo_net *net,
 			  unsigned rack)
 {

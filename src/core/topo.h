@@ -135,6 +135,11 @@ static inline unsigned topo_rack_plen(const struct topo *t)
  * 64 KiB, at most 1 GiB. An idle link sends that much at once before its
  * rate holds; the simulator's -B burst models it. */
 uint32_t topo_shaper_burst(uint64_t rate);
+/* The bytes a switch port's queue holds at rate bit/s in the emulated
+ * fabric (the FIFO under its HTB): 5 ms at the rate, at least 256 KiB,
+ * at most 64 MiB. The simulator's -B port_queue models what it still
+ * delivers after a circuit goes down. */
+uint32_t topo_port_queue(uint64_t rate);
 /* "a.b.c.d" of a host-order address; returns buf (16 bytes at least). */
 char *topo_addr_str(uint32_t addr, char *buf, size_t len);
 

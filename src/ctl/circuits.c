@@ -186,6 +186,14 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
 		ctl_release_pair(c, (uint32_t)x->owner[src], src, dst);
 }
 
+void ctl_pair_moved(struct ctl *c, unsigned src, unsigned dst)
+{
+	struct cexec *x = &c->cx;
+
+	if (x->up_epoch)
+		x->up_epoch[(size_t)src * c->t->racks + dst]++;
+}
+
 /* Bits still to move on a pair, as the circuit will see them: waiting flows
  * whole, active ones as far as the backend can tell, and stretched to the
  * time the pair's hosts need. Sunflow assumes the circuit is the

@@ -321,6 +321,13 @@ uint64_t mm_link_load(const struct mm *m, unsigned link)
 	return m->l[link].D;
 }
 
+bool mm_link_full(const struct mm *m, unsigned link)
+{
+	const struct mm_link *l = &m->l[link];
+
+	return l->N && l->D + l->N > l->cap;
+}
+
 /* ---- the sweep's heap of dirty links, by key then index (the key is
  * kept in the heap too, so comparisons stay in the heap's memory) ---- */
 

@@ -62,6 +62,8 @@ void mm_set_n(struct mm *m, struct mm_class *c, uint64_t n);
 void mm_set_cap(struct mm *m, unsigned link, uint64_t cap);
 /* What the link carries now: its classes' levels x flows, units. */
 uint64_t mm_link_load(const struct mm *m, unsigned link);
+/* Whether it is full: what it carries leaves less than a unit per flow. */
+bool mm_link_full(const struct mm *m, unsigned link);
 /* Anything to solve? */
 bool mm_pending(const struct mm *m);
 /* Brings every level up to date. Returns the classes whose level changed

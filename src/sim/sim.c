@@ -119,6 +119,11 @@ struct sim_class {
 	size_t n, cap;
 	size_t slot; /* in the active class array */
 	struct sim_class *pnext, *pprev; /* OCS: on its (sr, dr) list */
+	/* -B port_queue: its circuit is down, and it takes what its
+	 * destination's port had queued until tail_end (links: that port) */
+	bool tailing;
+	int64_t tail_end;
+	size_t tslot;
 	struct sim_class *hnext;
 	struct sim_coflow *cf; /* coflow models: its flow's coflow */
 };
@@ -156,6 +161,9 @@ struct sim_opts {
 	int64_t end_grid;
 	/* each link's token bucket, as the emulator's HTB has it */
 	bool burst;
+	/* a destination port's queue still delivers after a circuit goes
+	 * down */
+	bool port_queue;
 };
 
 struct sim {
@@ -205,6 +213,12 @@ struct sim {
 	bool *bursting;
 	int64_t bkt_t;
 	struct evtimer burst_timer;
+	/* -B port_queue: how long a full port queue takes to drain, and the
+	 * classes taking theirs */
+	int64_t tail_ns;
+	struct sim_class **tails;
+	size_t n_tails, cap_tails;
+	struct evtimer tail_timer;
 	/* done_fire's computation put off (see there): the completion
 	 * timer's place among ties, and whether it was armed since */
 	uint64_t done_seq;
@@ -592,6 +606,31 @@ static bool class_usable(const struct sim *s, const struct sim_class *c)
 	return s->out_of[c->sr] == (int32_t)c->dr && s->usable[c->sr];
 }
 
+/* The links its path crosses. */
+static void class_links(struct sim *s, struct sim_class *c)
+{
+	c->m.nlinks = 0;
+	switch (c->path) {
+	case PATH_HOST:
+		break;
+	case PATH_RACK:
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
+		break;
+	case PATH_EPS:
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+		c->m.links[c->m.nlinks++] = L_TOR_UP(s, c->sr);
+		c->m.links[c->m.nlinks++] = L_TOR_DOWN(s, c->dr);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
+		break;
+	case PATH_OCS:
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+		c->m.links[c->m.nlinks++] = L_CIRCUIT(s, c->sr);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
+		break;
+	}
+}
+
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
 {
 	size_t h = class_hash(s, f->src_host, f->dst_host, f->path);
@@ -608,25 +647,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	c->sr = topo_host_rack(s->t, f->src_host);
 	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
-	switch (f->path) {
-	case PATH_HOST:
-		break;
-	case PATH_RACK:
-		c->m.links[c->m.nlinks++] = L_HOST_UP(s, f->src_host);
-		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, f->dst_host);
-		break;
-	case PATH_EPS:
-		c->m.links[c->m.nlinks++] = L_HOST_UP(s, f->src_host);
-		c->m.links[c->m.nlinks++] = L_TOR_UP(s, f->src_rack);
-		c->m.links[c->m.nlinks++] = L_TOR_DOWN(s, f->dst_rack);
-		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, f->dst_host);
-		break;
-	case PATH_OCS:
-		c->m.links[c->m.nlinks++] = L_HOST_UP(s, f->src_host);
-		c->m.links[c->m.nlinks++] = L_CIRCUIT(s, f->src_rack);
-		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, f->dst_host);
-		break;
-	}
+	class_links(s, c);
 	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
 		s->tab[h] = c;
@@ -685,10 +706,94 @@ static void stop_class(struct sim *s, struct sim_class *c)
 	set_rate(s, c, 0);
 }
 
+/* ---- -B port_queue: what a destination port still delivers ----
+ *
+ * In the emulated fabric a circuit delivers into the destination ToR's
+ * port to the host, whose FIFO holds topo_port_queue(host rate) bytes
+ * (256 KiB at 100 Mbit/s) and drains at the host link's rate; TCP keeps
+ * such a queue full when that port is the bottleneck, so when the circuit
+ * goes down the port still delivers what it holds, for up to the queue /
+ * the rate (21 ms). The fluid model has no queue: a flow moves only while
+ * its circuit is up, and under --replay a fetch that the emulation ended
+ * 9 ms after its circuit went down is left with bytes for ever. With the
+ * option, an OCS class whose destination port is full when its circuit
+ * goes down keeps taking its max-min share of that port alone (the bytes
+ * are past the circuit) until the queue has drained; a flow of its pair
+ * that starts meanwhile, or the circuit coming up again, ends that. An
+ * approximation: the queue is taken as full, shared as max-min shares the
+ * port (FIFO shares it by arrivals). */
+static void rates_dirty_now(struct sim *s);
+
+static void tail_arm(struct sim *s)
+{
+	int64_t at = INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->n_tails; i++)
+		if (s->tails[i]->tail_end < at)
+			at = s->tails[i]->tail_end;
+	if (at == INT64_MAX)
+		evloop_cancel(ctl_loop(s->ctl), &s->tail_timer);
+	else
+		evloop_at(ctl_loop(s->ctl), &s->tail_timer, at);
+}
+
+static void tail_start(struct sim *s, struct sim_class *c)
+{
+	touch(s, c);
+	account(s, c); /* what it moved over the circuit */
+	mm_remove(s->mm, &c->m);
+	c->m.nlinks = 0;
+	c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
+	c->m.n = c->n;
+	mm_add(s->mm, &c->m);
+	c->tailing = true;
+	c->tail_end = ctl_now(s->ctl) + s->tail_ns;
+	xgrow((void **)&s->tails, &s->cap_tails, s->n_tails + 1, sizeof(*s->tails));
+	c->tslot = s->n_tails;
+	s->tails[s->n_tails++] = c;
+	tail_arm(s);
+}
+
+/* Its tail ends: stopped, its path's links back; `moved`: tell the
+ * circuit planner that its flows moved while the circuit was down. */
+static void tail_stop(struct sim *s, struct sim_class *c, bool moved)
+{
+	touch(s, c);
+	account(s, c);
+	mm_remove(s->mm, &c->m);
+	class_links(s, c);
+	c->running = false;
+	c->tailing = false;
+	s->tails[c->tslot] = s->tails[--s->n_tails];
+	s->tails[c->tslot]->tslot = c->tslot;
+	set_rate(s, c, 0);
+	if (moved)
+		ctl_pair_moved(s->ctl, c->sr, c->dr);
+	tail_arm(s);
+}
+
+static void tail_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, tail_timer));
+	int64_t now = ctl_now(s->ctl);
+	size_t i = 0;
+
+	(void)l;
+	while (i < s->n_tails)
+		if (s->tails[i]->tail_end <= now)
+			tail_stop(s, s->tails[i], true); /* the last comes to i */
+		else
+			i++;
+	rates_dirty_now(s);
+}
+
 /* Out of every structure (its members are the caller's); the memory is
  * the caller's to free. */
 static void class_drop(struct sim *s, struct sim_class *c)
 {
+	if (c->tailing)
+		tail_stop(s, c, false);
 	touch(s, c);
 	account(s, c);
 	stop_class(s, c);
@@ -1195,8 +1300,11 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 		struct sim_class *c;
 
 		for (c = s->ocs_cls[(size_t)pt->port * s->R + (size_t)s->out_of[pt->port]]; c;
-		     c = c->pnext)
+		     c = c->pnext) {
+			if (c->tailing)
+				tail_stop(s, c, false); /* the circuit takes over */
 			run_class(s, c); /* rate 0 until the rates are computed */
+		}
 	}
 	rates_dirty_now(s);
 	ctl_circuit_up(s->ctl, pt->port, (unsigned)s->out_of[pt->port]);
@@ -1240,6 +1348,10 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	if (s->opts.burst && (m->key || m->coflow)) {
 		errbuf_set(errbuf, "burst: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
+	if (s->opts.port_queue && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "port_queue: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
@@ -1325,6 +1437,10 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->pt[i].s = s;
 		s->pt[i].port = i;
 	}
+	if (s->opts.port_queue && t->has_ocs && t->host_rate)
+		s->tail_ns = (int64_t)((unsigned __int128)topo_port_queue(t->host_rate) * 8 *
+				       1000000000 / t->host_rate);
+	evtimer_init(&s->tail_timer, tail_fire);
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
 	evtimer_init(&s->cross_timer, cross_fire);
@@ -1347,7 +1463,7 @@ static void sim_timers_drop(struct evloop *l)
 
 		if (t->cb == compute_fire || t->cb == port_fire || t->cb == done_fire ||
 		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire ||
-		    t->cb == burst_fire) {
+		    t->cb == burst_fire || t->cb == tail_fire) {
 			xgrow((void **)&mine, &cap, n + 1, sizeof(*mine));
 			mine[n++] = t;
 		}
@@ -1429,6 +1545,7 @@ static void sim_destroy(struct backend *b)
 	free(s->bkt_max);
 	free(s->bkt_load);
 	free(s->bursting);
+	free(s->tails);
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
 }
@@ -1479,6 +1596,8 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 		cf->bits += 8.0 * (double)f->bytes;
 		c->cf = cf;
 	}
+	if (c->tailing) /* its bytes have not crossed the circuit */
+		tail_stop(s, c, true);
 	mh_push(c, sf);
 	if (c->running)
 		mm_set_n(s->mm, &c->m, c->n);
@@ -1543,8 +1662,15 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 		if (s->ocs_cls && s->out_of[i] >= 0) {
 			struct sim_class *c;
 
-			for (c = s->ocs_cls[(size_t)i * s->R + (size_t)s->out_of[i]]; c; c = c->pnext)
-				stop_class(s, c);
+			for (c = s->ocs_cls[(size_t)i * s->R + (size_t)s->out_of[i]]; c; c = c->pnext) {
+				if (c->tailing)
+					continue; /* its circuit went down before */
+				if (s->tail_ns && c->running &&
+				    mm_link_full(s->mm, L_HOST_DOWN(s, c->dst)))
+					tail_start(s, c);
+				else
+					stop_class(s, c);
+			}
 		}
 		s->out_of[i] = out_of[i];
 		s->usable[i] = false;
@@ -1642,6 +1768,8 @@ static const struct opt_desc sim_opts[] = {
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
+	OPT(sim_opts, port_queue, O_BOOL, 0, 0,
+	    "after a circuit goes down its flows still get what the destination port queued (up to 256 KiB, or 5 ms of its rate)"),
 	OPT(sim_opts, burst, O_BOOL, 0, 0,
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 };

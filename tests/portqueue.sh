@@ -1,0 +1,57 @@
+#!/bin/sh
+# hyde sim -B port_queue=yes (off by default): when a circuit goes down,
+# its flows whose destination port is full still get what that port had
+# queued (topo_port_queue: 256 KiB at 100 Mbit/s, 21 ms of its rate).
+# One OCS flow replayed with its circuit cut short: 10 ms short (125 KB
+# left), it ends when it would have with the circuit up; 30 ms short, it
+# is stranded with 375 KB less the queue's 262,144 bytes; without the
+# option it is stranded both times. On the main job with both fabric
+# options the rates still equal water-filling from scratch
+# (HYDE_SIM_VERIFY) and every flow ends with its bytes; ordered rate
+# models refuse the option.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+
+printf 'racks 2\nhosts 1\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
+	>"$tmpdir/ocs.topo"
+printf 'job id=a arrival=0s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=0.5s reduce_time=0s map_racks=0 reduce_racks=1\n' \
+	>"$tmpdir/one.wl"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/ocs.topo" -w "$tmpdir/one.wl" --no-io -o "$tmpdir/run"
+set -- $(awk -F, 'NR == 2 { print $4, $6, $7 }' "$tmpdir/run/flows.csv")
+[ "${1:-}" = ocs ] || fail "the flow is not on the circuit: $(cat "$tmpdir/run/flows.csv")"
+start=${2:-0} end=${3:-0}
+# the circuit goes down CUT ms before the flow's end
+for cut in 10 30; do
+	R="$tmpdir/cut$cut"
+	cp -r "$tmpdir/run" "$R"
+	awk -v t=$((end - cut * 1000000)) '!d && $1 > t { print t " circuit_down 0 1"; d = 1 } 1
+		END { if (!d) print t " circuit_down 0 1" }' "$tmpdir/run/events.log" >"$R/events.log"
+	for pq in no yes; do
+		expect_status 0 "$HYDE" sim --replay "$R" -o "$R-$pq" -B port_queue=$pq
+		eval "out_$cut$pq=\$out"
+		eval "end_$cut$pq=\$(awk -F, 'NR == 2 { print \$7 }' \"\$R-\$pq/flows.csv\")"
+	done
+done
+[ "$end_10no" = -1 ] || fail "10 ms short, no port queue: the flow ended ($end_10no)"
+[ "$end_30no" = -1 ] || fail "30 ms short, no port queue: the flow ended ($end_30no)"
+contains "$out_30no" "375KB left in all"
+[ "$end_10yes" = "$end" ] || fail "10 ms short with the port's queue: the flow ends at $end_10yes, expected $end"
+[ "$end_30yes" = -1 ] || fail "30 ms short with the port's queue: the flow ended ($end_30yes)"
+contains "$out_30yes" "113KB left in all" # 375,000 - 262,144 bytes
+
+# ---- the main job with both fabric options ----
+T="$HYDE_SRCDIR/topologies/rack8.topo"
+W="$HYDE_SRCDIR/workloads/fb-small.wl"
+HYDE_SIM_VERIFY=1
+export HYDE_SIM_VERIFY
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -o "$tmpdir/main" -B port_queue=yes -B burst=yes
+unset HYDE_SIM_VERIFY
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -o "$tmpdir/exact"
+for d in exact main; do
+	awk -F, 'NR > 1 { print $16, $5, ($7 >= 0) }' "$tmpdir/$d/flows.csv" | sort >"$tmpdir/$d.fb"
+done
+cmp -s "$tmpdir/exact.fb" "$tmpdir/main.fb" ||
+	fail "flows or their bytes differ with port_queue: $(diff "$tmpdir/exact.fb" "$tmpdir/main.fb" | head -5)"
+
+expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -o "$tmpdir/srpt" --rates srpt -B port_queue=yes
+contains "$err" "port_queue: only with max-min rates"
+finish
