@@ -1484,6 +1484,10 @@ static void sim_destroy(struct backend *b)
 	if (!s->ctl)
 		return;
 	sim_timers_drop(b->loop);
+	/* a tail's class goes as it is (its end would arm the timer again) */
+	for (i = 0; i < s->n_tails; i++)
+		s->tails[i]->tailing = false;
+	s->n_tails = 0;
 	if (getenv("HYDE_SIM_STATS")) {
 		struct mm_stats st;
 
