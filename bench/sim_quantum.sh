@@ -53,11 +53,13 @@ jct_err() {
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.3f%%", b ? 100 * (a / b - 1) : 0 }'; }
 
-"$HYDE" gen fb jobs=1000 seed=1 scale=0.01 -o "$tmp/fb001.wl" >/dev/null
+"$HYDE" gen fb jobs=1000 seed=1 scale=0.01 -o "$tmp/fb001.wl" >/dev/null ||
+	{ echo "bench/sim_quantum.sh: hyde gen fb failed" >&2; exit 2; }
 cases="rack8|$src/topologies/rack8.topo|$src/workloads/fb-small.wl
 paper60-s0.01|$src/topologies/paper60.topo|$tmp/fb001.wl"
 if [ "${BENCH_BIG:-0}" = 1 ]; then
-	"$HYDE" gen fb jobs=1000 seed=1 scale=0.1 -o "$tmp/fb01.wl" >/dev/null
+	"$HYDE" gen fb jobs=1000 seed=1 scale=0.1 -o "$tmp/fb01.wl" >/dev/null ||
+		{ echo "bench/sim_quantum.sh: hyde gen fb failed" >&2; exit 2; }
 	cases="$cases
 paper60-s0.1|$src/topologies/paper60.topo|$tmp/fb01.wl"
 fi
