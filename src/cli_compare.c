@@ -1577,6 +1577,39 @@ struct cmp_pass {
 
 /* Check the run options as the runs will (for their backend) and keep
  * their words: 0 or EXIT_USAGE. */
+/* -B sim:KEY=VALUE and -B emul:KEY=VALUE (--backend both): an option of
+ * one backend only. The backend it names (0 emul, 1 sim) and where its
+ * KEY=VALUE starts; -1 for an option of both. */
+static int scoped_kv(const char *v, const char **kv)
+{
+	*kv = v;
+	if (!strncmp(v, "emul:", 5)) {
+		*kv = v + 5;
+		return 0;
+	}
+	if (!strncmp(v, "sim:", 4)) {
+		*kv = v + 4;
+		return 1;
+	}
+	return -1;
+}
+
+/* The -B value of argv[a] ("-B V" or "-BV"), or NULL; *skip: the
+ * arguments it takes. */
+static const char *b_value(int argc, char **argv, int a, int *skip)
+{
+	const char *w = argv[a];
+
+	*skip = 1;
+	if (!strcmp(w, "-B") && a + 1 < argc) {
+		*skip = 2;
+		return argv[a + 1];
+	}
+	if (!strncmp(w, "-B", 2) && w[2])
+		return w + 2;
+	return NULL;
+}
+
 static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t n, bool emul)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];
@@ -1600,6 +1633,15 @@ static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t 
 			return EXIT_USAGE;
 		}
 		free(priv);
+	}
+	for (int k = 0; k < o->run.n_backend_kv; k++) {
+		const char *kv;
+
+		if (scoped_kv(o->run.backend_kv[k], &kv) >= 0) {
+			fprintf(stderr, "hyde compare: -B %s: an option of one backend (emul: or sim:) "
+				"goes with --backend both\n", o->run.backend_kv[k]);
+			return EXIT_USAGE;
+		}
 	}
 	if (backend_opts_check(emul ? &backend_emul : &backend_sim, o->run.backend_kv,
 			       o->run.n_backend_kv, errbuf)) {
@@ -1902,10 +1944,41 @@ static void fmt_ratio(double med, double p90, char *buf, size_t len)
 		snprintf(buf, len, "%.3f/%.3f", med, p90);
 }
 
+/* Each backend's -B options, checked before anything runs (the
+ * simulation runs after the emulation: an option it does not take must
+ * not wait that long to be refused). */
+static int check_both_kv(int argc, char **argv)
+{
+	static const struct backend_ops *const ops[2] = { &backend_emul, &backend_sim };
+	char **kv = xcalloc((size_t)argc + 1, sizeof(char *)), errbuf[512];
+	int a, b, n, skip, r = 0;
+
+	for (b = 0; b < 2 && !r; b++) {
+		n = 0;
+		for (a = 1; a < argc; a += skip) {
+			const char *v = b_value(argc, argv, a, &skip), *k;
+			int sc;
+
+			if (!v)
+				continue;
+			sc = scoped_kv(v, &k);
+			if (sc < 0 || sc == b)
+				kv[n++] = (char *)k;
+		}
+		if (backend_opts_check(ops[b], kv, n, errbuf)) {
+			fprintf(stderr, "hyde compare: the %s's -B: %s\n",
+				b ? "simulation" : "emulation", errbuf);
+			r = EXIT_USAGE;
+		}
+	}
+	free(kv);
+	return r;
+}
+
 static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
 {
 	static const char *const be[2] = { "emul", "sim" };
-	char **args = xcalloc((size_t)argc + 8, sizeof(char *));
+	char **args = xcalloc(2 * (size_t)argc + 8, sizeof(char *));
 	char *sub[2], errbuf[512], *fdir = NULL;
 	struct cmp_spec *specs[2] = { NULL, NULL };
 	size_t n[2] = { 0, 0 }, i;
@@ -1913,6 +1986,10 @@ static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
 	int b, r = 0, a, na;
 	bool failed = false;
 
+	if ((r = check_both_kv(argc, argv))) {
+		free(args);
+		return r;
+	}
 	sub[0] = xasprintf("%s/emul", outdir);
 	sub[1] = xasprintf("%s/sim", outdir);
 	for (b = 0; b < 2; b++) {
@@ -1922,7 +1999,18 @@ static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
 		args[na++] = (char *)"hyde";
 		args[na++] = (char *)"compare";
 		for (a = 1; a < argc; a++) {
-			const char *w = argv[a];
+			const char *w = argv[a], *v, *kv;
+			int skip;
+
+			/* a backend's own -B goes to it alone, unprefixed */
+			if ((v = b_value(argc, argv, a, &skip)) && scoped_kv(v, &kv) >= 0) {
+				if (scoped_kv(v, &kv) == b) {
+					args[na++] = (char *)"-B";
+					args[na++] = (char *)kv;
+				}
+				a += skip - 1;
+				continue;
+			}
 
 			if (!strcmp(w, "--backend") || !strcmp(w, "-o") || !strcmp(w, "--out")) {
 				a++;

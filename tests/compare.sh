@@ -19,11 +19,27 @@ contains "$err" "bogus"
 expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair,fair -o "$O"
 contains "$err" "twice"
 expect_status 2 "$HYDE" compare --backend nope -t "$T" -w "$W" -o "$O"
+# a backend's own -B (emul: or sim:) only with --backend both, where each
+# backend's options are checked before the emulation runs (no root needed
+# to be refused)
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" -B sim:burst=yes -o "$O"
+contains "$err" "-B sim:burst=yes: an option of one backend (emul: or sim:) goes with --backend both"
+expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B sim:nosuch=1 -o "$O"
+contains "$err" "the simulation's -B"
+contains "$err" "nosuch"
+expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B emul:burst=yes -o "$O"
+contains "$err" "the emulation's -B"
+expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B burst=yes -o "$O"
+contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend sim -t "$tmpdir/none.topo" -w "$W" -o "$O"
 [ -e "$O" ] && fail "a refused compare left $O"
 
-# two runs: fair, and fair with the reduces held until every map is done
-expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair,fair:slowstart=1 -o "$O"
+# two runs: fair, and fair with the reduces held until every map is done;
+# each run's events.log says which backend options it had
+expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair,fair:slowstart=1 -o "$O" \
+	-B payload=0.956 --rates maxmin
+grep -qx '0 backend_options payload=0.956 rates=maxmin' "$O/fair/events.log" ||
+	fail "fair ran with: $(grep backend_options "$O/fair/events.log")"
 contains "$out" "relative to fair"
 [ -f "$O/compare.csv" ] || fail "no compare.csv"
 for d in fair fair-slowstart=1; do

@@ -1378,6 +1378,21 @@ static void progress_tick(struct evloop *l, struct evtimer *tm)
 		evloop_at(l, tm, ctl_now(c) + (virt ? NSEC_PER_SEC / 10 : NSEC_PER_SEC));
 }
 
+/* The backend options as given (-B and its aliases; the rest are the
+ * defaults --help lists): the model a simulated run is, the fabric's
+ * settings of an emulated one. */
+void ctl_event_backend_options(struct ctl *c)
+{
+	int k;
+
+	if (!c->events)
+		return;
+	fprintf(c->events, "%" PRId64 " backend_options", ctl_now(c));
+	for (k = 0; k < c->opts.n_backend_kv; k++)
+		fprintf(c->events, " %s", c->opts.backend_kv[k]);
+	fputc('\n', c->events);
+}
+
 int ctl_run(struct ctl *c, char *errbuf)
 {
 	int r;
@@ -1409,6 +1424,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 		for (k = 0; k < c->opts.n_sched_kv; k++)
 			fprintf(c->events, " %s", c->opts.sched_kv[k]);
 		fputc('\n', c->events);
+		ctl_event_backend_options(c);
 	}
 	c->loop.flag = &interrupted;
 	c->loop.on_flag = on_interrupt;

@@ -377,4 +377,7 @@ int report_write_replay(struct ctl *c, char *errbuf);
 /* summary.json's run figures into name (docs/summary-json.md) */
 int report_write_summary(struct ctl *c, const char *name, char *errbuf);
 
+/* ctl.c: the "backend_options" line of events.log */
+void ctl_event_backend_options(struct ctl *c);
+
 #endif

@@ -482,6 +482,7 @@ int ctl_replay(struct ctl *c, struct ctl_replay_totals *tot, char *errbuf)
 	evtimer_init(&rp.timer, rp_fire);
 	rp_arm(&rp);
 	ctl_event(c, "run_start %s replay none", c->be.ops->name);
+	ctl_event_backend_options(c);
 	r = evloop_run(&c->loop);
 	if (r && !c->failed)
 		ctl_fail(c, "event loop: %s", strerror(-r));
