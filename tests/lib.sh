@@ -53,6 +53,29 @@ test_prefix() { # NAME
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/hyde-test.XXXXXX")
 trap 'rm -rf "$tmpdir"' EXIT
 
+# verified_main_job NAME [hyde sim OPTIONS...]: fair on the main job
+# (rack8 x fb-small) with the options, every rate checked against
+# water-filling from scratch (HYDE_SIM_VERIFY), makes the default run's
+# flows, each with its bytes and ended. The runs: $tmpdir/main-default,
+# $tmpdir/main-NAME.
+verified_main_job() {
+	mname=$1
+	shift
+	mt="$HYDE_SRCDIR/topologies/rack8.topo"
+	mw="$HYDE_SRCDIR/workloads/fb-small.wl"
+	[ -d "$tmpdir/main-default" ] ||
+		expect_status 0 "$HYDE" sim -q -t "$mt" -w "$mw" -s fair -o "$tmpdir/main-default" || return 1
+	HYDE_SIM_VERIFY=1
+	export HYDE_SIM_VERIFY
+	expect_status 0 "$HYDE" sim -q -t "$mt" -w "$mw" -s fair -o "$tmpdir/main-$mname" "$@"
+	unset HYDE_SIM_VERIFY
+	for d in default "$mname"; do
+		awk -F, 'NR > 1 { print $16, $5, ($7 >= 0) }' "$tmpdir/main-$d/flows.csv" | sort >"$tmpdir/main-$d.fb"
+	done
+	cmp -s "$tmpdir/main-default.fb" "$tmpdir/main-$mname.fb" ||
+		fail "$mname: flows or their bytes differ from the default run's: $(diff "$tmpdir/main-default.fb" "$tmpdir/main-$mname.fb" | head -5)"
+}
+
 # view_is_flows NAME [hyde sim OPTIONS...]: the simulator's network view
 # (tests/plugin_netlog.c: tor0's uplink and r0h0's link at every tick),
 # summed over a run of workloads/small.wl on two racks of two hosts, is
