@@ -40,6 +40,7 @@ expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair,fair:slows
 	-B payload=0.956 --rates maxmin
 grep -qx '0 backend_options payload=0.956 rates=maxmin' "$O/fair/events.log" ||
 	fail "fair ran with: $(grep backend_options "$O/fair/events.log")"
+grep -q '^  "seed": 1,$' "$O/fair/summary.json" || fail "fair's summary.json: no seed 1"
 contains "$out" "relative to fair"
 [ -f "$O/compare.csv" ] || fail "no compare.csv"
 for d in fair fair-slowstart=1; do
@@ -120,6 +121,8 @@ contains "$out" "where the time goes"
 for s in 4 5 6; do
 	for d in fair fair-slowstart=1; do
 		[ -f "$R/$d/seed-$s/summary.json" ] || fail "no run directory $R/$d/seed-$s"
+		grep -q "^  \"seed\": $s,\$" "$R/$d/seed-$s/summary.json" ||
+			fail "$R/$d/seed-$s/summary.json: not seed $s"
 	done
 	# one workload per seed, the same for both schedulers, drawn as hyde gen draws it
 	"$HYDE" gen fb jobs=6 scale=0.001 seed=$s -o "$tmpdir/g$s.wl" || fail "hyde gen seed=$s"

@@ -242,6 +242,7 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf)
 		"  \"backend\": \"%s\",\n"
 		"  \"scheduler\": \"%s\",\n"
 		"  \"circuit_scheduler\": \"%s\",\n"
+		"  \"seed\": %" PRIu64 ",\n"
 		"  \"topology\": \"%s\",\n"
 		"  \"jobs\": %zu,\n"
 		"  \"jobs_done\": %zu,\n"
@@ -264,7 +265,7 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf)
 		"  \"reconfigurations\": %" PRIu64 ",\n"
 		"  \"events\": %" PRIu64 ",\n",
 		RUNDIR_SUMMARY_SCHEMA, c->be.ops->name, c->sched->ops->name,
-		c->cx.cs ? c->cx.cs->name : "none",
+		c->cx.cs ? c->cx.cs->name : "none", c->opts.seed,
 		c->t->name, tt.jobs, tt.jobs_done, tt.flows, (double)tt.makespan / 1e9,
 		tt.avg_jct / 1e9, tt.avg_cct / 1e9,
 		tt.makespan > 0 ? (double)tt.jobs_done * 3600e9 / (double)tt.makespan : 0,
