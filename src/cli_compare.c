@@ -149,7 +149,8 @@ static void compare_usage(FILE *fp)
 		"                        gen:dag,... drawn anew with each run's seed\n"
 		"                        (default %s)\n"
 		"  -s, --schedulers LIST comma-separated specs NAME[:KEY=VALUE...]\n"
-		"                        (default %s); the first is the baseline\n"
+		"                        (default %s); the first is the baseline;\n"
+		"                        another -s adds to the list\n"
 		"      --backend B       emul (default: hyde run, needs root), sim (hyde sim),\n"
 		"                        or both: the compare in each (DIR/emul, DIR/sim), then\n"
 		"                        each emulated run against the simulated one of its\n"
@@ -2136,6 +2137,8 @@ int cmd_compare(int argc, char **argv)
 	char errbuf[512], outbuf[128];
 	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL;
 	char *from_backend = NULL;
+	char *scheds_acc = NULL; /* -s given more than once: the lists joined */
+	bool scheds_given = false;
 	bool run_opts = false; /* options that make runs, refused with --from */
 	struct cmp_pass *pass = NULL;
 	size_t n_pass = 0, cap_pass = 0;
@@ -2160,7 +2163,15 @@ int cmd_compare(int argc, char **argv)
 			o.wl = optarg;
 			break;
 		case 's':
-			o.scheds = optarg;
+			if (scheds_given) {
+				/* another -s adds to the list, it does not replace it */
+				char *j = xasprintf("%s,%s", o.scheds, optarg);
+
+				free(scheds_acc);
+				o.scheds = scheds_acc = j;
+			} else
+				o.scheds = optarg;
+			scheds_given = true;
 			break;
 		case 'o':
 			o.outdir = optarg;
@@ -2284,5 +2295,6 @@ out:
 	free(longopts);
 	free(shortopts);
 	free(from_backend);
+	free(scheds_acc);
 	return r;
 }

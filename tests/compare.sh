@@ -34,9 +34,10 @@ contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend sim -t "$tmpdir/none.topo" -w "$W" -o "$O"
 [ -e "$O" ] && fail "a refused compare left $O"
 
-# two runs: fair, and fair with the reduces held until every map is done;
-# each run's events.log says which backend options it had
-expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair,fair:slowstart=1 -o "$O" \
+# two runs: fair, and fair with the reduces held until every map is done
+# (a second -s adds to the list); each run's events.log says which
+# backend options it had
+expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair -s fair:slowstart=1 -o "$O" \
 	-B payload=0.956 --rates maxmin
 grep -qx '0 backend_options payload=0.956 rates=maxmin' "$O/fair/events.log" ||
 	fail "fair ran with: $(grep backend_options "$O/fair/events.log")"
