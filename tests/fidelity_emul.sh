@@ -97,12 +97,17 @@ contains "$out" "FCT: $n flows joined; 0 only in EMUL_RUN, 0 only in SIM_RUN"
 # hyde compare --backend both: the compare in each backend, then each
 # emulated run against its simulation
 C="$tmpdir/both"
+# (-B sim:: an option of the simulation only)
 expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
-	-o "$C" --prefix $P -q
+	-o "$C" --prefix $P -q -B sim:payload=0.956
 for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
 	fidelity/fair/fidelity.csv; do
 	[ -f "$C/$f" ] || fail "compare --backend both: no $f"
 done
+grep -qx '0 backend_options payload=0.956' "$C/sim/fair/events.log" ||
+	fail "compare --backend both: the simulation ran with $(grep backend_options "$C/sim/fair/events.log")"
+grep -q " backend_options prefix=$P\$" "$C/emul/fair/events.log" ||
+	fail "compare --backend both: the emulation ran with $(grep backend_options "$C/emul/fair/events.log")"
 ne=$(($(wc -l <"$C/emul/fair/flows.csv") - 1))
 echo "$out" | grep -Eq "^fair +5 +[0-9]+ of $ne " || fail "compare --backend both: no fidelity line for fair: $out"
 # the last column: the jobs placed alike, of the workload's (each ran
