@@ -1576,8 +1576,6 @@ struct cmp_pass {
 	const char *arg;
 };
 
-/* Check the run options as the runs will (for their backend) and keep
- * their words: 0 or EXIT_USAGE. */
 /* -B sim:KEY=VALUE and -B emul:KEY=VALUE (--backend both): an option of
  * one backend only. The backend it names (0 emul, 1 sim) and where its
  * KEY=VALUE starts; -1 for an option of both. */
@@ -1611,6 +1609,8 @@ static const char *b_value(int argc, char **argv, int a, int *skip)
 	return NULL;
 }
 
+/* Check the run options as the runs will (for their backend) and keep
+ * their words: 0 or EXIT_USAGE. */
 static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t n, bool emul)
 {
 	char errbuf[HYDE_ERRBUF_SIZE];

@@ -27,6 +27,8 @@ contains "$err" "-B sim:burst=yes: an option of one backend (emul: or sim:) goes
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B sim:nosuch=1 -o "$O"
 contains "$err" "the simulation's -B"
 contains "$err" "nosuch"
+expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B sim:burst=yes -B sim:rates=srpt -o "$O"
+contains "$err" "the simulation's -B: backend sim: burst: only with max-min rates (not 'srpt')"
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B emul:burst=yes -o "$O"
 contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B burst=yes -o "$O"

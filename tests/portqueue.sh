@@ -5,7 +5,8 @@
 # One OCS flow replayed with its circuit cut short: 10 ms short (125 KB
 # left), it ends when it would have with the circuit up; 30 ms short, it
 # is stranded with 375 KB less the queue's 262,144 bytes; without the
-# option it is stranded both times. On the main job with both fabric
+# option it is stranded both times. Two flows into one port both take
+# its queue, whichever class the circuit's end reaches first. On the main job with both fabric
 # options the rates still equal water-filling from scratch
 # (HYDE_SIM_VERIFY) and every flow ends with its bytes; ordered rate
 # models refuse the option.
@@ -37,6 +38,27 @@ contains "$out_30no" "375KB left in all"
 [ "$end_10yes" = "$end" ] || fail "10 ms short with the port's queue: the flow ends at $end_10yes, expected $end"
 [ "$end_30yes" = -1 ] || fail "30 ms short with the port's queue: the flow ended ($end_30yes)"
 contains "$out_30yes" "113KB left in all" # 375,000 - 262,144 bytes
+
+# two flows from two hosts of rack 0 into one host of rack 1, started
+# together (50 Mbit/s each on the destination's link: 160 ms), the circuit
+# cut 10 ms short: both take the port's queue (125 KB in 10 ms), whichever
+# goes down first (the port is full at the rates in effect then)
+printf 'racks 2\nhosts 2\ncontainers 1\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
+	>"$tmpdir/ocs22.topo"
+printf 'job id=a arrival=0s input=2MB shuffle=2MB output=0B maps=2 reduces=1 map_time=0.5s reduce_time=0s map_racks=0,0 reduce_racks=1\n' \
+	>"$tmpdir/two.wl"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/ocs22.topo" -w "$tmpdir/two.wl" --no-io -o "$tmpdir/run2"
+[ "$(awk -F, 'NR > 1 && $4 == "ocs" && $15 == "r1h0"' "$tmpdir/run2/flows.csv" | wc -l)" = 2 ] ||
+	fail "expected two OCS flows into r1h0: $(cat "$tmpdir/run2/flows.csv")"
+R="$tmpdir/both"
+cp -r "$tmpdir/run2" "$R"
+awk -F, 'BEGIN { OFS = "," } NR > 1 { $6 = 1000000000 } 1' "$tmpdir/run2/flows.csv" >"$R/flows.csv"
+awk '!d && $1 > 1150000000 { print "1150000000 circuit_down 0 1"; d = 1 } 1
+	END { if (!d) print "1150000000 circuit_down 0 1" }' "$tmpdir/run2/events.log" >"$R/events.log"
+expect_status 0 "$HYDE" sim --replay "$R" -o "$R-yes" -B port_queue=yes
+contains "$out" "2 of 2 done"
+ends=$(awk -F, 'NR > 1 { print $7 }' "$R-yes/flows.csv" | sort -u)
+[ "$ends" = 1160000000 ] || fail "two flows into one port: ends $ends, expected both 1160000000"
 
 # ---- the main job with both fabric options ----
 verified_main_job both -B port_queue=yes -B burst=yes

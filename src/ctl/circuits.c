@@ -129,6 +129,7 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	x->owner = xcalloc(R, sizeof(int32_t));
 	x->up = xcalloc(R, sizeof(bool));
 	x->up_epoch = xcalloc((size_t)R * R, sizeof(uint64_t));
+	x->moving = xcalloc((size_t)R * R, sizeof(uint32_t));
 	x->resv_end = xcalloc(R, sizeof(int64_t));
 	for (i = 0; i < R; i++)
 		x->out_of[i] = x->in_of[i] = x->owner[i] = -1;
@@ -148,6 +149,7 @@ void cexec_destroy(struct ctl *c)
 	free(x->owner);
 	free(x->up);
 	free(x->up_epoch);
+	free(x->moving);
 	free(x->resv_end);
 	free(x->d);
 	free(x->busy);
@@ -186,12 +188,19 @@ void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst)
 		ctl_release_pair(c, (uint32_t)x->owner[src], src, dst);
 }
 
-void ctl_pair_moved(struct ctl *c, unsigned src, unsigned dst)
+void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving)
 {
 	struct cexec *x = &c->cx;
+	size_t k = (size_t)src * c->t->racks + dst;
 
-	if (x->up_epoch)
-		x->up_epoch[(size_t)src * c->t->racks + dst]++;
+	if (!x->up_epoch)
+		return;
+	if (moving) {
+		x->moving[k]++;
+	} else if (x->moving[k]) {
+		x->moving[k]--;
+		x->up_epoch[k]++; /* what was kept of its flows is stale */
+	}
 }
 
 /* Bits still to move on a pair, as the circuit will see them: waiting flows
@@ -217,7 +226,8 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 	 * waiting, or one flow) */
 	bool cacheable = c->be.ops == &backend_sim && (!p->wait_bytes || p->n_active <= 1);
 
-	if (cacheable && p->active_known && !up && p->active_epoch == epoch) {
+	if (cacheable && p->active_known && !up && p->active_epoch == epoch &&
+	    !x->moving[(size_t)p->src * c->t->racks + p->dst]) {
 		/* the fluid model moves an OCS flow only while its circuit
 		 * is up: what the active flows had left at the last plan */
 		act = p->active_bits;

@@ -214,10 +214,10 @@ struct cluster *ctl_cluster(struct ctl *c);
 void ctl_compute_done(struct ctl *c, struct hyde_task *t);
 void ctl_flow_done(struct ctl *c, struct flow *f);
 void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst);
-/* The backend moved bytes of pair (src, dst)'s flows while its circuit was
- * not up (hyde sim -B port_queue): what the circuit planner keeps of them
- * is stale. */
-void ctl_pair_moved(struct ctl *c, unsigned src, unsigned dst);
+/* The backend starts (moving true) or stops moving bytes of pair (src,
+ * dst)'s flows while its circuit is not up (hyde sim -B port_queue):
+ * meanwhile the circuit planner keeps nothing of them. Calls pair up. */
+void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 /* Fail the run: stop the loop, remember why (the first reason wins). */
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

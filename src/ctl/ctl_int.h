@@ -151,6 +151,9 @@ struct cexec {
 	int32_t *out_of, *in_of; /* the matching asked for */
 	bool *up;		 /* out_of[i] is carrying data */
 	uint64_t *up_epoch;	 /* by (src, dst): times its circuit came up */
+	uint32_t *moving;	 /* by (src, dst): the backend moves its flows
+				  * though the circuit is down (hyde sim -B
+				  * port_queue): nothing of them is kept */
 	int32_t *owner;		 /* by source port: the coflow of the reservation */
 	int64_t *resv_end;
 	struct cs_plan plan;

@@ -216,6 +216,7 @@ struct sim {
 	/* -B port_queue: how long a full port queue takes to drain, and the
 	 * classes taking theirs */
 	int64_t tail_ns;
+	bool *port_full; /* per host: its down link full at the last rates */
 	struct sim_class **tails;
 	size_t n_tails, cap_tails;
 	struct evtimer tail_timer;
@@ -679,8 +680,13 @@ static void account(struct sim *s, struct sim_class *c)
 
 	if (d <= 0)
 		return;
-	for (k = 0; k < c->m.nlinks; k++)
-		s->lbits[c->m.links[k]] += d;
+	if (c->tailing) { /* what a port delivers crossed the whole path */
+		s->lbits[L_HOST_UP(s, c->src)] += d;
+		s->lbits[L_CIRCUIT(s, c->sr)] += d;
+		s->lbits[L_HOST_DOWN(s, c->dst)] += d;
+	} else
+		for (k = 0; k < c->m.nlinks; k++)
+			s->lbits[c->m.links[k]] += d;
 	if (c->path == PATH_OCS) /* into its destination's OCS port */
 		s->lbits[2 * s->H + 3 * s->R + c->dr] += d;
 	c->cbits_seen = c->cbits;
@@ -716,12 +722,16 @@ static void stop_class(struct sim *s, struct sim_class *c)
  * the rate (21 ms). The fluid model has no queue: a flow moves only while
  * its circuit is up, and under --replay a fetch that the emulation ended
  * 9 ms after its circuit went down is left with bytes for ever. With the
- * option, an OCS class whose destination port is full when its circuit
- * goes down keeps taking its max-min share of that port alone (the bytes
- * are past the circuit) until the queue has drained; a flow of its pair
- * that starts meanwhile, or the circuit coming up again, ends that. An
- * approximation: the queue is taken as full, shared as max-min shares the
- * port (FIFO shares it by arrivals). */
+ * option, an OCS class whose destination port was full at the rates in
+ * effect when its circuit goes down keeps taking its max-min share of
+ * that port alone (the bytes are past the circuit) for the time a full
+ * queue takes to drain at the port's rate; a flow that joins the class
+ * meanwhile, or the circuit coming up again, ends that. Approximations:
+ * the queue is taken as full and shared as max-min shares the port (FIFO
+ * shares it by arrivals); a port shared with EPS flows delivers less of
+ * it in that time, and tails into one port that overlap, or a port with
+ * -B burst tokens, more than one queue. The circuit planner keeps nothing
+ * of the pair's flows while they move (ctl_pair_moving). */
 static void rates_dirty_now(struct sim *s);
 
 static void tail_arm(struct sim *s)
@@ -749,15 +759,15 @@ static void tail_start(struct sim *s, struct sim_class *c)
 	mm_add(s->mm, &c->m);
 	c->tailing = true;
 	c->tail_end = ctl_now(s->ctl) + s->tail_ns;
+	ctl_pair_moving(s->ctl, c->sr, c->dr, true);
 	xgrow((void **)&s->tails, &s->cap_tails, s->n_tails + 1, sizeof(*s->tails));
 	c->tslot = s->n_tails;
 	s->tails[s->n_tails++] = c;
 	tail_arm(s);
 }
 
-/* Its tail ends: stopped, its path's links back; `moved`: tell the
- * circuit planner that its flows moved while the circuit was down. */
-static void tail_stop(struct sim *s, struct sim_class *c, bool moved)
+/* Its tail ends: stopped, its path's links back. */
+static void tail_stop(struct sim *s, struct sim_class *c)
 {
 	touch(s, c);
 	account(s, c);
@@ -768,8 +778,7 @@ static void tail_stop(struct sim *s, struct sim_class *c, bool moved)
 	s->tails[c->tslot] = s->tails[--s->n_tails];
 	s->tails[c->tslot]->tslot = c->tslot;
 	set_rate(s, c, 0);
-	if (moved)
-		ctl_pair_moved(s->ctl, c->sr, c->dr);
+	ctl_pair_moving(s->ctl, c->sr, c->dr, false);
 	tail_arm(s);
 }
 
@@ -782,7 +791,7 @@ static void tail_fire(struct evloop *l, struct evtimer *t)
 	(void)l;
 	while (i < s->n_tails)
 		if (s->tails[i]->tail_end <= now)
-			tail_stop(s, s->tails[i], true); /* the last comes to i */
+			tail_stop(s, s->tails[i]); /* the last comes to i */
 		else
 			i++;
 	rates_dirty_now(s);
@@ -793,7 +802,7 @@ static void tail_fire(struct evloop *l, struct evtimer *t)
 static void class_drop(struct sim *s, struct sim_class *c)
 {
 	if (c->tailing)
-		tail_stop(s, c, false);
+		tail_stop(s, c);
 	touch(s, c);
 	account(s, c);
 	stop_class(s, c);
@@ -933,6 +942,12 @@ static void compute_maxmin(struct sim *s)
 	}
 	if (s->bkt)
 		burst_arm(s);
+	if (s->port_full) {
+		unsigned h;
+
+		for (h = 0; h < s->H; h++)
+			s->port_full[h] = mm_link_full(s->mm, L_HOST_DOWN(s, h));
+	}
 }
 
 /* An ordered model: classes by key; each tie group takes, max-min among
@@ -1302,7 +1317,7 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 		for (c = s->ocs_cls[(size_t)pt->port * s->R + (size_t)s->out_of[pt->port]]; c;
 		     c = c->pnext) {
 			if (c->tailing)
-				tail_stop(s, c, false); /* the circuit takes over */
+				tail_stop(s, c); /* the circuit takes over */
 			run_class(s, c); /* rate 0 until the rates are computed */
 		}
 	}
@@ -1437,9 +1452,11 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->pt[i].s = s;
 		s->pt[i].port = i;
 	}
-	if (s->opts.port_queue && t->has_ocs && t->host_rate)
+	if (s->opts.port_queue && t->has_ocs && t->host_rate) {
 		s->tail_ns = (int64_t)((unsigned __int128)topo_port_queue(t->host_rate) * 8 *
 				       1000000000 / t->host_rate);
+		s->port_full = xcalloc(s->H, sizeof(bool));
+	}
 	evtimer_init(&s->tail_timer, tail_fire);
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
@@ -1550,6 +1567,7 @@ static void sim_destroy(struct backend *b)
 	free(s->bkt_load);
 	free(s->bursting);
 	free(s->tails);
+	free(s->port_full);
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
 }
@@ -1601,7 +1619,7 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 		c->cf = cf;
 	}
 	if (c->tailing) /* its bytes have not crossed the circuit */
-		tail_stop(s, c, true);
+		tail_stop(s, c);
 	mh_push(c, sf);
 	if (c->running)
 		mm_set_n(s->mm, &c->m, c->n);
@@ -1669,8 +1687,7 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 			for (c = s->ocs_cls[(size_t)i * s->R + (size_t)s->out_of[i]]; c; c = c->pnext) {
 				if (c->tailing)
 					continue; /* its circuit went down before */
-				if (s->tail_ns && c->running &&
-				    mm_link_full(s->mm, L_HOST_DOWN(s, c->dst)))
+				if (s->port_full && c->running && s->port_full[c->dst])
 					tail_start(s, c);
 				else
 					stop_class(s, c);
@@ -1773,7 +1790,7 @@ static const struct opt_desc sim_opts[] = {
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
 	OPT(sim_opts, port_queue, O_BOOL, 0, 0,
-	    "after a circuit goes down its flows still get what the destination port queued (up to 256 KiB, or 5 ms of its rate)"),
+	    "after a circuit goes down its flows still get what the destination port queued (5 ms of its rate, at least 256 KiB)"),
 	OPT(sim_opts, burst, O_BOOL, 0, 0,
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 };
@@ -1787,6 +1804,16 @@ static int sim_opts_check(const void *priv, char *errbuf)
 		model_names(false, names, sizeof(names));
 		errbuf_set(errbuf, "rates: expected %s, got '%s'", names, o->rates);
 		return -EINVAL;
+	}
+	/* (as sim_init says it, for a model --net or --coflow gives) */
+	if (o->rates[0] && flow_model(o->rates)->key) {
+		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
+				   : o->port_queue ? "port_queue" : NULL;
+
+		if (what) {
+			errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, o->rates);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
