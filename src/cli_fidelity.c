@@ -464,6 +464,18 @@ static void report_level(int lv, const struct fd_join *j, const struct fd_placem
 	stats(v, n, &st);
 	print_stat("all", &st);
 	if (lv == LV_FLOW) {
+		/* the network model's flows: a same-host fetch is not in it */
+		for (i = n = 0; i < j->n; i++)
+			if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host"))
+				v[n++] = &j->p[i];
+		stats(v, n, &st);
+		print_stat("between hosts", &st);
+		for (i = n = 0; i < j->n; i++)
+			if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host") &&
+			    j->p[i].e->bytes >= 100000)
+				v[n++] = &j->p[i];
+		stats(v, n, &st);
+		print_stat("hosts, >=100KB", &st);
 		for (g = 0; g < ARRAY_SIZE(paths); g++) {
 			for (i = n = 0; i < j->n; i++)
 				if (!isnan(j->p[i].ratio) && !strcmp(j->p[i].e->path, paths[g]))
@@ -615,7 +627,9 @@ static void usage(FILE *fp)
 		"coflows and jobs by job id. For every pair timed on both sides (FCT, CCT,\n"
 		"JCT above 0): the ratio emulated / simulated (above 1: the emulation was\n"
 		"slower than the model) and the error |simulated - emulated| / emulated;\n"
-		"median, p90 (nearest rank) and the worst error, over all pairs, by the\n"
+		"median, p90 (nearest rank) and the worst error, over all pairs, over\n"
+		"the flows between hosts (all but same-host: the network model's), and\n"
+		"those of 100KB or more, by the\n"
 		"emulated flow's path (eps, ocs, rack, host), by size class (<100KB,\n"
 		"100KB-1MB, 1MB-10MB, >=10MB), by kind, coflows by their bytes (<1MB,\n"
 		"1MB-10MB, 10MB-100MB, >=100MB) and jobs by class. SIM_RUN is\n"

@@ -158,7 +158,9 @@ S="$tmpdir/s"
 mkdir -p "$E" "$S"
 # FCTs, emulated / simulated: 100/100, 200/100, 300/600, 400/400 ms:
 # ratios 1, 2, 0.5, 1 (median 1, p90 2), errors 0, 50%, 100%, 0 (median
-# 0, p90 and worst 100%); one flow only in each; one never ended in sim
+# 0, p90 and worst 100%); one flow only in each; one never ended in sim;
+# and a same-host fetch, 5 ms / 1 ms (ratio 5, error 80%), in "all" but
+# not among the flows between hosts
 cat >"$E/flows.csv" <<EOF
 $FH
 1,0,a,eps,2000000,0,100000000,100000000,0,2000000,0,-1,shuffle,r1h0,r0h0,a/shuffle/r0/m0@r1h0
@@ -167,6 +169,7 @@ $FH
 4,1,b,eps,20000000,0,400000000,400000000,0,20000000,0,-1,shuffle,r0h0,r1h0,b/shuffle/r0/m0@r0h0
 5,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h0,r1h1,b/shuffle/r0/m1@r0h0
 6,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m2@r0h1
+7,1,b,host,5000,0,5000000,5000000,0,0,0,-1,shuffle,r0h0,r0h0,b/shuffle/r0/m3@r0h0
 EOF
 cat >"$S/flows.csv" <<EOF
 $FH
@@ -176,6 +179,7 @@ $FH
 12,1,b,eps,20000000,0,400000000,400000000,0,20000000,0,-1,shuffle,r0h0,r1h0,b/shuffle/r0/m0@r0h0
 14,1,b,eps,1000,0,-1,-1,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m2@r0h1
 15,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m9@r0h1
+16,1,b,host,5000,0,1000000,1000000,0,0,0,-1,shuffle,r0h0,r0h0,b/shuffle/r0/m3@r0h0
 EOF
 # CCTs 1 s / 0.8 s and 2 s / 4 s: ratios 1.25, 0.5
 printf '%s\n0,a,2,4000000,0,1000000000,1000000000,-1,0,0,-1\n1,b,3,20002000,0,2000000000,2000000000,-1,0,0,-1\n' "$CH" >"$E/coflows.csv"
@@ -215,9 +219,14 @@ contains "$out" "Decisions: 4 task starts in both runs, 3 on the same host (75.0
 	fail "JCT placed otherwise: $(line 'placed otherwise' | sed -n 2p)"
 [ "$(line 'placed alike' | sed -n 2p)" = " placed alike 1 2.000 2.000 50.0% 50.0% 50.0%" ] ||
 	fail "JCT placed alike: $(line 'placed alike' | sed -n 2p)"
-contains "$out" "FCT: 5 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not ended: 0 in EMUL_RUN, 1 in SIM_RUN; no time (0): 0, 0"
-[ "$(echo "$out" | grep -E '^  all ' | head -1 | tr -s ' ')" = " all 4 1.000 2.000 0.0% 100.0% 100.0%" ] ||
+contains "$out" "FCT: 6 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not ended: 0 in EMUL_RUN, 1 in SIM_RUN; no time (0): 0, 0"
+[ "$(echo "$out" | grep -E '^  all ' | head -1 | tr -s ' ')" = " all 5 1.000 5.000 50.0% 100.0% 100.0%" ] ||
 	fail "FCT all: $(echo "$out" | grep -E '^  all ' | head -1)"
+[ "$(line 'between hosts')" = " between hosts 4 1.000 2.000 0.0% 100.0% 100.0%" ] ||
+	fail "between hosts: $(line 'between hosts')"
+[ "$(line 'hosts, >=100KB')" = " hosts, >=100KB 3 1.000 2.000 0.0% 50.0% 50.0%" ] ||
+	fail "hosts, >=100KB: $(line 'hosts, >=100KB')"
+[ "$(line 'path host')" = " path host 1 5.000 5.000 80.0% 80.0% 80.0%" ] || fail "path host: $(line 'path host')"
 [ "$(line 'path eps')" = " path eps 2 1.000 1.000 0.0% 0.0% 0.0%" ] || fail "path eps: $(line 'path eps')"
 [ "$(line 'path ocs')" = " path ocs 1 2.000 2.000 50.0% 50.0% 50.0%" ] || fail "path ocs: $(line 'path ocs')"
 [ "$(line 'path rack')" = " path rack 1 0.500 0.500 100.0% 100.0% 100.0%" ] || fail "path rack: $(line 'path rack')"
@@ -240,7 +249,7 @@ grep -qx 'flow,b/shuffle/r0/m2@r0h1,shuffle,eps,1000,1000000,-1,-1' "$tmpdir/fid
 	fail "fidelity.csv: the flow not timed in SIM_RUN: $(cat "$tmpdir/fidelity.csv")"
 grep -qx 'job,a,heavy,-,1,10000000000,5000000000,2.000000' "$tmpdir/fidelity.csv" ||
 	fail "fidelity.csv: job a: $(grep '^job' "$tmpdir/fidelity.csv")"
-[ "$(wc -l <"$tmpdir/fidelity.csv")" = 10 ] || fail "fidelity.csv: $(wc -l <"$tmpdir/fidelity.csv") lines, expected 1 + 5 + 2 + 2"
+[ "$(wc -l <"$tmpdir/fidelity.csv")" = 11 ] || fail "fidelity.csv: $(wc -l <"$tmpdir/fidelity.csv") lines, expected 1 + 6 + 2 + 2"
 
 # ---- hyde fidelity: bad input, one message, exit 2, nothing written ----
 O="$tmpdir/out"
@@ -258,7 +267,7 @@ contains "$err" "old/flows.csv: its flows have no names"
 cp -r "$S" "$tmpdir/dup"
 sed -n 2p "$S/flows.csv" >>"$tmpdir/dup/flows.csv"
 expect_status 2 "$HYDE" fidelity "$E" "$tmpdir/dup" -o "$O"
-contains "$err" "dup/flows.csv:8: flow 'a/shuffle/r0/m0@r1h0' already on line 2"
+contains "$err" "dup/flows.csv:9: flow 'a/shuffle/r0/m0@r1h0' already on line 2"
 cp -r "$S" "$tmpdir/badt"
 sed -i '3s|,100000000,100000000,|,100000000,soon,|' "$tmpdir/badt/flows.csv"
 expect_status 2 "$HYDE" fidelity "$E" "$tmpdir/badt" -o "$O"

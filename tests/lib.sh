@@ -78,8 +78,9 @@ verified_main_job() {
 
 # view_is_flows NAME [hyde sim OPTIONS...]: the simulator's network view
 # (tests/plugin_netlog.c: tor0's uplink and r0h0's link at every tick),
-# summed over a run of workloads/small.wl on two racks of two hosts, is
-# what the flows that cross those links carried, byte for byte.
+# summed over a run of workloads/small.wl on two racks of two hosts (or of
+# $view_topo and $view_wl when set), is what the flows that cross those
+# links carried, byte for byte. The run: $tmpdir/view-NAME.
 view_is_flows() {
 	vname=$1
 	shift
@@ -90,8 +91,9 @@ view_is_flows() {
 			>"$tmpdir/four.topo"
 	fi
 	vdir="$tmpdir/view-$vname"
-	expect_status 0 "$HYDE" sim -q -t "$tmpdir/four.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
-		-s "$tmpdir/netlog.so" -o "$vdir" "$@" || return 1
+	expect_status 0 "$HYDE" sim -q -t "${view_topo:-$tmpdir/four.topo}" \
+		-w "${view_wl:-$HYDE_SRCDIR/workloads/small.wl}" -s "$tmpdir/netlog.so" -o "$vdir" "$@" ||
+		return 1
 	v_up=$(grep ' sched netlog: view ' "$vdir/events.log" | awk '{ s += $7 } END { print s + 0 }')
 	v_host=$(grep ' sched netlog: view ' "$vdir/events.log" | awk '{ s += $10 } END { print s + 0 }')
 	f_up=$(awk -F, 'NR > 1 && $4 == "eps" && $14 ~ /^r0h/ { s += $5 } END { print s + 0 }' "$vdir/flows.csv")

@@ -8,8 +8,9 @@
 # option it is stranded both times. Two flows into one port both take
 # its queue, whichever class the circuit's end reaches first. On the main job with both fabric
 # options the rates still equal water-filling from scratch
-# (HYDE_SIM_VERIFY) and every flow ends with its bytes; ordered rate
-# models refuse the option.
+# (HYDE_SIM_VERIFY) and every flow ends with its bytes; with port_queue
+# the network view still carries exactly the flows' bytes (tail bytes on
+# the whole path); ordered rate models refuse the option.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
 printf 'racks 2\nhosts 1\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
@@ -65,6 +66,18 @@ verified_main_job both -B port_queue=yes -B burst=yes
 
 T="$HYDE_SRCDIR/topologies/rack8.topo"
 W="$HYDE_SRCDIR/workloads/fb-small.wl"
+# what the ports deliver after their circuits went down crossed the whole
+# path: the network view (r0h0's and tor0's links) still carries exactly
+# the flows' bytes, in a run where tails change the flows' ends
+command -v cc >/dev/null 2>&1 && {
+	view_topo=$T view_wl=$W
+	view_is_flows pq -B port_queue=yes
+	view_is_flows nopq
+	cmp -s "$tmpdir/view-pq/flows.csv" "$tmpdir/view-nopq/flows.csv" &&
+		fail "port_queue changed nothing in the main job's view run"
+	unset view_topo view_wl
+}
+
 expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -o "$tmpdir/srpt" --rates srpt -B port_queue=yes
 contains "$err" "port_queue: only with max-min rates"
 finish
