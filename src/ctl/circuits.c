@@ -130,6 +130,7 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	x->up = xcalloc(R, sizeof(bool));
 	x->up_epoch = xcalloc((size_t)R * R, sizeof(uint64_t));
 	x->moving = xcalloc((size_t)R * R, sizeof(uint32_t));
+	x->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	x->resv_end = xcalloc(R, sizeof(int64_t));
 	for (i = 0; i < R; i++)
 		x->out_of[i] = x->in_of[i] = x->owner[i] = -1;
@@ -232,6 +233,19 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 		 * is up: what the active flows had left at the last plan */
 		act = p->active_bits;
 		act_max = p->active_src_max;
+		if (x->verify) { /* the cache against the backend's count */
+			double a = 0;
+
+			for (i = 0; i < p->n_active; i++) {
+				uint64_t rem = c->be.ops->flow_remaining(&c->be, p->active[i]);
+
+				a += 8.0 * (double)(rem ? rem : 1);
+			}
+			if (a != act)
+				fatalx("circuits: pair %u -> %u of job %u: %.0f bits kept since its "
+				       "last plan, %.0f left at %lld ns",
+				       p->src, p->dst, p->job, act, a, (long long)ctl_now(c));
+		}
 	} else {
 		double *src;
 

@@ -151,6 +151,7 @@ struct cexec {
 	int32_t *out_of, *in_of; /* the matching asked for */
 	bool *up;		 /* out_of[i] is carrying data */
 	uint64_t *up_epoch;	 /* by (src, dst): times its circuit came up */
+	bool verify;		 /* HYDE_SIM_VERIFY: a cached pair checked */
 	uint32_t *moving;	 /* by (src, dst): the backend moves its flows
 				  * though the circuit is down (hyde sim -B
 				  * port_queue): nothing of them is kept */
