@@ -607,29 +607,22 @@ static bool class_usable(const struct sim *s, const struct sim_class *c)
 	return s->out_of[c->sr] == (int32_t)c->dr && s->usable[c->sr];
 }
 
-/* The links its path crosses. */
+/* The links its path crosses: its source's up link, the uplinks or the
+ * circuit between racks, its destination's down link (a same-host flow
+ * none). */
 static void class_links(struct sim *s, struct sim_class *c)
 {
 	c->m.nlinks = 0;
-	switch (c->path) {
-	case PATH_HOST:
-		break;
-	case PATH_RACK:
-		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
-		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
-		break;
-	case PATH_EPS:
-		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+	if (c->path == PATH_HOST)
+		return;
+	c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+	if (c->path == PATH_EPS) {
 		c->m.links[c->m.nlinks++] = L_TOR_UP(s, c->sr);
 		c->m.links[c->m.nlinks++] = L_TOR_DOWN(s, c->dr);
-		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
-		break;
-	case PATH_OCS:
-		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+	} else if (c->path == PATH_OCS) {
 		c->m.links[c->m.nlinks++] = L_CIRCUIT(s, c->sr);
-		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
-		break;
 	}
+	c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
 }
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
