@@ -1593,21 +1593,11 @@ static int scoped_kv(const char *v, const char **kv)
 	return -1;
 }
 
-/* The -B value of argv[a] ("-B V" or "-BV"), or NULL; *skip: the
- * arguments it takes. */
-static const char *b_value(int argc, char **argv, int a, int *skip)
-{
-	const char *w = argv[a];
-
-	*skip = 1;
-	if (!strcmp(w, "-B") && a + 1 < argc) {
-		*skip = 2;
-		return argv[a + 1];
-	}
-	if (!strncmp(w, "-B", 2) && w[2])
-		return w + 2;
-	return NULL;
-}
+/* An option as getopt_long gave it: its code and argument. */
+struct cmp_word {
+	int code;
+	const char *arg;
+};
 
 /* Check the run options as the runs will (for their backend) and keep
  * their words: 0 or EXIT_USAGE. */
@@ -1920,7 +1910,7 @@ static int compare_run(struct cmp_opts *o, struct cmp_spec *specs, size_t n, boo
  * option as given, then each run's fidelity (hyde fidelity: the emulated
  * run against the simulated one of the same scheduler and seed, free
  * decisions) into OUT/fidelity/, and one table of them. */
-static int run_child(char **args)
+static int run_child(const char **args)
 {
 	pid_t pid = fork();
 	int st;
@@ -1928,7 +1918,7 @@ static int run_child(char **args)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		execv("/proc/self/exe", args);
+		execv("/proc/self/exe", (char *const *)args);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
@@ -1948,21 +1938,22 @@ static void fmt_ratio(double med, double p90, char *buf, size_t len)
 /* Each backend's -B options, checked before anything runs (the
  * simulation runs after the emulation: an option it does not take must
  * not wait that long to be refused). */
-static int check_both_kv(int argc, char **argv)
+static int check_both_kv(const struct cmp_word *w, size_t n_w)
 {
 	static const struct backend_ops *const ops[2] = { &backend_emul, &backend_sim };
-	char **kv = xcalloc((size_t)argc + 1, sizeof(char *)), errbuf[512];
-	int a, b, n, skip, r = 0;
+	char **kv = xcalloc(n_w + 1, sizeof(char *)), errbuf[512];
+	size_t i, n;
+	int b, r = 0;
 
 	for (b = 0; b < 2 && !r; b++) {
 		n = 0;
-		for (a = 1; a < argc; a += skip) {
-			const char *v = b_value(argc, argv, a, &skip), *k;
+		for (i = 0; i < n_w; i++) {
+			const char *k;
 			int sc;
 
-			if (!v)
+			if (w[i].code != 'B')
 				continue;
-			sc = scoped_kv(v, &k);
+			sc = scoped_kv(w[i].arg, &k);
 			if (sc < 0 || sc == b)
 				kv[n++] = (char *)k;
 		}
@@ -1976,19 +1967,46 @@ static int check_both_kv(int argc, char **argv)
 	return r;
 }
 
-static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
+/* The words that give option w back to a child hyde compare, into args
+ * (a string made for them in *keep, the caller's to free); their count. */
+static int word_args(const struct cmp_word *w, const struct option *lo, const char **args,
+		     char **keep)
+{
+	*keep = NULL;
+	if (w->code > 0 && w->code < 256) {
+		*keep = xasprintf("-%c", w->code);
+		args[0] = *keep;
+		if (!w->arg)
+			return 1;
+		args[1] = w->arg;
+		return 2;
+	}
+	for (; lo->name; lo++)
+		if (lo->val == w->code && !lo->flag) {
+			*keep = w->arg ? xasprintf("--%s=%s", lo->name, w->arg)
+				       : xasprintf("--%s", lo->name);
+			args[0] = *keep;
+			return 1;
+		}
+	return 0;
+}
+
+static int compare_both(const struct cmp_word *w, size_t n_w, const struct option *lo,
+			const char *outdir, bool quiet)
 {
 	static const char *const be[2] = { "emul", "sim" };
-	char **args = xcalloc(2 * (size_t)argc + 8, sizeof(char *));
+	const char **args = xcalloc(2 * n_w + 8, sizeof(char *));
+	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
 	char *sub[2], errbuf[512], *fdir = NULL;
 	struct cmp_spec *specs[2] = { NULL, NULL };
-	size_t n[2] = { 0, 0 }, i;
+	size_t n[2] = { 0, 0 }, i, n_keep = 0;
 	unsigned runs[2] = { 0, 0 }, k;
-	int b, r = 0, a, na;
+	int b, r = 0, na;
 	bool failed = false;
 
-	if ((r = check_both_kv(argc, argv))) {
+	if ((r = check_both_kv(w, n_w))) {
 		free(args);
+		free(keep);
 		return r;
 	}
 	sub[0] = xasprintf("%s/emul", outdir);
@@ -1997,30 +2015,27 @@ static int compare_both(int argc, char **argv, const char *outdir, bool quiet)
 		char *bk = NULL;
 
 		na = 0;
-		args[na++] = (char *)"hyde";
-		args[na++] = (char *)"compare";
-		for (a = 1; a < argc; a++) {
-			const char *w = argv[a], *v, *kv;
-			int skip;
+		args[na++] = "hyde";
+		args[na++] = "compare";
+		/* the options as parsed (a cluster such as -qBsim:x=1 is
+		 * two), less --backend and -o, which each child gets its
+		 * own of; a backend's own -B goes to it alone, unprefixed */
+		for (i = 0; i < n_w; i++) {
+			const char *kv;
+			int sc;
 
-			/* a backend's own -B goes to it alone, unprefixed */
-			if ((v = b_value(argc, argv, a, &skip)) && scoped_kv(v, &kv) >= 0) {
-				if (scoped_kv(v, &kv) == b) {
-					args[na++] = (char *)"-B";
-					args[na++] = (char *)kv;
+			if (w[i].code == OPT_BACKEND || w[i].code == 'o')
+				continue;
+			if (w[i].code == 'B' && (sc = scoped_kv(w[i].arg, &kv)) >= 0) {
+				if (sc == b) {
+					args[na++] = "-B";
+					args[na++] = kv;
 				}
-				a += skip - 1;
 				continue;
 			}
-
-			if (!strcmp(w, "--backend") || !strcmp(w, "-o") || !strcmp(w, "--out")) {
-				a++;
-				continue;
-			}
-			if (!strncmp(w, "--backend=", 10) || !strncmp(w, "--out=", 6) ||
-			    (!strncmp(w, "-o", 2) && w[2]))
-				continue;
-			args[na++] = argv[a];
+			na += word_args(&w[i], lo, args + na, &keep[n_keep]);
+			if (keep[n_keep])
+				n_keep++;
 		}
 		args[na++] = (char *)"--backend";
 		args[na++] = (char *)be[b];
@@ -2104,6 +2119,9 @@ out:
 		free(sub[b]);
 	}
 	free(fdir);
+	for (i = 0; i < n_keep; i++)
+		free(keep[i]);
+	free(keep);
 	free(args);
 	return r;
 }
@@ -2142,6 +2160,8 @@ int cmd_compare(int argc, char **argv)
 	bool run_opts = false; /* options that make runs, refused with --from */
 	struct cmp_pass *pass = NULL;
 	size_t n_pass = 0, cap_pass = 0;
+	struct cmp_word *words = NULL; /* every option, for --backend both */
+	size_t n_words = 0, cap_words = 0;
 	struct option *longopts;
 	char *shortopts;
 	size_t n = 0, i;
@@ -2155,6 +2175,8 @@ int cmd_compare(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (!(opt < 256 && strchr("oqh", opt)) && opt != OPT_FROM && opt != OPT_BASELINE)
 			run_opts = true;
+		xgrow((void **)&words, &cap_words, n_words + 1, sizeof(*words));
+		words[n_words++] = (struct cmp_word){ opt, optarg };
 		switch (opt) {
 		case 't':
 			o.topo = optarg;
@@ -2236,7 +2258,7 @@ int cmd_compare(int argc, char **argv)
 				 tm.tm_min, tm.tm_sec);
 			o.outdir = outbuf;
 		}
-		r = compare_both(argc, argv, o.outdir, o.quiet);
+		r = compare_both(words, n_words, longopts, o.outdir, o.quiet);
 		goto out;
 	}
 	if (strcmp(o.backend, "emul") && strcmp(o.backend, "sim")) {
@@ -2292,6 +2314,7 @@ out:
 	free(o.run.backend_kv);
 	runopt_state_free(&o.st);
 	free(pass);
+	free(words);
 	free(longopts);
 	free(shortopts);
 	free(from_backend);

@@ -97,9 +97,10 @@ contains "$out" "FCT: $n flows joined; 0 only in EMUL_RUN, 0 only in SIM_RUN"
 # hyde compare --backend both: the compare in each backend, then each
 # emulated run against its simulation
 C="$tmpdir/both"
-# (-B sim:: an option of the simulation only)
+# (-B sim:: an option of the simulation only, here in a cluster of short
+# options, which each backend gets as parsed)
 expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
-	-o "$C" --prefix $P -q -B sim:payload=0.956
+	-o "$C" --prefix $P -qBsim:payload=0.956
 for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
 	fidelity/fair/fidelity.csv; do
 	[ -f "$C/$f" ] || fail "compare --backend both: no $f"
