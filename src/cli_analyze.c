@@ -104,6 +104,8 @@ void cli_analyze_print(const char *dir, const struct analyze_result *r)
 		printf("  OCS share  %.1f%% of the network traffic\n", 100 * r->ocs_share);
 	print_dist("|FCT err|", &r->fct_err, "flows, pcap vs app");
 	print_dist("|CCT err|", &r->cct_err, "coflows, pcap vs app");
+	print_dist("1st byte", &r->first_byte_small, "flows under 100 KB, first SYN to first data byte");
+	print_dist("1st byte", &r->first_byte, "flows");
 	if (r->unknown_conns || r->stray_instances)
 		printf("  unknown    %zu connection(s) in no manifest line, %zu extra instance(s) (see %s)\n",
 		       r->unknown_conns, r->stray_instances, RUNDIR_SUMMARY);

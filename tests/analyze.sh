@@ -9,6 +9,7 @@ MK="$HYDE_BUILDDIR/tests/mkfixture"
 expect_status 0 "$HYDE" analyze "$tmpdir/good" &&
 	contains "$out" "flows      10: 7 measured, 1 unfinished, 0 without SYN, 1 not captured, 1 on one host (app timestamps)" &&
 	contains "$out" "|FCT err|  median 50us, p99 2.02ms" &&
+	contains "$out" "1st byte   median 300us, p99 300us, max 300us (6 flows under 100 KB, first SYN to first data byte)" &&
 	contains "$out" "unknown    1 connection(s) in no manifest line" &&
 	contains "$err" "1 flow(s) never finished"
 for f in flows.csv coflows.csv jobs.csv summary.json; do
@@ -26,6 +27,10 @@ ls -A "$tmpdir/good" | grep -q -e '\.tmp' -e '\.gp' && fail "temporaries left: $
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == 1 and d["analysis"]["accuracy"]["fct_abs_diff"]["median_ns"] == 50000' \
 		"$tmpdir/good/summary.json" || fail "summary.json does not parse or lacks the accuracy figure"
+	# every measured flow's first data byte is 300us after its SYN (an
+	# output write's request, 90us before, is not data)
+	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["analysis"]["first_byte"]; assert (f["all"]["n"], f["all"]["mean_ns"], f["under_100kb"]["n"], f["under_100kb"]["max_ns"]) == (7, 300000, 6, 300000), f' \
+		"$tmpdir/good/summary.json" || fail "summary.json: first_byte is not 300us for the 7 measured flows"
 fi
 
 # the captures' own counts (pcap/NODE.capstats, as hyde capture writes

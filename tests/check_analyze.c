@@ -564,6 +564,7 @@ START_TEST(tcpconn_wrap_and_large)
 	p = seg(7, 8, isn + 1 + 10000, TCPF_ACK, 0);
 	tcpconn_packet(&c, &p, true);
 	ck_assert_int_eq(c.end_ns, 7);
+	ck_assert_int_eq(c.data_ns, 3); /* its first data byte */
 	ck_assert_uint_eq(c.retrans_bytes, 5000);
 	ck_assert_uint_eq(c.data_bytes, 10000);
 	tcpconn_free(&c);
@@ -595,12 +596,42 @@ START_TEST(tcpconn_wrap_and_large)
 	p = seg(22, 8, 101, TCPF_ACK, 0);
 	tcpconn_packet(&c, &p, true);
 	ck_assert_int_eq(c.end_ns, 22);
+	ck_assert_int_eq(c.data_ns, -1); /* no data byte */
 	/* a retransmitted SYN is the same instance, a new ISN is not */
 	p = seg(23, 7, 0, TCPF_SYN, 0);
 	ck_assert(!tcpconn_is_new_syn(&c, &p, true));
 	p = seg(23, 9, 0, TCPF_SYN, 0);
 	ck_assert(tcpconn_is_new_syn(&c, &p, true));
 	ck_assert(!tcpconn_is_new_syn(&c, &p, false));
+	tcpconn_free(&c);
+}
+END_TEST
+
+/* A write: the client's request is not data, so its first data byte is
+ * the first payload past the request (here in the same segment), and the
+ * server's payload (none should come) is not the sender's. */
+START_TEST(tcpconn_first_byte_write)
+{
+	struct tcpconn c;
+	struct pkt_tcp p;
+
+	tcpconn_init_write(&c, 40, 3000);
+	p = seg(1, 7, 0, TCPF_SYN, 0);
+	tcpconn_packet(&c, &p, true);
+	p = seg(2, 100, 8, TCPF_SYN | TCPF_ACK, 0);
+	tcpconn_packet(&c, &p, false);
+	p = seg(3, 8, 101, TCPF_ACK | TCPF_PSH, 30); /* request, part of it */
+	tcpconn_packet(&c, &p, true);
+	ck_assert_int_eq(c.data_ns, -1);
+	p = seg(4, 101, 38, TCPF_ACK, 0);
+	tcpconn_packet(&c, &p, false);
+	p = seg(5, 38, 101, TCPF_ACK, 1000); /* the request's last 10, then data */
+	tcpconn_packet(&c, &p, true);
+	ck_assert_int_eq(c.data_ns, 5);
+	p = seg(6, 1038, 101, TCPF_ACK, 1000);
+	tcpconn_packet(&c, &p, true);
+	ck_assert_int_eq(c.data_ns, 5);
+	ck_assert_uint_eq(c.data_bytes, 1990);
 	tcpconn_free(&c);
 }
 END_TEST
@@ -797,6 +828,7 @@ Suite *analyze_suite(void)
 	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
 	tcase_add_test(tc, seqset_ranges);
 	tcase_add_test(tc, tcpconn_wrap_and_large);
+	tcase_add_test(tc, tcpconn_first_byte_write);
 	tcase_add_test(tc, decode_headers);
 	tcase_add_test(tc, tuplemap_matches_reference);
 	tcase_add_test(tc, capfile_nanoseconds);

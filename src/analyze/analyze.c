@@ -464,6 +464,7 @@ static void inst_finish(struct an_state *st, struct an_inst *in)
 	if (in->row != SIZE_MAX) {
 		f = &st->run->flows[in->row];
 		f->start_ns = in->tc.syn_ns;
+		f->data_ns = in->tc.data_ns;
 		f->end_ns = in->tc.end_ns;
 		f->retrans_bytes = in->tc.retrans_bytes;
 		f->data_bytes = in->tc.data_bytes;
@@ -757,8 +758,8 @@ static int64_t i64abs(int64_t v)
 
 /* The samples of the distributions the analysis reports. */
 struct an_samples {
-	int64_t *fct, *err, *cct, *cerr, *jct;
-	size_t n_fct, n_err, n_cct, n_cerr, n_jct;
+	int64_t *fct, *err, *cct, *cerr, *jct, *fb, *fbs;
+	size_t n_fct, n_err, n_cct, n_cerr, n_jct, n_fb, n_fbs;
 };
 
 /* Every flow: its status, kind and bytes; the shuffle's FCTs, paths and
@@ -786,6 +787,11 @@ static void compute_flows(struct an_state *st, struct an_samples *sm, bool *inco
 			sm->err[sm->n_err++] = i64abs(v - app);
 		if (f->status == AN_DONE && f->data_bytes != f->bytes)
 			res->flows_bytes_mismatch++;
+		if (f->status == AN_DONE && f->data_ns >= f->start_ns) {
+			sm->fb[sm->n_fb++] = f->data_ns - f->start_ns;
+			if (f->bytes < FIRST_BYTE_SMALL)
+				sm->fbs[sm->n_fbs++] = f->data_ns - f->start_ns;
+		}
 		if ((f->path == AN_PATH_OCS && f->eps_bytes) ||
 		    (f->path == AN_PATH_EPS && f->ocs_bytes))
 			res->flows_path_mismatch++;
@@ -941,6 +947,8 @@ static void compute(struct an_state *st)
 	sm.cct = xmalloc(nmax * sizeof(*sm.cct));
 	sm.cerr = xmalloc(nmax * sizeof(*sm.cerr));
 	sm.jct = xmalloc(nmax * sizeof(*sm.jct));
+	sm.fb = xmalloc(nmax * sizeof(*sm.fb));
+	sm.fbs = xmalloc(nmax * sizeof(*sm.fbs));
 	st->cf = xcalloc(r->n_coflows + 1, sizeof(*st->cf));
 	st->job_cross = xcalloc(r->n_jobs + 1, sizeof(*st->job_cross));
 	incomplete = xcalloc(r->n_coflows + 1, sizeof(*incomplete));
@@ -954,6 +962,8 @@ static void compute(struct an_state *st)
 	analyze_dist_of(sm.cct, sm.n_cct, &res->cct);
 	analyze_dist_of(sm.cerr, sm.n_cerr, &res->cct_err);
 	analyze_dist_of(sm.jct, sm.n_jct, &res->jct);
+	analyze_dist_of(sm.fb, sm.n_fb, &res->first_byte);
+	analyze_dist_of(sm.fbs, sm.n_fbs, &res->first_byte_small);
 	compute_warnings(st);
 	free(incomplete);
 	free(sm.fct);
@@ -961,6 +971,8 @@ static void compute(struct an_state *st)
 	free(sm.cct);
 	free(sm.cerr);
 	free(sm.jct);
+	free(sm.fb);
+	free(sm.fbs);
 }
 
 /* ---- plots ---- */

@@ -66,6 +66,12 @@ struct analyze_result {
 	double ocs_share;
 	/* accuracy: |pcap - app| per flow (FCT) and per coflow (CCT) */
 	struct analyze_dist fct_err, cct_err;
+	/* a measured flow's first byte: its first SYN to its first data byte
+	 * on the receiver's port (the connection's set-up, the request and
+	 * the sender's reply; for a flow on busy links, the queues too):
+	 * all measured flows, and those under 100 KB */
+	struct analyze_dist first_byte, first_byte_small;
+#define FIRST_BYTE_SMALL 100000 /* bytes: "under 100 KB" */
 	size_t unknown_conns;	  /* TCP connections in no manifest line */
 	size_t stray_instances;	  /* more instances of a 4-tuple than lines */
 	size_t peak_conns;	  /* most connection records one capture

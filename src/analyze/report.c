@@ -255,6 +255,11 @@ static int write_analysis(FILE *fp, const struct an_state *st)
 				(!r->cct_err.n || r->cct_err.median <= NSEC_PER_MSEC) ?
 			"true" : "false");
 
+	fprintf(fp, "  \"first_byte\": {\n    \"definition\": \"a measured flow's first SYN to its first data byte on the receiver's host port (the connection's set-up, the request and the sender's reply; on busy links the queues as well); nearest-rank percentiles\",\n");
+	json_dist(fp, "all", &r->first_byte, "    ");
+	fprintf(fp, ",\n");
+	json_dist(fp, "under_100kb", &r->first_byte_small, "    ");
+	fprintf(fp, "\n  },\n");
 	fprintf(fp, "  \"unknown_connections\": { \"count\": %zu, \"extra_instances\": %zu, \"listed\": [",
 		r->unknown_conns, r->stray_instances);
 	for (i = n = 0; i < st->n_unknown && n < st->opts.list_unknown; i++, n++) {

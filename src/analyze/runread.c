@@ -288,7 +288,7 @@ static int load_manifest(struct an_run *r, const size_t *job_idx,
 		f->line = c.line;
 		f->name = NULL;
 		f->connect_ns = f->last_byte_ns = -1;
-		f->start_ns = f->end_ns = -1;
+		f->start_ns = f->end_ns = f->data_ns = -1;
 		/* conn,flow,coflow,job,maps,reduce,cli_node,cli_ip,cli_port,
 		 * srv_node,srv_ip,srv_port,path,bytes,kind,req_bytes */
 		if ((ret = csv_word(&c, 0, errbuf)) ||

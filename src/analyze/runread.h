@@ -46,6 +46,7 @@ struct an_flow {
 	enum an_status status;
 	bool taken; /* a connection instance was joined to it */
 	int64_t start_ns, end_ns;
+	int64_t data_ns; /* its first data byte on the receiver's port, -1 */
 	uint64_t ocs_bytes, eps_bytes, retrans_bytes, data_bytes;
 };
 

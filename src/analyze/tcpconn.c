@@ -72,6 +72,7 @@ void tcpconn_init(struct tcpconn *c, uint64_t bytes)
 	memset(c, 0, sizeof(*c));
 	c->bytes = bytes;
 	c->syn_ns = -1;
+	c->data_ns = -1;
 	c->end_ns = -1;
 	c->first_ns = -1;
 }
@@ -120,6 +121,8 @@ static void server_data(struct tcpconn *c, const struct pkt_tcp *p)
 				c->seq_ref = b;
 			return;
 		}
+		if (c->data_ns < 0)
+			c->data_ns = p->ts;
 		c->wire_bytes += b - lo;
 		c->retrans_bytes += seqset_add(&c->seen, lo - c->req, b - c->req);
 		c->data_bytes = seqset_bytes(&c->seen);
@@ -127,6 +130,8 @@ static void server_data(struct tcpconn *c, const struct pkt_tcp *p)
 			c->seq_ref = b;
 		return;
 	}
+	if (c->data_ns < 0)
+		c->data_ns = p->ts;
 	c->wire_bytes += p->payload;
 	c->retrans_bytes += seqset_add(&c->seen, a, b);
 	c->data_bytes = seqset_bytes(&c->seen);

@@ -42,6 +42,8 @@ struct tcpconn {
 	uint64_t req;	      /* what the sender sends before it (writes) */
 	bool cli_sends;	      /* the client is the sender (writes) */
 	int64_t syn_ns;	      /* first client SYN, -1 if never seen */
+	int64_t data_ns;      /* first data byte from the sender (a write's
+			       * request is not data), -1 if none seen */
 	int64_t end_ns;	      /* first client ACK of the last data byte, -1 */
 	int64_t first_ns, last_ns; /* first and last packet of the instance */
 	uint32_t isn_cli, isn_srv;
