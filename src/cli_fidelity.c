@@ -241,6 +241,53 @@ static void read_tasks(const char *dir, struct fd_tasks *ts)
 	ts->n = w;
 }
 
+/* The emulated run's measured set-up (hyde analyze's first byte of the
+ * flows under 100 KB, in DIR/summary.json): its median in *ns and count
+ * in *n; false if the run has none (a simulated run, an older analysis). */
+static bool read_first_byte(const char *dir, int64_t *ns, size_t *n)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_SUMMARY), *line = NULL, *k;
+	size_t lcap = 0;
+	FILE *fp = fopen(path, "r");
+	bool in = false, ok = false;
+
+	free(path);
+	if (!fp)
+		return false;
+	while (!ok && read_line(fp, &line, &lcap) >= 0) {
+		if (strstr(line, "\"first_byte\": {"))
+			in = true;
+		else if (in && (k = strstr(line, "\"under_100kb\": { \"n\": ")))
+			ok = sscanf(k, "\"under_100kb\": { \"n\": %zu, \"median_ns\": %" SCNd64, n,
+				    ns) == 2 && *n;
+	}
+	free(line);
+	fclose(fp);
+	return ok;
+}
+
+/* The simulated run's -B setup (DIR/events.log's backend_options), into
+ * buf; "none" without one (the model's default: bytes move at once). */
+static void read_setup(const char *dir, char *buf, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *k;
+	size_t lcap = 0;
+	FILE *fp = fopen(path, "r");
+
+	snprintf(buf, len, "none");
+	free(path);
+	if (!fp)
+		return;
+	while (read_line(fp, &line, &lcap) >= 0)
+		if (strstr(line, " backend_options")) {
+			if ((k = strstr(line, " setup=")))
+				snprintf(buf, len, "%.*s", (int)strcspn(k + 7, " "), k + 7);
+			break;
+		}
+	free(line);
+	fclose(fp);
+}
+
 /* How the two runs' decisions compare: task starts in both, on the same
  * host; and per job (sorted by id) whether every task of it was placed
  * alike (its tasks the same in both runs, each on the same host). */
@@ -708,6 +755,18 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 			       place.both, place.same,
 			       place.both ? 100.0 * (double)place.same / (double)place.both : 0.0,
 			       place.only, place.n_alike, place.n_jobs);
+		{
+			int64_t fb;
+			size_t nfb;
+			char a[32], setup[64];
+
+			/* what the model's -B setup stands for, as measured */
+			if (read_first_byte(dir[0], &fb, &nfb)) {
+				read_setup(dir[1], setup, sizeof(setup));
+				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s\n\n",
+				       unit_human_time((double)fb, a, sizeof(a)), nfb, setup);
+			}
+		}
 		for (lv = 0; lv < LV_N; lv++) {
 			if (all.have[lv])
 				report_level(lv, &all.j[lv], &place);

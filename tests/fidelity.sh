@@ -109,6 +109,20 @@ d=$((f1 - 2 * f0))
 [ "$f2" = $((f0 + 1000000)) ] || fail "setup=1ms: FCT $f2 ns, expected $f0 + 1 ms"
 expect_status 2 "$HYDE" sim --replay "$O1" -B payload=2 -o "$tmpdir/o3" -q
 contains "$err" "payload"
+# hyde fidelity puts the emulated run's measured set-up (hyde analyze's
+# first byte of the flows under 100 KB, here written into the summary of a
+# simulated run taken for an emulated one) beside the model's -B setup;
+# nothing when the first run has none
+E1="$tmpdir/o1e"
+cp -r "$O1" "$E1"
+sed 's/^}$/, "analysis": { "first_byte": {\n    "all": { "n": 3, "median_ns": 1, "p99_ns": 1, "max_ns": 1, "mean_ns": 1 },\n    "under_100kb": { "n": 2, "median_ns": 1010000, "p99_ns": 1, "max_ns": 1, "mean_ns": 1 }\n  } }\n}/' \
+	"$O1/summary.json" >"$E1/summary.json"
+expect_status 0 "$HYDE" fidelity "$E1" "$tmpdir/o2" -o "$tmpdir"
+contains "$out" "Set-up: the emulated flows under 100 KB had their first data byte a median 1.01ms after their SYN (2 flows, hyde analyze); the model's -B setup: 1ms"
+expect_status 0 "$HYDE" fidelity "$E1" "$tmpdir/o0" -o "$tmpdir"
+contains "$out" "the model's -B setup: none"
+expect_status 0 "$HYDE" fidelity "$O1" "$tmpdir/o2" -o "$tmpdir"
+echo "$out" | grep -q "Set-up:" && fail "a set-up line for a run without first bytes: $out"
 
 # task_overhead: a map of exactly one heartbeat, started on its node's
 # heartbeat, ends on the next one: without the overhead its container is
