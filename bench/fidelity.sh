@@ -17,7 +17,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 HYDE=${HYDE:-$here/../hyde}
-OPTS=${BENCH_OPTS:-"-B setup=300us -B payload=0.956; -B setup=300us -B payload=0.956 -B burst=yes"}
+OPTS=${BENCH_OPTS:-"-B setup=1ms -B payload=0.956; -B setup=1ms -B payload=0.956 -B burst=yes"}
 [ $# -gt 0 ] || { echo "usage: bench/fidelity.sh EMUL_RUN... (emulated run directories, analysed)" >&2; exit 2; }
 for r in "$@"; do
 	[ -f "$r/flows.csv" ] && [ -f "$r/events.log" ] ||

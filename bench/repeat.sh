@@ -15,7 +15,7 @@
 #    and JCT (median, p90).
 # A benchmark: prints figures, never fails on them. Needs root.
 # Usage: [RUNS=5] [SCHED=fair] [SEED=1] [OPTS="--heartbeat 0 ..."]
-#        [SIM_OPTS="-B setup=300us ..."] bench/repeat.sh [TOPOLOGY WORKLOAD]
+#        [SIM_OPTS="-B setup=1ms ..."] bench/repeat.sh [TOPOLOGY WORKLOAD]
 #        (OPTS: both backends; SIM_OPTS: the simulation's only, e.g. the
 #        fidelity options of README's Fidelity section)
 #        (default topologies/rack8.topo workloads/fb-small.wl: the main job);

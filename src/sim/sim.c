@@ -1777,7 +1777,7 @@ static const struct opt_desc sim_opts[] = {
 	OPT(sim_opts, payload, O_DOUBLE, 0, 1,
 	    "share of each link's rate that carries bytes (0: all; 0.956: 1448 in 1514-byte frames)"),
 	OPT(sim_opts, setup, O_TIME, 0, 0,
-	    "a flow's bytes start moving this long after it starts (a connection's set-up)"),
+	    "a flow's bytes start moving this long after it starts (a connection's set-up, request and reply: hyde analyze's first byte)"),
 	OPT(sim_opts, task_overhead, O_TIME, 0, 0,
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
