@@ -306,8 +306,9 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 	/* the circuit's own time, unless a host's link needs longer (and
 	 * then exactly the circuit's bits when it does not: exact ns) */
 	t = bits / bw;
-	if (hr > 0 && src_max / hr > t)
-		t = src_max / hr;
+	/* (under fetch=rack a source is its rack's hosts together) */
+	if (hr > 0 && src_max / (c->fetch_rack ? hr * H : hr) > t)
+		t = src_max / (c->fetch_rack ? hr * H : hr);
 	if (hr > 0 && p->ndst && bits / ((double)p->ndst * hr) > t)
 		t = bits / ((double)p->ndst * hr);
 	return t > bits / bw ? t * bw : bits;

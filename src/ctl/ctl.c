@@ -490,7 +490,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 
 	f->state = FLOW_ACTIVE;
 	f->start = ctl_now(c);
-	c->host_out[f->src_host]++;
+	c->host_out[f->src_host] += !f->from_rack;
 	c->host_in[f->dst_host]++;
 	f->aprev = NULL;
 	f->anext = c->active_head;
@@ -610,6 +610,11 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	f->created = ctl_now(c);
 	f->start = f->end = -1;
 	f->path = flow_base_path(c->t, src_host, dst_host);
+	if (kind == HYDE_FLOW_SHUFFLE && c->fetch_rack) {
+		/* from the rack: between hosts even where the key is dst */
+		f->from_rack = true;
+		f->path = f->src_rack == f->dst_rack ? PATH_RACK : PATH_EPS;
+	}
 	/* only the shuffle's elephants take circuits (Co-scheduler eq. 3) */
 	if (kind == HYDE_FLOW_SHUFFLE && f->path == PATH_EPS && c->cx.cs &&
 	    ocspairs_is_elephant(c, job, f->src_rack, f->dst_rack)) {
@@ -630,14 +635,32 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	return f;
 }
 
+void ctl_flow_src_name(const struct ctl *c, const struct flow *f, char *buf, size_t len)
+{
+	if (f->from_rack)
+		snprintf(buf, len, "r%" PRIu32, f->src_rack);
+	else
+		topo_host_name(c->t, f->src_host, buf, len);
+}
+
 void ctl_flow_name(const struct ctl *c, const struct flow *f, char *buf, size_t len)
 {
 	char src[32];
 
-	topo_host_name(c->t, f->src_host, src, sizeof(src));
+	ctl_flow_src_name(c, f, src, sizeof(src));
 	snprintf(buf, len, "%s/%s/%c%" PRIu32 "/%s%" PRIu32 "@%s", c->wl->jobs[f->job].id,
 		 flow_kind_name(f->kind), f->kind == HYDE_FLOW_INPUT ? 'm' : 'r', f->reduce,
 		 f->kind == HYDE_FLOW_SHUFFLE ? "m" : "", f->nth, src);
+}
+
+void ctl_set_fetch_rack(struct ctl *c)
+{
+	c->fetch_rack = true;
+}
+
+unsigned ctl_fetch_src(const struct ctl *c, unsigned host)
+{
+	return c->fetch_rack ? topo_host_rack(c->t, host) * c->t->hosts : host;
 }
 
 static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
@@ -703,7 +726,8 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct rstate *rs = &j->red[r];
-	unsigned src = (unsigned)jb->maps[m].host, dst = (unsigned)jb->reduces[r].host;
+	unsigned src = ctl_fetch_src(c, (unsigned)jb->maps[m].host),
+		 dst = (unsigned)jb->reduces[r].host;
 	/* wl_partition_bytes, with the reduce's share worked out once */
 	uint64_t bytes = rs->part_base + (m < rs->part_rem);
 	struct flow *f;
@@ -1107,7 +1131,7 @@ static void flow_ended(struct ctl *c, struct flow *f)
 {
 	f->state = FLOW_DONE;
 	f->end = ctl_now(c);
-	c->host_out[f->src_host]--;
+	c->host_out[f->src_host] -= !f->from_rack;
 	c->host_in[f->dst_host]--;
 	if (f->aprev)
 		f->aprev->anext = f->anext;

@@ -49,6 +49,10 @@ struct flow {
 	bool pipe_head;		/* output: the writer's own hop */
 	uint32_t src_host, dst_host;
 	uint32_t src_rack, dst_rack;
+	/* a fetch of every output of its reduce's job on a rack (hyde sim -B
+	 * fetch=rack): its source is the rack, src_host only its first host
+	 * (a key), and no source host's link is on its path */
+	bool from_rack;
 	uint32_t *maps;
 	uint32_t n_maps;
 	uint64_t bytes;
@@ -81,6 +85,9 @@ struct flow {
  * r1h2). No commas: job ids are letters, digits, '_', '.', '-'. */
 #define CTL_FLOW_NAME_MAX 96
 void ctl_flow_name(const struct ctl *c, const struct flow *f, char *buf, size_t len);
+/* Its source's name: a host's (r1h2), or a rack's (r1) for a fetch from
+ * a rack (from_rack). */
+void ctl_flow_src_name(const struct ctl *c, const struct flow *f, char *buf, size_t len);
 
 struct hyde_sched;
 struct hyde_sched_ops;
@@ -218,6 +225,15 @@ void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst);
  * dst)'s flows while its circuit is not up (hyde sim -B port_queue):
  * meanwhile the circuit planner keeps nothing of them. Calls pair up. */
 void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving);
+
+/* hyde sim -B fetch=rack, before the run: a reduce fetches the outputs of
+ * its job's maps per rack, not per host (one fetch from each rack at a
+ * time, batching all of the rack's outputs it has not fetched yet), a
+ * coarser model with fewer flows, for scale. */
+void ctl_set_fetch_rack(struct ctl *c);
+/* The host a fetch of map outputs on `host` is keyed by: the host, or
+ * under fetch=rack the first host of its rack. */
+unsigned ctl_fetch_src(const struct ctl *c, unsigned host);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 /* Fail the run: stop the loop, remember why (the first reason wins). */
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -241,6 +241,7 @@ struct ctl {
 	int64_t stall_limit; /* beyond the default, for schedulers that wait longer */
 	struct paper_metrics pm; /* metrics.c */
 	bool replay;	    /* ctl_replay: flows as recorded, no fetch logic */
+	bool fetch_rack;    /* ctl_set_fetch_rack */
 	size_t replay_left; /* its flows not done */
 };
 

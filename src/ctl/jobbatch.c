@@ -180,7 +180,7 @@ void jobbatch_map_done(struct ctl *c, uint32_t job, uint32_t m)
 	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct jlazy *lz = j->lz;
-	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
+	unsigned h = ctl_fetch_src(c, (unsigned)jb->maps[m].host), R = c->t->racks, d, k;
 	uint32_t n = lz->n_out[h], wd;
 
 	if (lz->cap[h] < n + 2) {
@@ -239,7 +239,7 @@ void jobbatch_reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 
 		if (jb->maps[m].state != HYDE_TASK_DONE)
 			continue;
-		h = (unsigned)jb->maps[m].host;
+		h = ctl_fetch_src(c, (unsigned)jb->maps[m].host);
 		if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
 			continue; /* a waiting fetch from h holds it */
 		f = lz_new_flow(c, job, r, m, h, 0, lz->single_n[h], lz->single_bytes[h]);

@@ -44,13 +44,14 @@ unsigned netview_n_links(const struct topo *t)
 
 /* The links a flow's bytes cross on its path (at most 4). */
 static unsigned flow_links(const struct topo *t, enum flow_path path, unsigned src,
-			   unsigned dst, unsigned *out)
+			   unsigned dst, bool from_rack, unsigned *out)
 {
 	unsigned n = 0, sr = topo_host_rack(t, src), dr = topo_host_rack(t, dst);
 
 	if (path == PATH_HOST)
 		return 0;
-	out[n++] = netview_link_index(t, HYDE_LINK_HOST_UP, src);
+	if (!from_rack) /* (a fetch from a rack: no one host's link) */
+		out[n++] = netview_link_index(t, HYDE_LINK_HOST_UP, src);
 	if (path == PATH_EPS) {
 		out[n++] = netview_link_index(t, HYDE_LINK_TOR_UP, sr);
 		out[n++] = netview_link_index(t, HYDE_LINK_TOR_DOWN, dr);
@@ -139,7 +140,7 @@ void netview_start(struct ctl *c)
 
 void netview_flow(struct ctl *c, const struct flow *f, int d)
 {
-	unsigned l[4], n = flow_links(c->t, f->path, f->src_host, f->dst_host, l), k;
+	unsigned l[4], n = flow_links(c->t, f->path, f->src_host, f->dst_host, f->from_rack, l), k;
 
 	for (k = 0; k < n; k++)
 		c->net.flows[l[k]] += (unsigned)d;
@@ -216,7 +217,7 @@ bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,
 	    f->src_host >= topo_n_hosts(c->t) || f->dst_host >= topo_n_hosts(c->t))
 		return false;
 	want = netview_link_index(c->t, kind, idx);
-	n = flow_links(c->t, (enum flow_path)f->path, f->src_host, f->dst_host, l);
+	n = flow_links(c->t, (enum flow_path)f->path, f->src_host, f->dst_host, false, l);
 	for (k = 0; k < n; k++)
 		if (l[k] == want)
 			return true;

@@ -121,7 +121,7 @@ static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 	uint64_t bytes = ctl_flow_bytes_now(c, f);
 	char src[32], dst[32], name[CTL_FLOW_NAME_MAX];
 
-	topo_host_name(c->t, f->src_host, src, sizeof(src));
+	ctl_flow_src_name(c, f, src, sizeof(src));
 	topo_host_name(c->t, f->dst_host, dst, sizeof(dst));
 	ctl_flow_name(c, f, name, sizeof(name));
 	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64

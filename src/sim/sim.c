@@ -106,6 +106,7 @@ struct sim_class {
 	bool running;	 /* max-min: in the solver (its path is usable) */
 	bool due;	 /* done_fire: has members done */
 	enum flow_path path;
+	bool from_rack;	 /* -B fetch=rack: from a rack, no source host link */
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
 	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
@@ -164,6 +165,10 @@ struct sim_opts {
 	/* a destination port's queue still delivers after a circuit goes
 	 * down */
 	bool port_queue;
+	/* what a reduce fetches from: "host" (each host with outputs,
+	 * exact: "" too) or "rack" (ctl_set_fetch_rack: coarser, fewer
+	 * flows) */
+	char fetch[8];
 };
 
 struct sim {
@@ -593,9 +598,9 @@ static void arm_done_seq(struct sim *s, uint64_t seq)
 /* ---- classes ---- */
 
 static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
-			 enum flow_path path)
+			 enum flow_path path, bool from_rack)
 {
-	uint64_t k = ((uint64_t)src * s->H + dst) * 4 + (uint64_t)path;
+	uint64_t k = (((uint64_t)src * s->H + dst) * 4 + (uint64_t)path) * 2 + from_rack;
 
 	return (size_t)(splitmix64(&k) & s->tab_mask);
 }
@@ -615,7 +620,8 @@ static void class_links(struct sim *s, struct sim_class *c)
 	c->m.nlinks = 0;
 	if (c->path == PATH_HOST)
 		return;
-	c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
+	if (!c->from_rack)
+		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
 	if (c->path == PATH_EPS) {
 		c->m.links[c->m.nlinks++] = L_TOR_UP(s, c->sr);
 		c->m.links[c->m.nlinks++] = L_TOR_DOWN(s, c->dr);
@@ -627,12 +633,13 @@ static void class_links(struct sim *s, struct sim_class *c)
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
 {
-	size_t h = class_hash(s, f->src_host, f->dst_host, f->path);
+	size_t h = class_hash(s, f->src_host, f->dst_host, f->path, f->from_rack);
 	struct sim_class *c;
 
 	if (!per_flow(s->model)) /* ordered models: every flow is its own class */
 		for (c = s->tab[h]; c; c = c->hnext)
-			if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path)
+			if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path &&
+			    c->from_rack == f->from_rack)
 				return c;
 	c = xcalloc(1, sizeof(*c));
 	c->seq = s->seq++;
@@ -641,6 +648,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	c->sr = topo_host_rack(s->t, f->src_host);
 	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
+	c->from_rack = f->from_rack;
 	class_links(s, c);
 	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
@@ -674,7 +682,8 @@ static void account(struct sim *s, struct sim_class *c)
 	if (d <= 0)
 		return;
 	if (c->tailing) { /* what a port delivers crossed the whole path */
-		s->lbits[L_HOST_UP(s, c->src)] += d;
+		if (!c->from_rack)
+			s->lbits[L_HOST_UP(s, c->src)] += d;
 		s->lbits[L_CIRCUIT(s, c->sr)] += d;
 		s->lbits[L_HOST_DOWN(s, c->dst)] += d;
 	} else
@@ -801,7 +810,7 @@ static void class_drop(struct sim *s, struct sim_class *c)
 	stop_class(s, c);
 	ch_remove(s, c);
 	if (c->hashed) {
-		size_t h = class_hash(s, c->src, c->dst, c->path);
+		size_t h = class_hash(s, c->src, c->dst, c->path, c->from_rack);
 		struct sim_class **pp;
 
 		for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
@@ -1362,6 +1371,13 @@ static int sim_init(struct backend *b, char *errbuf)
 		errbuf_set(errbuf, "port_queue: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
+	if (!strcmp(s->opts.fetch, "rack")) {
+		if (ctl_options(b->ctl)->replay) {
+			errbuf_set(errbuf, "fetch: not with --replay (the replayed run's flows are as it made them)");
+			return -EINVAL;
+		}
+		ctl_set_fetch_rack(b->ctl);
+	}
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	s->ctl = b->ctl;
 	s->t = t;
@@ -1786,6 +1802,8 @@ static const struct opt_desc sim_opts[] = {
 	    "after a circuit goes down its flows still get what the destination port queued (5 ms of its rate, at least 256 KiB)"),
 	OPT(sim_opts, burst, O_BOOL, 0, 0,
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
+	OPT(sim_opts, fetch, O_STR, 0, sizeof(((struct sim_opts *)0)->fetch),
+	    "host: a reduce fetches from each host with outputs (default); rack: from each rack, a coarser model with fewer flows"),
 };
 
 static int sim_opts_check(const void *priv, char *errbuf)
@@ -1793,6 +1811,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	const struct sim_opts *o = priv;
 	char names[96];
 
+	if (o->fetch[0] && strcmp(o->fetch, "host") && strcmp(o->fetch, "rack")) {
+		errbuf_set(errbuf, "fetch: expected host or rack, got '%s'", o->fetch);
+		return -EINVAL;
+	}
 	if (o->rates[0] && !flow_model(o->rates)) {
 		model_names(false, names, sizeof(names));
 		errbuf_set(errbuf, "rates: expected %s, got '%s'", names, o->rates);

@@ -1,0 +1,76 @@
+#!/bin/sh
+# hyde sim -B fetch=rack (a coarser model, for scale; off by default): a
+# reduce fetches its job's map outputs per rack, not per host, one fetch
+# from a rack batching all that rack's outputs it has not fetched yet, and
+# such a fetch's source is the rack: no source host's link is on its path.
+# Two reduces fetching one map's output from one host share that host's
+# link exactly (200 ms) and each have their own link from the rack (100
+# ms); four outputs on two hosts of a rack, one copy at a time, make three
+# fetches per host and two per rack, the same bytes, ending at the same
+# instant; the main job keeps its shuffle bytes with the rates equal to
+# water-filling from scratch and the circuit planner's counts checked
+# (HYDE_SIM_VERIFY); fetch=host is the default, byte for byte.
+. "${HYDE_SRCDIR}/tests/lib.sh"
+
+shuffle_rows() { # RUN: path,bytes,start,end,fct,src,dst,name of its shuffle flows
+	awk -F, '$13 == "shuffle" { print $4 "," $5 "," $6 "," $7 "," $8 "," $14 "," $15 "," $16 }' "$1/flows.csv"
+}
+
+printf 'racks 2\nhosts 2\ncontainers 1\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/a.topo"
+printf 'job id=a arrival=0s input=1MB shuffle=2500000B output=0B maps=1 reduces=2 map_time=0.5s reduce_time=0s map_racks=1 reduce_racks=0,0\n' >"$tmpdir/a.wl"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/a.topo" -w "$tmpdir/a.wl" --no-io --heartbeat 0 -o "$tmpdir/a0"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/a.topo" -w "$tmpdir/a.wl" --no-io --heartbeat 0 -B fetch=rack -o "$tmpdir/a1"
+h=$(awk -F, 'NR == 2 { print $14 }' "$tmpdir/a0/flows.csv")
+case "$h" in r1h[01]) ;; *) fail "the map's output is on '$h', not on rack 1" ;; esac
+[ "$(shuffle_rows "$tmpdir/a0")" = "eps,1250000,500000000,700000000,200000000,$h,r0h0,a/shuffle/r0/m0@$h
+eps,1250000,500000000,700000000,200000000,$h,r0h1,a/shuffle/r1/m0@$h" ] ||
+	fail "fetch=host: $(shuffle_rows "$tmpdir/a0")"
+[ "$(shuffle_rows "$tmpdir/a1")" = "eps,1250000,500000000,600000000,100000000,r1,r0h0,a/shuffle/r0/m0@r1
+eps,1250000,500000000,600000000,100000000,r1,r0h1,a/shuffle/r1/m0@r1" ] ||
+	fail "fetch=rack: $(shuffle_rows "$tmpdir/a1")"
+
+printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/b.topo"
+printf 'job id=b arrival=0s input=1MB shuffle=2500000B output=0B maps=4 reduces=1 map_time=0.5s reduce_time=0s map_racks=1,1,1,1 reduce_racks=0\n' >"$tmpdir/b.wl"
+for f in host rack; do
+	expect_status 0 "$HYDE" sim -q -t "$tmpdir/b.topo" -w "$tmpdir/b.wl" --no-io --heartbeat 0 --copies 1 \
+		-B fetch=$f -o "$tmpdir/b-$f"
+done
+[ "$(shuffle_rows "$tmpdir/b-host" | wc -l)" = 3 ] || fail "fetch=host: $(shuffle_rows "$tmpdir/b-host")"
+[ "$(shuffle_rows "$tmpdir/b-rack")" = "eps,625000,500000000,550000000,50000000,r1,r0h0,b/shuffle/r0/m0@r1
+eps,1875000,550000000,700000000,150000000,r1,r0h0,b/shuffle/r0/m1@r1" ] ||
+	fail "fetch=rack: $(shuffle_rows "$tmpdir/b-rack")"
+[ "$(shuffle_rows "$tmpdir/b-host" | cut -d, -f4 | sort -n | tail -1)" = 700000000 ] ||
+	fail "fetch=host: the shuffle does not end at 700 ms: $(shuffle_rows "$tmpdir/b-host")"
+
+# the main job, on a fabric with circuits, every check on
+T="$HYDE_SRCDIR/topologies/rack8.topo"
+W="$HYDE_SRCDIR/workloads/fb-small.wl"
+for s in fair coscheduler; do
+	HYDE_SIM_VERIFY=1
+	export HYDE_SIM_VERIFY
+	expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s $s -B fetch=rack -o "$tmpdir/m-$s"
+	unset HYDE_SIM_VERIFY
+	expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s $s -o "$tmpdir/x-$s"
+	for r in m x; do
+		grep -o '"shuffle_bytes": [0-9]*' "$tmpdir/$r-$s/summary.json" >"$tmpdir/$r.sb"
+	done
+	cmp -s "$tmpdir/m.sb" "$tmpdir/x.sb" || fail "$s: shuffle bytes $(cat "$tmpdir/m.sb"), exact $(cat "$tmpdir/x.sb")"
+	awk -F, '$13 == "shuffle" && ($14 !~ /^r[0-9]+$/ || $16 !~ "@" $14 "$") { bad++ }
+		$13 == "shuffle" && $4 == "ocs" { ocs++ }
+		END { exit bad || !ocs }' "$tmpdir/m-$s/flows.csv" ||
+		fail "$s: a fetch not from a rack, or none on a circuit: $(head -5 "$tmpdir/m-$s/flows.csv")"
+	[ "$(wc -l <"$tmpdir/m-$s/flows.csv")" -lt "$(wc -l <"$tmpdir/x-$s/flows.csv")" ] ||
+		fail "$s: fetch=rack made no fewer flows"
+done
+# fetch=host is the default
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -B fetch=host -o "$tmpdir/h"
+for f in flows.csv coflows.csv jobs.csv; do
+	cmp -s "$tmpdir/h/$f" "$tmpdir/x-fair/$f" || fail "fetch=host: $f differs from the default's"
+done
+
+expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -B fetch=pod -o "$tmpdir/bad"
+contains "$err" "fetch: expected host or rack, got 'pod'"
+expect_status 2 "$HYDE" sim -q --replay "$tmpdir/x-fair" -B fetch=rack -o "$tmpdir/bad"
+contains "$err" "fetch: not with --replay"
+[ -e "$tmpdir/bad" ] && fail "a refused run left $tmpdir/bad"
+finish
