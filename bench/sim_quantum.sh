@@ -1,12 +1,14 @@
 #!/bin/sh
-# What hyde sim's speed-for-exactness trades, both off by default, cost in
+# What hyde sim's speed-for-exactness trades, all off by default, cost in
 # exactness and gain in time: --rate-quantum Q (rates recomputed at most
-# once per Q) and -B end_grid=G (flows end at the nearest multiple of G).
+# once per Q), -B end_grid=G (flows end at the nearest multiple of G) and
+# -B fetch=rack (a reduce fetches per rack, not per host); a trade joins
+# several with '+' (rack+grid=10ms).
 # Each workload run exactly and with each; per run the CPU time and,
 # against the exact run, the error of the makespan, the average JCT and
 # CCT, and of each job's JCT (median, p99, max, paired by job). Prints
 # figures, never fails on them.
-# Usage: bench/sim_quantum.sh [Q|grid=G...]   (default 1ms 10ms; from the
+# Usage: bench/sim_quantum.sh [Q|grid=G|rack|A+B...]   (default 1ms 10ms; from the
 # build tree, or HYDE=path/to/hyde); BENCH_BIG=1 adds paper60 at scale 0.1
 # (several CPU-minutes exact); BENCH_SCHEDS="fair neat ..." the schedulers
 # (default fair), BENCH_CASES="paper60-s0.1 ..." some of the workloads.
@@ -65,7 +67,7 @@ paper60-s0.1|$src/topologies/paper60.topo|$tmp/fb01.wl"
 fi
 
 SCHEDS=${BENCH_SCHEDS:-fair}
-echo "hyde sim --rate-quantum Q and -B end_grid=G: speed and error against the exact run"
+echo "hyde sim --rate-quantum Q, -B end_grid=G, -B fetch=rack: speed and error against the exact run"
 printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' workload scheduler trade "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
 	"|JCT err| per job: median p99 max"
 for sched in $SCHEDS; do
@@ -76,10 +78,14 @@ for sched in $SCHEDS; do
 		me=$1 je=$2 cce=$3
 		printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s\n' "$name" "$sched" exact "$ce" 1.0x "${me}s" "${je}s" "${cce}s"
 		for q in $QUANTA; do
-			case $q in
-			grid=*) opt="-B end_grid=${q#grid=}" ;;
-			*) opt="--rate-quantum $q" ;;
-			esac
+			opt=
+			for part in $(echo "$q" | tr + ' '); do
+				case $part in
+				grid=*) opt="$opt -B end_grid=${part#grid=}" ;;
+				rack) opt="$opt -B fetch=rack" ;;
+				*) opt="$opt --rate-quantum $part" ;;
+				esac
+			done
 			cq=$(sim "$tmp/$name-$q" "$topo" "$wl" -s "$sched" $opt) || exit 1
 			set -- $(figures "$tmp/$name-$q")
 			printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' "" "" "$q" "$cq" \
