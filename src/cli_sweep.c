@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ctl/backend.h"
 #include "core/cluster.h"
 #include "core/topo.h"
 #include "core/units.h"
@@ -50,12 +51,14 @@ enum dim_kind {
 	D_SET,	 /* -S KEY=VALUE */
 	D_OPT,	 /* --NAME VALUE */
 	D_FLAG,	 /* --NAME when yes */
+	D_BOPT,	 /* -B KEY=VALUE: the simulator's own options */
 	D_SEED,	 /* --seed */
 };
 
 struct dim {
 	enum dim_kind kind;
-	char *key;    /* D_SET: the option; D_OPT, D_FLAG: the long option */
+	char *key;    /* D_SET: the option; D_OPT, D_FLAG: the long option;
+		       * D_BOPT: the backend option */
 	char **vals;
 	size_t n;
 	unsigned line;
@@ -129,6 +132,8 @@ static void sweep_usage(FILE *fp)
 		"  option NAME VALUE...    a hyde sim option: circuits, heartbeat, copies, rates,\n"
 		"                          net, coflow, ocs-fetch, rate-quantum, horizon (a value),\n"
 		"                          no-io, coflow-only (yes/no)\n"
+		"  backend KEY VALUE...    a simulator option (-B KEY=VALUE: hyde sim --help\n"
+		"                          lists them), e.g. backend fetch host rack\n"
 		"  out DIR                 where the sweep goes (default runs/sweep-DATE-TIME)\n"
 		"topology, workload and scheduler are required; a dimension with one value\n"
 		"is the same for every run. Paths are relative to the current directory.\n\n"
@@ -256,6 +261,17 @@ static int check_value(const struct dim *d, const char *v, char *errbuf)
 	}
 	case D_SCHED:
 		return 0; /* with the options, below */
+	case D_BOPT: {
+		char *kv = xasprintf("%s=%s", d->key, v);
+		int r = backend_opts_check(&backend_sim, &kv, 1, msg);
+
+		free(kv);
+		if (r) {
+			errbuf_set(errbuf, "%s", msg);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	}
 	{
 		size_t i;
@@ -321,8 +337,16 @@ static int spec_line(struct sweep *sw, char **f, int nf, unsigned line, char *er
 		kind = sim_options[i].kind;
 		key = f[1];
 		first = 2;
+	} else if (!strcmp(f[0], "backend")) {
+		if (nf < 2 || strchr(f[1], '=')) {
+			errbuf_set(errbuf, "backend: expected a simulator option's name, then its values");
+			return -EINVAL;
+		}
+		kind = D_BOPT;
+		key = f[1];
+		first = 2;
 	} else {
-		errbuf_set(errbuf, "unknown key '%s' (expected topology, workload, scheduler, seed, set, option or out)",
+		errbuf_set(errbuf, "unknown key '%s' (expected topology, workload, scheduler, seed, set, option, backend or out)",
 			   f[0]);
 		return -EINVAL;
 	}
@@ -673,6 +697,12 @@ static void make_run(struct sweep *sw, size_t k, struct sweep_run *r)
 				free(kv);
 			}
 			break;
+		case D_BOPT:
+			kv = xasprintf("%s=%s", d->key, v);
+			argv_add(r, "-B");
+			argv_add(r, kv);
+			free(kv);
+			break;
 		case D_SEED:
 			argv_add(r, "--seed");
 			argv_add(r, v);
@@ -709,7 +739,8 @@ static int make_grid(struct sweep *sw)
  * neighbours), the others in the spec's order, topology first. */
 static void order_dims(struct sweep *sw)
 {
-	static const enum dim_kind order[] = { D_TOPO, D_WL, D_SCHED, D_SET, D_OPT, D_FLAG, D_SEED };
+	static const enum dim_kind order[] = { D_TOPO, D_WL, D_SCHED, D_SET, D_OPT, D_FLAG, D_BOPT,
+					       D_SEED };
 	struct dim *d = xcalloc(sw->nd, sizeof(*d));
 	size_t n = 0, i, k;
 

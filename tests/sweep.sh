@@ -172,6 +172,14 @@ grep -q -- "-s neat --coflow varys --net srpt --ocs-fetch copies --seed 1 -o $tm
 	grep -q -- "--coflow none --net srpt" "$tmpdir/net/commands.txt" ||
 	fail "coflow, net, ocs-fetch: $(cat "$tmpdir/net/commands.txt")"
 
+# the simulator's own options (-B) are dimensions too
+printf 'topology %s\nworkload %s\nscheduler fair\nbackend fetch host rack\nbackend end_grid 10ms\n' \
+	"$T/rack8.topo" "$W/fb-small.wl" >"$tmpdir/bo.spec"
+expect_status 0 "$HYDE" sweep "$tmpdir/bo.spec" -o "$tmpdir/bo" -n
+grep -q -- "-s fair -B fetch=host -B end_grid=10ms --seed 1 -o $tmpdir/bo/runs/0000_fair_fetch=host " "$tmpdir/bo/commands.txt" &&
+	grep -q -- "-s fair -B fetch=rack -B end_grid=10ms --seed 1 -o $tmpdir/bo/runs/0001_fair_fetch=rack " "$tmpdir/bo/commands.txt" ||
+	fail "backend options: $(cat "$tmpdir/bo/commands.txt")"
+
 # a horizon is a dimension too: the runs stop there, and count as done
 # (run_end horizon), so the sweep run again has nothing left to do
 printf 'topology %s\nworkload %s\nscheduler fair\noption horizon 20s 40s\n' \
@@ -232,6 +240,9 @@ bad() { # LINE-TO-ADD MESSAGE
 	[ ! -e "$tmpdir/badout" ] || fail "'$1': $tmpdir/badout was created"
 }
 bad "frobnicate 1" "bad.spec:4: unknown key 'frobnicate'"
+bad "backend fetch pod" "bad.spec:4: backend sim: fetch: expected host or rack, got 'pod'"
+bad "backend nosuch 1" "bad.spec:4: backend sim: unknown option 'nosuch'"
+bad "backend fetch=rack" "bad.spec:4: backend: expected a simulator option's name, then its values"
 bad "seed 5..2" "bad.spec:4: seed: expected A..B with A <= B, got '5..2'"
 bad "seed one" "bad.spec:4: seed: expected a number or A..B, got 'one'"
 bad "seed 1 2 1" "bad.spec:4: seed: '1' is listed twice"
