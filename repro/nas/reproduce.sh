@@ -53,7 +53,9 @@
 # Usage: reproduce.sh [OUT]   (default runs/reproduce-nas)
 # Environment: HYDE, RUNS (3), JOBS (simulations at a time, default the
 # cores), JOBS_N (300), USERS (200), USERS_H ("25 50 100 200 400"), SPAN
-# (300s), SCALE (0.1); F4_K (10),
+# (300s), SCALE (0.1); DAY=1 (Fig. 3 on the whole FB-2010 day too, one
+# run per scheduler, the coarser model: about 15 CPU-minutes each) or
+# DAY=only (that alone); F4_K (10),
 # F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
 # runs, Fig. 3(h) with 25 and 200 users, Fig. 4 with 20 jobs (for a look,
 # not for figures); SWEEP_ONLY=1: the simulations written out as hyde
@@ -125,11 +127,13 @@ point() {
 	fi
 	_be=emul _n=1 _j=1 _opts=
 	for _a in "$@"; do
-		case $_a in --backend | --runs | -j | --*) _k=$_a; continue ;; esac
+		case $_a in --backend | --runs | -j | -B | --*) _k=$_a; continue ;; esac
 		case ${_k:-} in
 		--backend) _be=$_a ;;
 		--runs) _n=$_a ;;
 		-j) _j=$_a ;;
+		-B) _opts="$_opts
+backend ${_a%%=*} ${_a#*=}" ;;
 		*) _opts="$_opts
 option ${_k#--} $_a" ;;
 		esac
@@ -172,6 +176,22 @@ link_runs() {
 				ln -sfn "../../sweep/${1##*/}/runs/${_rd##*/}" "$2/$_lab/seed-$_seed" || return 1
 		done
 }
+# Fig. 3 on the paper's own workload, the whole FB-2010 day (24,442 jobs,
+# the trace's arrivals), DAY=1: one run per scheduler with the coarser
+# model and the grid (-B fetch=rack -B end_grid=10ms: the exact model
+# cannot run the day; README, The simulator, gives their error); DAY=only
+# runs this point alone
+DAY_SCHEDS="fair,delay:form=skip,shufflewatcher,nas,nas:tt=no,nas:tt=no:cr_rts=no"
+DAY_WL="swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv,users=$USERS"
+DAY_B="-B fetch=rack -B end_grid=10ms"
+[ -n "${DAY:-}" ] && point "$OUT/day" "Fig. 3 on the whole FB-2010 day" "$TOPO" "$DAY_WL" "$DAY_SCHEDS" \
+	--backend sim --runs 1 -j "$JOBS" $DAY_B
+if [ "${DAY:-}" = only ]; then
+	[ -n "${SWEEP_ONLY:-}" ] && exit 0
+	DAY_SCHEDS=$DAY_SCHEDS DAY_WL=$DAY_WL DAY_B=$DAY_B USERS=$USERS DAY_ONLY=1 "$here/report.sh" "$OUT" || exit 1
+	echo "reproduce-nas: report in $OUT/report.md"
+	exit 0
+fi
 point "$OUT/sim" "Fig. 3, $RUNS runs" "$TOPO" "$WL" "$SCHEDS" --backend sim --runs "$RUNS" -j "$JOBS"
 # Fig. 3(h): NAS (and Fair, for a change at the same count) with other
 # numbers of users, the same jobs otherwise; the report divides NAS's
@@ -209,7 +229,8 @@ if [ -n "${SWEEP_ONLY:-}" ]; then
 	echo "reproduce-nas: the simulations written to $OUT/sweep/*/ (commands.txt, slurm.sh); once run, run this again for the report"
 	exit 0
 fi
-WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH USERS=$USERS USERS_H=$USERS_H JOBS_N=$JOBS_N F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
+DAY_SCHEDS=$DAY_SCHEDS DAY_WL=$DAY_WL DAY_B=$DAY_B \
+	WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH USERS=$USERS USERS_H=$USERS_H JOBS_N=$JOBS_N F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
 	F4_COARSE=$F4_COARSE \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-nas: report in $OUT/report.md"
