@@ -77,4 +77,22 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 expect_status 0 env QUICK=1 JOBS_N=20 RUNS=2 JOBS=2 HYDE="$HYDE" sh "$RS" "$O" &&
 	contains "$out" "kept from an earlier reproduction"
+
+# DAY=only: Fig. 3 on the FB-2010 trace itself (here its first 40 jobs),
+# each scheduler once with the coarser model, beside the paper
+D="$tmpdir/day"
+expect_status 0 env DAY=only DAY_COUNT=40 JOBS=2 HYDE="$HYDE" sh "$RS" "$D" ||
+	{ cat "$tmpdir/stderr" >&2; finish; }
+R="$D/report.md"
+grep -q "^## Fig. 3 on the whole FB-2010 day" "$R" || fail "DAY: no day section: $(cat "$R")"
+contains "$(cat "$R")" "FIRST 40 JOBS"
+for s in "Fair" "Delay (D=135)" "SW-delay" "NAS" "NAS w/o TT" "NAS w/o both"; do
+	grep -q "^| $s | [0-9]" "$R" || fail "DAY: no row of numbers for $s"
+done
+contains "$(grep '^| Fair | [-+]' "$R")" "+56.9%"
+for r in "$D"/day/*/seed-1; do
+	grep -q ' backend_options fetch=rack end_grid=10ms$' "$r/events.log" ||
+		fail "DAY: $r ran with $(grep backend_options "$r/events.log")"
+	grep -q '"jobs_done": 40,' "$r/summary.json" || fail "DAY: $r did not finish its 40 jobs"
+done
 finish

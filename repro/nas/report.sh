@@ -253,8 +253,11 @@ day_section() {
 	echo
 	echo "## Fig. 3 on the whole FB-2010 day"
 	echo
-	echo "Setting: topologies/nas30.topo, the paper's workload: the whole FB-2010 trace (24,442"
-	echo "jobs with the trace's arrivals over a day, \`${DAY_WL:-?}\`), one run per scheduler"
+	case ${DAY_WL:-} in
+	*,count=*) echo "Setting: topologies/nas30.topo, the FIRST ${DAY_WL##*,count=} JOBS of the FB-2010 trace (not the day: \`$DAY_WL\`), one run per scheduler" ;;
+	*) echo "Setting: topologies/nas30.topo, the paper's workload: the whole FB-2010 trace (24,442"
+	   echo "jobs with the trace's arrivals over a day, \`${DAY_WL:-?}\`), one run per scheduler" ;;
+	esac
 	echo "(seed 1: the users' draw and ties), with the simulator's coarser model and grid"
 	echo "(\`${DAY_B:-?}\`: a reduce fetches per rack, flows end on a 10 ms grid; the exact model"
 	echo "cannot run the day in hours: README, The simulator, gives their error on smaller loads)."

@@ -55,7 +55,8 @@
 # cores), JOBS_N (300), USERS (200), USERS_H ("25 50 100 200 400"), SPAN
 # (300s), SCALE (0.1); DAY=1 (Fig. 3 on the whole FB-2010 day too, one
 # run per scheduler, the coarser model: about 15 CPU-minutes each) or
-# DAY=only (that alone); F4_K (10),
+# DAY=only (that alone; DAY_COUNT=N: the trace's first N jobs, for a
+# look); F4_K (10),
 # F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
 # runs, Fig. 3(h) with 25 and 200 users, Fig. 4 with 20 jobs (for a look,
 # not for figures); SWEEP_ONLY=1: the simulations written out as hyde
@@ -182,7 +183,7 @@ link_runs() {
 # cannot run the day; README, The simulator, gives their error); DAY=only
 # runs this point alone
 DAY_SCHEDS="fair,delay:form=skip,shufflewatcher,nas,nas:tt=no,nas:tt=no:cr_rts=no"
-DAY_WL="swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv,users=$USERS"
+DAY_WL="swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv,users=$USERS${DAY_COUNT:+,count=$DAY_COUNT}"
 DAY_B="-B fetch=rack -B end_grid=10ms"
 [ -n "${DAY:-}" ] && point "$OUT/day" "Fig. 3 on the whole FB-2010 day" "$TOPO" "$DAY_WL" "$DAY_SCHEDS" \
 	--backend sim --runs 1 -j "$JOBS" $DAY_B
