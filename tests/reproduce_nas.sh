@@ -95,4 +95,7 @@ for r in "$D"/day/*/seed-1; do
 		fail "DAY: $r ran with $(grep backend_options "$r/events.log")"
 	grep -q '"jobs_done": 40,' "$r/summary.json" || fail "DAY: $r did not finish its 40 jobs"
 done
+if command -v gnuplot >/dev/null 2>&1; then
+	head -c 4 "$D/fig3day.png" 2>/dev/null | od -An -c | grep -q 'P   N   G' || fail "fig3day.png is not a PNG"
+fi
 finish

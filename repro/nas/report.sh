@@ -312,11 +312,48 @@ day_section() {
 	D=$SIM
 }
 
+# day_figure: OUT/fig3day.png, the day's throughput, avg JET and cross-rack
+# bytes normalised to Fair's (one run each)
+day_figure() {
+	command -v gnuplot >/dev/null 2>&1 && [ -d "$OUT/day" ] || return 0
+	_th=$NAS_TH
+	NAS_TH=
+	D=$OUT/day
+	set -- $(values fair) x x x x
+	ft=$2 fj=$3 fc=$4
+	: >"$OUT/fig3day.dat"
+	for s in $(echo "${DAY_SCHEDS:-}" | tr ',' ' '); do
+		set -- $(values "$s") x x x x
+		[ "$1" = x ] && continue
+		echo "\"$(name "$s")\" $(awk -v t="$2" -v j="$3" -v c="$4" -v bt="$ft" -v bj="$fj" -v bc="$fc" \
+			'BEGIN { printf "%g %g %g", bt ? t / bt : 0, bj ? j / bj : 0, bc ? c / bc : 0 }')" >>"$OUT/fig3day.dat"
+	done
+	gnuplot <<GP 2>/dev/null
+set terminal png size 1000,450 noenhanced
+set output "$OUT/fig3day.png"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "normalised to Fair"
+set xtics rotate by -25
+set key outside right top
+set yrange [0:*]
+set title "NAS reproduction: Fig. 3(a)-(c) on the whole FB-2010 day (coarser model)"
+plot "$OUT/fig3day.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack bytes"
+GP
+	rm -f "$OUT/fig3day.dat"
+	NAS_TH=$_th
+	D=$SIM
+}
+
 if [ -n "${DAY_ONLY:-}" ]; then
 	{
 		echo "# NAS (CCGrid 2018) in hyde's simulator: §IV's Fig. 3 on the whole FB-2010 day"
 		day_section
+		echo
+		echo "Figure: fig3day.png (throughput, JET and cross-rack bytes normalised to Fair)."
 	} >"$R"
+	day_figure
 	rm -f "$OUT/.a" "$OUT/.b"
 	exit 0
 fi
@@ -406,8 +443,13 @@ fi
 	echo "fig3g.png (congestion occurrences, normalised to NAS, hyde beside the paper)."
 	[ -n "$USERS_H" ] && fig3h_section
 	[ -n "$F4_SCHEDS" ] && fig4_section
-	[ -d "$OUT/day" ] && day_section
+	if [ -d "$OUT/day" ]; then
+		day_section
+		echo
+		echo "Figure: fig3day.png (throughput, JET and cross-rack bytes normalised to Fair)."
+	fi
 } >"$R"
+day_figure
 
 # bars3 BASE TITLE THIRD: BASE.png from BASE.dat (label, then throughput,
 # avg JET and THIRD normalised to Fair)
