@@ -300,11 +300,12 @@ day_section() {
 	echo
 	echo "| Fig. 3(g), the day | rack congestion occurrences, hyde | hyde / NAS | paper | paper / NAS |"
 	echo "|---|---|---|---|---|"
-	set -- $(values nas) x x x x x x x
-	nasce=$7
+	nasce=
+	[ -n "$(values nas)" ] && { set -- $(values nas); nasce=$7; }
 	for s in nas:tt=no nas:tt=no:cr_rts=no nas; do
 		case $s in nas:tt=no) k=wo_tt ;; nas:tt=no:cr_rts=no) k=wo_both ;; *) k=nas ;; esac
 		p=$(awk -F, -v k="$k" '$1 == "3g" && $3 == k { print $4 }' "$here/paper.csv")
+		[ -n "$(values "$s")" ] && [ -n "$nasce" ] || { echo "| $(name "$s") | (no run) | | $p | $(awk -v a="$p" 'BEGIN { printf "%.2f", a / 3198 }') |"; continue; }
 		set -- $(values "$s") x x x x x x x
 		echo "| $(name "$s") | $7 | $(awk -v a="$7" -v b="$nasce" 'BEGIN { printf "%.2f", (b + 0) ? a / b : 0 }') | $p | $(awk -v a="$p" 'BEGIN { printf "%.2f", a / 3198 }') |"
 	done
