@@ -314,6 +314,111 @@ START_TEST(lineage_chain)
 }
 END_TEST
 
+/* ---- hyde_pending_map against a plain scan ---- */
+
+/* The map hyde_pending_map must give: the first pending map, in index
+ * order, that fits host and has a replica on it; else one with a replica
+ * in its rack (its pinned rack, if any); else any (none if pinned). */
+static const struct hyde_task *plain_pending_map(struct hyde_sched *s, const struct hyde_job *j,
+						 unsigned host, enum hyde_locality max,
+						 enum hyde_locality *level)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	unsigned rack = hyde_rack_of(ci, host), r;
+	enum hyde_locality l;
+	uint32_t m;
+
+	for (l = HYDE_NODE_LOCAL; l <= max; l++) {
+		if (l == HYDE_OFF_RACK && j->map_racks)
+			break;
+		for (m = 0; m < j->n_maps; m++) {
+			const struct hyde_task *t = &j->maps[m];
+			const struct hyde_block *b = &j->blocks[m];
+			bool here = l == HYDE_OFF_RACK;
+
+			if (t->state != HYDE_TASK_PENDING || !hyde_task_fits(s, t, host))
+				continue;
+			if (l == HYDE_RACK_LOCAL && j->map_racks)
+				here = j->map_racks[m] == rack;
+			else
+				for (r = 0; r < b->n_replicas && !here; r++)
+					here = l == HYDE_NODE_LOCAL ? b->replica[r] == host
+								    : hyde_rack_of(ci, b->replica[r]) == rack;
+			if (here) {
+				*level = l;
+				return t;
+			}
+		}
+	}
+	return NULL;
+}
+
+static unsigned scan_picks, scan_levels[3];
+
+/* Jobs from a rotating start, each at a locality bound that cycles, so
+ * that maps start out of every list's order; every answer checked. */
+static const struct hyde_task *scan_pick(struct hyde_sched *s, unsigned host)
+{
+	const uint32_t *act;
+	size_t n, i;
+
+	act = hyde_active_jobs(s, &n);
+	for (i = 0; i < n; i++) {
+		const struct hyde_job *j = hyde_job(s, act[(i + scan_picks) % n]);
+		enum hyde_locality max = (enum hyde_locality)((scan_picks / 3 + i) % 3), l1 = 0, l2 = 0;
+		const struct hyde_task *want = plain_pending_map(s, j, host, max, &l2);
+		const struct hyde_task *t = hyde_pending_map(s, j, host, max, &l1);
+
+		ck_assert_ptr_eq(t, want);
+		if (t) {
+			ck_assert_int_eq(l1, l2);
+			scan_levels[l1]++;
+			scan_picks++;
+			return t;
+		}
+	}
+	scan_picks++;
+	return NULL;
+}
+
+static const struct hyde_sched_ops scan_ops = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "scantest",
+	.pick_task = scan_pick,
+};
+
+/* Three jobs of 150 maps on rack8, one pinned to racks 2 and 5: every map
+ * hyde_pending_map hands out, at every level, is the one a plain scan
+ * finds; all 450 run. */
+START_TEST(pending_map_is_a_plain_scan)
+{
+	char wl[2048];
+	struct run r;
+	size_t k, len;
+
+	scan_picks = 0;
+	memset(scan_levels, 0, sizeof(scan_levels));
+	len = (size_t)snprintf(wl, sizeof(wl), "%s",
+			       "job id=a arrival=0s input=1500MB shuffle=0B output=0B maps=150 reduces=0 map_time=2s\n"
+			       "job id=b arrival=1s input=1500MB shuffle=0B output=0B maps=150 reduces=0 map_time=3s "
+			       "input_racks=0\n"
+			       "job id=c arrival=2s input=1500MB shuffle=0B output=0B maps=150 reduces=0 map_time=1s "
+			       "map_racks=");
+	for (k = 0; k < 150; k++)
+		len += (size_t)snprintf(wl + len, sizeof(wl) - len, "%s%d", k ? "," : "", k % 2 ? 5 : 2);
+	snprintf(wl + len, sizeof(wl) - len, "\n");
+	run_model(&r, NULL, "topologies/rack8.topo", wl, NULL, &scan_ops, NULL, 0, 1, true);
+	for (k = 0; k < 3; k++) {
+		ck_assert_int_eq(r.c->c->jobs[k].state, HYDE_JOB_DONE);
+		ck_assert_uint_eq(r.c->c->jobs[k].maps_done, 150);
+	}
+	/* every level was handed out, so the lists were consumed out of order */
+	for (k = 0; k < 3; k++)
+		ck_assert_uint_gt(scan_levels[k], 10);
+	run_free(&r);
+}
+END_TEST
+
 /* ---- the network view ---- */
 
 /* A test scheduler: fair's rule, and at every tick a look at the view. */
@@ -607,6 +712,7 @@ Suite *model_suite(void)
 	tcase_add_test(tc, ocs_fetches_fill_the_circuit);
 	tcase_add_test(tc, output_pipeline);
 	tcase_add_test(tc, lineage_chain);
+	tcase_add_test(tc, pending_map_is_a_plain_scan);
 	tcase_add_test(tc, netview_in_the_model);
 	tcase_add_loop_test(tc, breakdown_table, 0, sizeof(bd_cases) / sizeof(bd_cases[0]));
 	tcase_add_test(tc, breakdown_adds_up_fair);

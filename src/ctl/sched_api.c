@@ -582,11 +582,17 @@ bool hyde_task_fits(const struct hyde_sched *s, const struct hyde_task *t, unsig
  * for maps pinned to racks, by pin); and all of them. Lists are in map
  * order and each has a cursor that only moves forward past maps that have
  * started: a map never becomes pending again (a failure fails the run). */
+/* A job's maps by host and by rack holding their block (CSR lists), and
+ * for each list a "next pending" pointer per entry: nxt[k] is an entry at
+ * or after k, and no map between k and nxt[k] is pending. Maps only ever
+ * leave PENDING, so the pointers only move forward; they are compressed
+ * as they are followed, and a scan costs the pending maps it looks at,
+ * not the started ones before and between them. */
 struct map_index {
 	unsigned version;
-	uint32_t *host_off, *host_maps, *host_cur;
-	uint32_t *rack_off, *rack_maps, *rack_cur;
-	uint32_t any_cur;
+	uint32_t *host_off, *host_maps, *host_nxt;
+	uint32_t *rack_off, *rack_maps, *rack_nxt;
+	uint32_t *any_nxt; /* over the maps in index order */
 	uint32_t red_cur; /* reduces before it have started */
 	bool pinned;
 };
@@ -597,18 +603,30 @@ void map_index_free(struct map_index *mi)
 		return;
 	free(mi->host_off);
 	free(mi->host_maps);
-	free(mi->host_cur);
+	free(mi->host_nxt);
 	free(mi->rack_off);
 	free(mi->rack_maps);
-	free(mi->rack_cur);
+	free(mi->rack_nxt);
+	free(mi->any_nxt);
 	free(mi);
 }
 
-/* CSR lists: key(m, k) gives the k-th key of map m, or -1. */
+/* 0, 1, ..., n - 1 */
+static uint32_t *identity(uint32_t n)
+{
+	uint32_t *v = xcalloc(n, sizeof(uint32_t)), i;
+
+	for (i = 0; i < n; i++)
+		v[i] = i;
+	return v;
+}
+
+/* CSR lists: key(m, k) gives the k-th key of map m, or -1; each with its
+ * next-pending pointers (struct map_index). */
 static void csr_build(uint32_t n_keys, uint32_t n_maps, unsigned per_map,
 		      long (*key)(const struct hyde_job *, uint32_t, unsigned, const struct topo *),
 		      const struct hyde_job *j, const struct topo *t,
-		      uint32_t **off, uint32_t **list, uint32_t **cur)
+		      uint32_t **off, uint32_t **list, uint32_t **nxt)
 {
 	uint32_t m, *fill;
 	unsigned k;
@@ -633,9 +651,7 @@ static void csr_build(uint32_t n_keys, uint32_t n_maps, unsigned per_map,
 				(*list)[(*off)[v] + fill[v]++] = m;
 		}
 	free(fill);
-	*cur = xcalloc(n_keys + 1, sizeof(uint32_t));
-	for (k = 0; k < n_keys; k++)
-		(*cur)[k] = (*off)[k];
+	*nxt = identity((*off)[n_keys] + 1);
 }
 
 static long key_host(const struct hyde_job *j, uint32_t m, unsigned k, const struct topo *t)
@@ -679,27 +695,46 @@ static struct map_index *map_index_of(struct hyde_sched *s, struct hyde_job *j)
 	mi->version = j->blocks_version;
 	mi->pinned = j->map_racks != NULL;
 	csr_build(topo_n_hosts(t), j->n_maps, HYDE_MAX_REPLICAS, key_host, j, t,
-		  &mi->host_off, &mi->host_maps, &mi->host_cur);
+		  &mi->host_off, &mi->host_maps, &mi->host_nxt);
 	csr_build(t->racks, j->n_maps, HYDE_MAX_REPLICAS, key_rack, j, t, &mi->rack_off,
-		  &mi->rack_maps, &mi->rack_cur);
+		  &mi->rack_maps, &mi->rack_nxt);
+	mi->any_nxt = identity(j->n_maps + 1);
 	j->map_idx = mi;
 	return mi;
 }
 
-/* First pending map in list[*cur .. end) that fits host; moves *cur past
- * the maps that have started. */
+/* The first entry at or after k of a list of len entries (list NULL: the
+ * maps in index order) whose map is pending, or len; compresses the path. */
+static uint32_t next_pending(const struct hyde_job *j, const uint32_t *list, uint32_t *nxt,
+			     uint32_t len, uint32_t k)
+{
+	uint32_t r = k, up;
+
+	while (r < len && (nxt[r] != r || j->maps[list ? list[r] : r].state != HYDE_TASK_PENDING)) {
+		if (nxt[r] == r)
+			nxt[r] = r + 1; /* it has started: for good */
+		r = nxt[r];
+	}
+	while (k < r) {
+		up = nxt[k];
+		nxt[k] = r;
+		k = up;
+	}
+	return r;
+}
+
+/* First pending map in list[from .. end) that fits host. */
 static const struct hyde_task *scan(struct hyde_sched *s, const struct hyde_job *j,
-				    const uint32_t *list, uint32_t *cur, uint32_t end,
-				    unsigned host)
+				    const uint32_t *list, uint32_t *nxt, uint32_t len,
+				    uint32_t from, uint32_t end, unsigned host)
 {
 	uint32_t k;
 
-	while (*cur < end && j->maps[list[*cur]].state != HYDE_TASK_PENDING)
-		(*cur)++;
-	for (k = *cur; k < end; k++) {
-		const struct hyde_task *t = &j->maps[list[k]];
+	for (k = next_pending(j, list, nxt, len, from); k < end;
+	     k = next_pending(j, list, nxt, len, k + 1)) {
+		const struct hyde_task *t = &j->maps[list ? list[k] : k];
 
-		if (t->state == HYDE_TASK_PENDING && hyde_task_fits(s, t, host))
+		if (hyde_task_fits(s, t, host))
 			return t;
 	}
 	return NULL;
@@ -710,42 +745,35 @@ const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde
 					 enum hyde_locality *level)
 {
 	struct hyde_job *j = &s->host->c->jobs[jc->idx]; /* its index is hyde's */
-	unsigned rack = topo_host_rack(s->host->t, host);
+	const struct topo *tp = s->host->t;
+	unsigned rack = topo_host_rack(tp, host);
 	const struct hyde_task *t;
 	struct map_index *mi;
 
 	if (!j->maps || !hyde_job_has_pending(j, HYDE_MAP))
 		return NULL; /* (not arrived, or done) */
 	mi = map_index_of(s, j);
-	t = scan(s, j, mi->host_maps, &mi->host_cur[host], mi->host_off[host + 1], host);
+	t = scan(s, j, mi->host_maps, mi->host_nxt, mi->host_off[topo_n_hosts(tp)],
+		 mi->host_off[host], mi->host_off[host + 1], host);
 	if (t) {
 		*level = HYDE_NODE_LOCAL;
 		return t;
 	}
 	if (max_level < HYDE_RACK_LOCAL)
 		return NULL;
-	t = scan(s, j, mi->rack_maps, &mi->rack_cur[rack], mi->rack_off[rack + 1], host);
+	t = scan(s, j, mi->rack_maps, mi->rack_nxt, mi->rack_off[tp->racks], mi->rack_off[rack],
+		 mi->rack_off[rack + 1], host);
 	if (t) {
 		*level = HYDE_RACK_LOCAL;
 		return t;
 	}
 	if (max_level < HYDE_OFF_RACK || mi->pinned)
 		return NULL; /* a pinned map runs on its rack or nowhere */
-	while (mi->any_cur < j->n_maps && j->maps[mi->any_cur].state != HYDE_TASK_PENDING)
-		mi->any_cur++;
-	if (mi->any_cur < j->n_maps) {
-		uint32_t k = mi->any_cur;
-
-		/* a remote job's maps may not run where their block is */
-		while (k < j->n_maps && (j->maps[k].state != HYDE_TASK_PENDING ||
-					 !hyde_task_fits(s, &j->maps[k], host)))
-			k++;
-		if (k < j->n_maps) {
-			*level = HYDE_OFF_RACK;
-			return &j->maps[k];
-		}
-	}
-	return NULL;
+	/* a remote job's maps may not run where their block is */
+	t = scan(s, j, NULL, mi->any_nxt, j->n_maps, 0, j->n_maps, host);
+	if (t)
+		*level = HYDE_OFF_RACK;
+	return t;
 }
 
 bool hyde_reduces_may_start(struct hyde_sched *s, const struct hyde_job *j)
