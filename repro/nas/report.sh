@@ -313,6 +313,24 @@ day_section() {
 	D=$SIM
 }
 
+# bars3 BASE TITLE THIRD: BASE.png from BASE.dat (label, then throughput,
+# avg JET and THIRD normalised to Fair)
+bars3() {
+	gnuplot <<GP 2>/dev/null
+set terminal png size 1000,450 noenhanced
+set output "$1.png"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "normalised to Fair"
+set xtics rotate by -25
+set key outside right top
+set yrange [0:*]
+set title "$2"
+plot "$1.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "$3"
+GP
+}
+
 # day_figure: OUT/fig3day.png, the day's throughput, avg JET and cross-rack
 # bytes normalised to Fair's (one run each)
 day_figure() {
@@ -329,19 +347,8 @@ day_figure() {
 		echo "\"$(name "$s")\" $(awk -v t="$2" -v j="$3" -v c="$4" -v bt="$ft" -v bj="$fj" -v bc="$fc" \
 			'BEGIN { printf "%g %g %g", bt ? t / bt : 0, bj ? j / bj : 0, bc ? c / bc : 0 }')" >>"$OUT/fig3day.dat"
 	done
-	gnuplot <<GP 2>/dev/null
-set terminal png size 1000,450 noenhanced
-set output "$OUT/fig3day.png"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "normalised to Fair"
-set xtics rotate by -25
-set key outside right top
-set yrange [0:*]
-set title "NAS reproduction: Fig. 3(a)-(c) on the whole FB-2010 day (coarser model)"
-plot "$OUT/fig3day.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "cross-rack bytes"
-GP
+	bars3 "$OUT/fig3day" "NAS reproduction: Fig. 3(a)-(c) on the whole FB-2010 day (coarser model)" \
+		"cross-rack bytes"
 	rm -f "$OUT/fig3day.dat"
 	NAS_TH=$_th
 	D=$SIM
@@ -451,24 +458,6 @@ fi
 	fi
 } >"$R"
 day_figure
-
-# bars3 BASE TITLE THIRD: BASE.png from BASE.dat (label, then throughput,
-# avg JET and THIRD normalised to Fair)
-bars3() {
-	gnuplot <<GP 2>/dev/null
-set terminal png size 1000,450 noenhanced
-set output "$1.png"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel "normalised to Fair"
-set xtics rotate by -25
-set key outside right top
-set yrange [0:*]
-set title "$2"
-plot "$1.dat" using 2:xtic(1) title "throughput", '' using 3 title "avg JET", '' using 4 title "$3"
-GP
-}
 
 # figures
 if command -v gnuplot >/dev/null 2>&1; then
