@@ -579,15 +579,13 @@ bool hyde_task_fits(const struct hyde_sched *s, const struct hyde_task *t, unsig
 
 /* Pending maps of a job by where their input is (Hadoop's task cache):
  * per host, the maps with a replica there; per rack, the same by rack (or,
- * for maps pinned to racks, by pin); and all of them. Lists are in map
- * order and each has a cursor that only moves forward past maps that have
- * started: a map never becomes pending again (a failure fails the run). */
-/* A job's maps by host and by rack holding their block (CSR lists), and
- * for each list a "next pending" pointer per entry: nxt[k] is an entry at
- * or after k, and no map between k and nxt[k] is pending. Maps only ever
- * leave PENDING, so the pointers only move forward; they are compressed
- * as they are followed, and a scan costs the pending maps it looks at,
- * not the started ones before and between them. */
+ * for maps pinned to racks, by pin); and all of them. Lists (CSR) are in
+ * map order, and each entry has a "next pending" pointer: nxt[k] is an
+ * entry at or after k, and no map between k and nxt[k] is pending. A map
+ * never becomes pending again (a failure fails the run), so the pointers
+ * only move forward; they are compressed as they are followed, and a scan
+ * costs the pending maps it looks at, not the started ones before and
+ * between them (which maps started from another list leave). */
 struct map_index {
 	unsigned version;
 	uint32_t *host_off, *host_maps, *host_nxt;
