@@ -400,6 +400,11 @@ static void task_hello(struct emul *e, struct rconn *rc, char *line)
 						 kind, rc->task->idx, cl->jobs[v[0]].wl->id, strerror(-r));
 				break;
 			}
+		/* it takes its memory now, not at its first command (a
+		 * reduce's may wait for a circuit for seconds) */
+		if (send_line(rc->w.fd, "contained\n"))
+			ctl_fail(e->ctl, "%s %u of job %s: cannot talk to it", kind, rc->task->idx,
+				 cl->jobs[v[0]].wl->id);
 	}
 	if (sl->outbox) {
 		if (send_line(rc->w.fd, sl->outbox))
