@@ -45,7 +45,11 @@
  *   reduces apart. A map counter is reset only on a data-local qualified
  *   launch (delay scheduling's rule); at D^m the user keeps launching
  *   without locality until it launches locally again. The same for D^r:
- *   reset on a shuffle-light launch only.
+ *   reset on a shuffle-light launch only. counters=job gives each job
+ *   its own turn and counters instead (delay scheduling's): an ablation,
+ *   not the paper's. Per user, a user's job that has a node-local map
+ *   launches it and resets the user's counter, so the user's job first in
+ *   fair order, without one, waits for its blocks' hosts.
  * - wait=TIME: the real cluster's form (§IV-A: "rather than using the
  *   maximum skip count D^m and D^r, we set a maximum wait time of 5
  *   seconds"): a user may launch without a qualified map once it has
@@ -104,6 +108,7 @@ struct nas_opts {
 	uint64_t small_input, light, heavy;
 	bool oracle, tt, ca_rts, cr_rts;
 	char ca_order[8]; /* levels | users */
+	char counters[8]; /* user | job */
 };
 
 struct nas_job {
@@ -127,6 +132,7 @@ struct nas_priv {
 	double *host_out;   /* predicted output of the maps running there */
 	bool *rack_cr;	    /* CR-RTS told MTS to hold medium/heavy maps */
 	bool ca_levels_first;
+	bool by_job; /* counters=job: each job its own "user" */
 	struct nas_map_cand *mc;
 	struct nas_red_cand *rc;
 	uint32_t *cand_job;
@@ -169,6 +175,8 @@ static const struct hyde_opt nas_opts[] = {
 	  "CR-RTS when the rack is congested (no: never)" },
 	{ "ca_order", HYDE_OPT_STR, offsetof(struct nas_opts, ca_order), 0, 8,
 	  "CA-RTS: levels (each level over every user in fair order) or users (the first user only)" },
+	{ "counters", HYDE_OPT_STR, offsetof(struct nas_opts, counters), 0, 8,
+	  "MTS's and CR-RTS's skip counters and turns: per user (the paper's D_i) or per job (delay's)" },
 };
 
 static void nas_defaults(void *priv)
@@ -186,6 +194,7 @@ static void nas_defaults(void *priv)
 	p->o.ca_rts = true;
 	p->o.cr_rts = true;
 	strcpy(p->o.ca_order, "levels");
+	strcpy(p->o.counters, "user");
 }
 
 static int nas_init(struct hyde_sched *s, char *errbuf)
@@ -199,6 +208,14 @@ static int nas_init(struct hyde_sched *s, char *errbuf)
 	} else if (strcmp(p->o.ca_order, "users")) {
 		snprintf(errbuf, HYDE_SCHED_ERRBUF, "ca_order: expected levels or users, got '%s'",
 			 p->o.ca_order);
+		return -EINVAL;
+	}
+	if (!strcmp(p->o.counters, "job")) {
+		p->by_job = true;
+		nu = nj; /* the counters' arrays are by job */
+	} else if (strcmp(p->o.counters, "user")) {
+		snprintf(errbuf, HYDE_SCHED_ERRBUF, "counters: expected user or job, got '%s'",
+			 p->o.counters);
 		return -EINVAL;
 	}
 	p->order = hyde_calloc(nj, sizeof(uint32_t));
@@ -353,17 +370,23 @@ static double traffic_threshold(struct hyde_sched *s, struct nas_priv *p)
 	return p->tt;
 }
 
-/* users by their first job in the fair order */
+/* whose turn and counter a job's tasks take: its user's, or (counters=job)
+ * its own */
+static uint32_t who(const struct nas_priv *p, const struct hyde_job *j)
+{
+	return p->by_job ? j->idx : j->user_idx;
+}
+
+/* users (or jobs) by their first job in the fair order */
 static void rank_users(struct nas_priv *p, struct hyde_sched *s, size_t n, unsigned *n_ranks)
 {
-	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	unsigned r = 0;
 	size_t i;
 
-	for (i = 0; i < ci->n_users; i++)
-		p->user_rank[i] = UINT32_MAX;
+	for (i = 0; i < n; i++)
+		p->user_rank[who(p, hyde_job(s, p->order[i]))] = UINT32_MAX;
 	for (i = 0; i < n; i++) {
-		uint32_t u = hyde_job(s, p->order[i])->user_idx;
+		uint32_t u = who(p, hyde_job(s, p->order[i]));
 
 		if (p->user_rank[u] == UINT32_MAX) {
 			p->user_rank[u] = r;
@@ -465,7 +488,7 @@ static const struct hyde_task *mts(struct hyde_sched *s, struct nas_priv *p, uns
 		if (!t)
 			continue;
 		p->mc[nc] = (struct nas_map_cand){
-			.user_rank = p->user_rank[j->user_idx],
+			.user_rank = p->user_rank[who(p, j)],
 			.gamma = lvl == HYDE_NODE_LOCAL ? 0 : lvl == HYDE_RACK_LOCAL ? 1 : 2,
 			.small_input = j->input < p->o.small_input,
 			.predicted = predicted(p, j),
@@ -542,7 +565,7 @@ static size_t reduce_cands(struct hyde_sched *s, struct nas_priv *p, unsigned ho
 		}
 		num = nas_reduce_num(j->n_reduces, rack_out, all_out, ci->racks);
 		p->rc[nc] = (struct nas_red_cand){
-			.user_rank = p->user_rank[j->user_idx],
+			.user_rank = p->user_rank[who(p, j)],
 			.cls = job_class(p, j),
 			.under = placed < num,
 			.delayed = p->jobs[j->idx].delayed > 0,
