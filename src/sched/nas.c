@@ -73,6 +73,15 @@
  *   default, ca_order=levels, searches each level over every user in fair
  *   order (delayed, then maps all done, then the user first in fair order,
  *   then the larger shuffle); ca_order=users is the literal reading.
+ *   With generic containers the default has a cost the paper's separate
+ *   map and reduce slots do not: a request is a reduce request when the
+ *   job first in fair order has only reduces pending, and CA-RTS then
+ *   places a heavy job's reduce (level 0, any user) rather than that
+ *   job's, which stays first, so the next request is a reduce request
+ *   again: maps wait while any heavy job has reduces under its ReduceNum.
+ *   On the FB-2010 trace's first 4,000 jobs, w/o both (tt=no cr_rts=no)
+ *   waits 754 s for its first task with levels and 70 s with users (Fair
+ *   74 s); repro/nas/RESULTS.md has the ablation.
  *   CR-RTS visits users in order (Alg. 4).
  * - Delayed tags: a job's pending reduces are interchangeable in hyde, so
  *   a job keeps a count of delayed reduces (set to its pending reduces
