@@ -221,7 +221,8 @@ static int nas_init(struct hyde_sched *s, char *errbuf)
 	}
 	if (!strcmp(p->o.counters, "job")) {
 		p->by_job = true;
-		nu = nj; /* the counters' arrays are by job */
+		nu = nj; /* the counters' arrays by job (a workload has no
+			  * more users than jobs: the fair order's fit) */
 	} else if (strcmp(p->o.counters, "user")) {
 		snprintf(errbuf, HYDE_SCHED_ERRBUF, "counters: expected user or job, got '%s'",
 			 p->o.counters);
