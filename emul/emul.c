@@ -85,6 +85,7 @@ struct tslot {
 struct emul_opts {
 	char prefix[256]; /* of the fabric's namespaces (fabric_prefix_check) */
 	uint64_t voq;	  /* the crossbar's --voq (0: its default) */
+	int64_t stall;	  /* ctl_set_stall (0: the controller's default) */
 };
 
 struct emul {
@@ -475,6 +476,8 @@ static void task_line(struct emul *e, struct rconn *rc, char *line)
 			xgrow((void **)&e->moved, &e->cap_moved, v[0] + 1, sizeof(*e->moved));
 			memset(e->moved + old, 0, (e->cap_moved - old) * sizeof(*e->moved));
 		}
+		if (v[1] != e->moved[v[0]])
+			ctl_motion(c);
 		e->moved[v[0]] = v[1];
 		return;
 	}
@@ -958,6 +961,7 @@ static int emul_init(struct backend *b, char *errbuf)
 	e->t = ctl_topo(b->ctl);
 	e->seed = o->seed;
 	e->ctl_listen = e->sigfd = e->ocs_fd = e->ocs_watch = -1;
+	ctl_set_stall(b->ctl, e->opts.stall);
 	if (geteuid() != 0) {
 		errbuf_set(errbuf, "emulation needs root (network namespaces): run it as root or with sudo");
 		return -EPERM;
@@ -1458,6 +1462,8 @@ static const struct opt_desc emul_opts[] = {
 	    "namespace prefix of the fabric: hyde and up to 20 letters or digits"),
 	OPT(emul_opts, voq, O_SIZE, 0, 1024.0 * 1024 * 1024,
 	    "bound of each of the crossbar's VOQs (0: delta x bw_o, at least 16MB)"),
+	OPT(emul_opts, stall, O_TIME, 0, 86400e9,
+	    "the run fails once nothing moved this long (0: 300s, or 4 x its longest task)"),
 };
 
 static void emul_opts_defaults(void *priv)

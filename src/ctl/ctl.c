@@ -671,6 +671,7 @@ static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
 
 void ctl_flow_start(struct ctl *c, struct flow *f)
 {
+	c->motion++;
 	flow_activate(c, f);
 }
 
@@ -1062,6 +1063,7 @@ static void job_finished(struct ctl *c, struct hyde_job *jb)
 
 void ctl_compute_done(struct ctl *c, struct hyde_task *t)
 {
+	c->motion++;
 	if (t->state != HYDE_TASK_RUNNING)
 		return;
 	cont_compute(c, t, false);
@@ -1226,12 +1228,14 @@ void ctl_flow_done(struct ctl *c, struct flow *f)
 
 void ctl_circuit_up(struct ctl *c, unsigned src, unsigned dst)
 {
+	c->motion++;
 	ctl_event(c, "circuit_up %u %u", src, dst);
 	cexec_circuit_up(c, src, dst);
 }
 
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst)
 {
+	c->motion++;
 	ctl_event(c, "circuit_down %u %u", src, dst);
 }
 
@@ -1303,12 +1307,85 @@ static void on_interrupt(struct evloop *l)
  * may wait on time (delay scheduling: seconds), never this long. */
 #define CTL_STALL (100 * NSEC_PER_SEC)
 
+/* In real time (the emulated fabric), a run in which nothing moved for
+ * this long (no byte of a flow, no task started or done, no flow started
+ * or ended, no circuit changed) cannot finish: TCP's timer is at most 120
+ * s, a circuit schedule rotates in seconds. Or 4 x the longest task,
+ * which may compute that long without a word. */
+#define CTL_STALL_REAL (300 * NSEC_PER_SEC)
+
+void ctl_motion(struct ctl *c)
+{
+	c->motion++;
+}
+
+void ctl_set_stall(struct ctl *c, int64_t ns)
+{
+	c->stall_real = ns;
+}
+
+static int64_t stall_real_limit(struct ctl *c)
+{
+	int64_t lim = CTL_STALL_REAL;
+	size_t i;
+
+	if (c->stall_real)
+		return c->stall_real;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		const struct wl_job *w = &c->wl->jobs[i];
+		int64_t t = w->map_time > w->reduce_time ? w->map_time : w->reduce_time;
+
+		if (4 * t > lim)
+			lim = 4 * t;
+	}
+	return c->stall_real = lim;
+}
+
+/* What a stalled real-time run had in flight, for its failure. */
+static void stall_in_flight(struct ctl *c, char *buf, size_t len)
+{
+	const struct flow *f;
+	size_t n = 0, off = 0;
+	char name[128];
+
+	for (f = c->active_head; f; f = f->anext)
+		n++;
+	off += (size_t)snprintf(buf, len, "%zu flow(s) moving", n);
+	n = 0;
+	for (f = c->active_head; f && n < 3 && off < len; f = f->anext, n++) {
+		ctl_flow_name(c, f, name, sizeof(name));
+		off += (size_t)snprintf(buf + off, len - off, "%s %s (%" PRIu64 " of %" PRIu64 " bytes left)",
+					n ? "," : ":", name,
+					c->be.ops->flow_remaining ? c->be.ops->flow_remaining(&c->be, (struct flow *)f)
+								  : f->bytes,
+					f->bytes);
+	}
+}
+
 static void check_stall(struct ctl *c)
 {
 	struct evloop *l = &c->loop;
 	size_t idle = evtimer_armed(&c->progress_timer) + evtimer_armed(&c->nodes.timer) +
 		      evtimer_armed(&c->nodes.pass);
 
+	if (l->clock != EVLOOP_VIRTUAL) {
+		int64_t lim = stall_real_limit(c);
+		uint64_t m = c->motion + c->tasks_started + c->bytes_done;
+		char what[512];
+
+		if (m != c->stall_motion) {
+			c->stall_motion = m;
+			c->stall_since = ctl_now(c);
+			return;
+		}
+		if (ctl_now(c) - c->stall_since < lim)
+			return;
+		stall_in_flight(c, what, sizeof(what));
+		ctl_fail(c, "stalled at %.3fs: %zu of %zu jobs not done and nothing moved for %.0fs (no byte of a flow, no task or flow started or done, no circuit changed); %s",
+			 (double)(ctl_now(c) - c->t0) / 1e9, c->wl->n_jobs - c->jobs_done,
+			 c->wl->n_jobs, (double)lim / 1e9, what);
+		return;
+	}
 	if (l->clock != EVLOOP_VIRTUAL || evq_len(&l->q) != idle ||
 	    c->tasks_started != c->stall_tasks) {
 		c->stall_tasks = c->tasks_started;

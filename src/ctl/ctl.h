@@ -197,6 +197,11 @@ int ctl_replay(struct ctl *c, struct ctl_replay_totals *t, char *errbuf);
 /* Only read and check opts.replay's files (-EINVAL: errbuf says where). */
 int ctl_replay_check(struct ctl *c, char *errbuf);
 void ctl_totals(const struct ctl *c, struct ctl_totals *t);
+/* The backend saw bytes of a flow move (the emulator: a task's progress
+ * line): a real-time run that sees nothing move for long is stalled. */
+void ctl_motion(struct ctl *c);
+/* That limit, in ns (0: 300 s, or 4 x the longest task if more). */
+void ctl_set_stall(struct ctl *c, int64_t ns);
 /* From a signal handler: the running ctl_run stops at its next heartbeat
  * as a failed run ("interrupted"), its files written (hyde sim's SIGINT). */
 void ctl_interrupt(void);

@@ -221,6 +221,10 @@ struct ctl {
 	struct netview net;
 	uint64_t tasks_started, stall_tasks;
 	int64_t stall_since;
+	/* real time: what moved (ctl_motion, and the controller's own task,
+	 * flow and circuit events), and its count at the last look */
+	uint64_t motion, stall_motion;
+	int64_t stall_real; /* its limit (ctl_set_stall; 0: the default) */
 	size_t jobs_done, jobs_failed;
 	int64_t t0; /* loop time at start */
 	int64_t first_arrival, last_end;
