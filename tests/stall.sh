@@ -5,8 +5,9 @@
 # run's own task) once its fetch has begun: no byte moves, no task ends,
 # and with -B stall=3s the run fails 3 s later, naming the fetch and its
 # bytes left, its processes gone (the stopped one too) and its fabric
-# removed. The same run left alone ends well with that limit. A bad limit
-# is refused.
+# removed. The same run left alone ends well with that limit, and so does
+# a wait longer than it for the next job's arrival. A bad limit is
+# refused.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 require_root
 
@@ -27,8 +28,12 @@ printf 'job id=s arrival=0s input=1MB shuffle=60MB output=0B maps=1 reduces=1 ma
 expect_status 2 "$HYDE" run -t "$T" -w "$tmpdir/s.wl" -B stall=soon -o "$tmpdir/bad" --prefix $P -q &&
 	contains "$err" "stall"
 
-# left alone, it ends well with the limit
-expect_status 0 "$HYDE" run -t "$T" -w "$tmpdir/s.wl" -B stall=3s -o "$tmpdir/ok" --prefix $P -q
+# left alone, it ends well with the limit, a later job's arrival 4 s
+# after it (a cluster with nothing to do is not stalled)
+cp "$tmpdir/s.wl" "$tmpdir/ok.wl"
+printf 'job id=t arrival=10s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=200ms reduce_time=100ms\n' \
+	>>"$tmpdir/ok.wl"
+expect_status 0 "$HYDE" run -t "$T" -w "$tmpdir/ok.wl" -B stall=3s -o "$tmpdir/ok" --prefix $P -q
 
 "$HYDE" run -t "$T" -w "$tmpdir/s.wl" -B stall=3s -o "$tmpdir/run" --prefix $P -q \
 	>"$tmpdir/run.out" 2>&1 &

@@ -1373,7 +1373,9 @@ static void check_stall(struct ctl *c)
 		uint64_t m = c->motion + c->tasks_started + c->bytes_done;
 		char what[512];
 
-		if (m != c->stall_motion) {
+		/* waiting for the next arrival, every job so far done, is
+		 * no stall */
+		if (m != c->stall_motion || c->next_arrival <= c->jobs_done + c->jobs_failed) {
 			c->stall_motion = m;
 			c->stall_since = ctl_now(c);
 			return;
