@@ -49,6 +49,16 @@ while [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
 done
 [ -n "$rpid" ] || { fail "no reduce fetching: $(cat "$tmpdir/run.out")"; finish; }
 kill -STOP "$rpid"
+# it must end by itself, 3 s on (a minute here: the box may be busy)
+i=0
+while [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 $pid 2>/dev/null; then
+	kill $pid
+	fail "a run with its reduce stopped was still waiting a minute later"
+fi
 wait $pid
 st=$?
 [ "$st" != 0 ] || fail "a run with its reduce stopped ended well"

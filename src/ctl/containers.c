@@ -195,13 +195,8 @@ int cont_init(struct ctl *c, char *errbuf)
 	c->c->unlimited_slots = true; /* containers, not slots, bound the tasks */
 	/* COBRA's Pdelay lets a task wait up to 2 tau x its own time (tau up
 	 * to 2 in its sweeps): a run is stalled only past 4 x the longest */
-	for (i = 0; i < wl->n_jobs; i++) {
-		int64_t t = wl->jobs[i].map_time > wl->jobs[i].reduce_time ? wl->jobs[i].map_time
-									     : wl->jobs[i].reduce_time;
-
-		if (4 * t > c->stall_limit)
-			c->stall_limit = 4 * t;
-	}
+	if (4 * ctl_longest_task(c) > c->stall_limit)
+		c->stall_limit = 4 * ctl_longest_task(c);
 	ct->app_live = xcalloc(ct->n_apps + 1, sizeof(*ct->app_live));
 	ct->host_live = xcalloc(H, sizeof(*ct->host_live));
 	ct->host_free = xcalloc(H, sizeof(*ct->host_free));

@@ -1324,21 +1324,28 @@ void ctl_set_stall(struct ctl *c, int64_t ns)
 	c->stall_real = ns;
 }
 
-static int64_t stall_real_limit(struct ctl *c)
+int64_t ctl_longest_task(const struct ctl *c)
 {
-	int64_t lim = CTL_STALL_REAL;
+	int64_t m = 0;
 	size_t i;
 
-	if (c->stall_real)
-		return c->stall_real;
 	for (i = 0; i < c->wl->n_jobs; i++) {
 		const struct wl_job *w = &c->wl->jobs[i];
 		int64_t t = w->map_time > w->reduce_time ? w->map_time : w->reduce_time;
 
-		if (4 * t > lim)
-			lim = 4 * t;
+		if (t > m)
+			m = t;
 	}
-	return c->stall_real = lim;
+	return m;
+}
+
+static int64_t stall_real_limit(const struct ctl *c)
+{
+	int64_t t = 4 * ctl_longest_task(c);
+
+	if (c->stall_real)
+		return c->stall_real;
+	return t > CTL_STALL_REAL ? t : CTL_STALL_REAL;
 }
 
 /* What a stalled real-time run had in flight, for its failure. */
