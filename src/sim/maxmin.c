@@ -321,6 +321,11 @@ uint64_t mm_link_load(const struct mm *m, unsigned link)
 	return m->l[link].D;
 }
 
+uint64_t mm_link_fired(const struct mm *m, unsigned link)
+{
+	return m->l[link].lam;
+}
+
 bool mm_link_full(const struct mm *m, unsigned link)
 {
 	const struct mm_link *l = &m->l[link];

@@ -41,6 +41,7 @@ struct mm_class {
 	uint32_t epoch;	 /* the solve that last noted its old level */
 	uint8_t st;
 	bool in;
+	uint8_t user; /* its owner's: the solver never reads it */
 };
 
 struct mm;
@@ -64,6 +65,10 @@ void mm_set_cap(struct mm *m, unsigned link, uint64_t cap);
 uint64_t mm_link_load(const struct mm *m, unsigned link);
 /* Whether it is full: what it carries leaves less than a unit per flow. */
 bool mm_link_full(const struct mm *m, unsigned link);
+/* The level at which the link fired in the last solve (what it held its
+ * classes at), or MM_NONE if it did not: a class at that level on it is
+ * held by it. */
+uint64_t mm_link_fired(const struct mm *m, unsigned link);
 /* Anything to solve? */
 bool mm_pending(const struct mm *m);
 /* Brings every level up to date. Returns the classes whose level changed

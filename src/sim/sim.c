@@ -97,6 +97,17 @@ struct sim_flow {
 	struct sim_flow *pnext, *pprev; /* the pending ones (for destroy) */
 };
 
+/* -B src_queue: an OCS class and its circuit's VOQ (see q_place) */
+enum qphase {
+	Q_NONE,	  /* nothing in the VOQ: its path as always */
+	Q_HEAD,	  /* circuit down: the source fills the VOQ (the feeder) */
+	Q_FULL,	  /* circuit down, the VOQ holds its share: it waits */
+	Q_DRAIN,  /* circuit up: across from the VOQ (circuit, destination's
+		   * link), the source feeding it while it is not full */
+	Q_STEADY, /* circuit up, the VOQ full: its whole path, the VOQ's bits
+		   * ahead of it */
+};
+
 struct sim_class {
 	struct mm_class m; /* links, flows, level (for the solver) */
 	uint32_t src, dst;
@@ -125,6 +136,24 @@ struct sim_class {
 	bool tailing;
 	int64_t tail_end;
 	size_t tslot;
+	/* -B src_queue: what its members sent into the crossbar's VOQ that
+	 * has not crossed yet (units, the members' together), and where it
+	 * stands (enum qphase); q_at: when the VOQ is full (Q_HEAD) or empty
+	 * (Q_DRAIN) at the rate in effect */
+	int qph;
+	i128 q;
+	int64_t q_at;
+	size_t qslot;
+	/* the feeder: the same members, on their source's link, filling the
+	 * VOQ at frate units per member (in the solver while `feeding`) */
+	struct mm_class fm;
+	bool feeding;
+	uint64_t frate;
+	i128 fbits, fbits_seen;
+	/* q_steady_check: Q_STEADY left for Q_DRAIN (q_force: the next
+	 * q_place) at this instant, its source's link the one that held it */
+	int64_t q_unsteady;
+	bool q_force;
 	struct sim_class *hnext;
 	struct sim_coflow *cf; /* coflow models: its flow's coflow */
 };
@@ -165,6 +194,9 @@ struct sim_opts {
 	/* a destination port's queue still delivers after a circuit goes
 	 * down */
 	bool port_queue;
+	/* what a flow sends into its circuit's VOQ while the circuit is down
+	 * (bytes; 0: nothing) */
+	uint64_t src_queue;
 	/* what a reduce fetches from: "host" (each host with outputs,
 	 * exact: "" too) or "rack" (ctl_set_fetch_rack: coarser, fewer
 	 * flows) */
@@ -225,6 +257,12 @@ struct sim {
 	struct sim_class **tails;
 	size_t n_tails, cap_tails;
 	struct evtimer tail_timer;
+	/* -B src_queue: a flow's share of a VOQ (units), 0: off; the classes
+	 * with bits in one or heading for one */
+	i128 qf;
+	struct sim_class **qcls;
+	size_t n_qcls, cap_qcls;
+	struct evtimer q_timer;
 	/* done_fire's computation put off (see there): the completion
 	 * timer's place among ties, and whether it was armed since */
 	uint64_t done_seq;
@@ -459,10 +497,21 @@ static void touch(struct sim *s, struct sim_class *c)
 {
 	int64_t now = ctl_now(s->ctl);
 
+	if (now > c->t_vt && c->feeding && c->frate) { /* -B src_queue: into the VOQ */
+		i128 d = (i128)c->frate * (i128)c->n * (now - c->t_vt);
+
+		c->q += d;
+		c->fbits += d;
+	}
 	if (now > c->t_vt && c->rate) {
 		i128 dt = now - c->t_vt, vt = c->vt + (i128)c->rate * dt;
 
 		c->cbits += (i128)c->rate * (i128)c->n * dt;
+		if (c->qph == Q_DRAIN) { /* out of the VOQ: across */
+			c->q -= (i128)c->rate * (i128)c->n * dt;
+			if (c->q < 0)
+				c->q = 0;
+		}
 		if (s->grid && c->n && c->top < vt)
 			c->cbits -= overshoot(c, 0, c->vt, vt);
 		c->vt = vt;
@@ -513,10 +562,16 @@ static bool on_grid(const struct sim *s, const struct sim_class *c)
  * date): ceil of what is left over the rate (a coflow allocation's: of
  * the time to its end less 1e-6 ns, as the floating-point model armed
  * it). */
+static void q_when(struct sim *s, struct sim_class *c);
+static void q_arm(struct sim *s);
+static void q_place(struct sim *s, struct sim_class *c);
+
 static void arm(struct sim *s, struct sim_class *c)
 {
 	int64_t at = INT64_MAX, old = c->done_at;
 
+	if (c->qph != Q_NONE)
+		q_when(s, c);
 	if (c->n) {
 		i128 rem = c->top - c->vt -
 			   (s->cf_alloc ? (i128)(c->rate / 1000000) : s->tol);
@@ -575,6 +630,8 @@ static void arm_done(struct sim *s)
 
 	if (s->n_local)
 		at = ctl_now(s->ctl);
+	if (s->qf)
+		q_arm(s);
 	s->done_rearmed = true;
 	if (at == INT64_MAX)
 		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
@@ -589,6 +646,8 @@ static void arm_done_seq(struct sim *s, uint64_t seq)
 
 	if (s->n_local)
 		at = ctl_now(s->ctl);
+	if (s->qf)
+		q_arm(s);
 	if (at == INT64_MAX)
 		evloop_cancel(ctl_loop(s->ctl), &s->done_timer);
 	else
@@ -665,6 +724,9 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	}
 	c->t_vt = ctl_now(s->ctl);
 	c->done_at = INT64_MAX;
+	c->q_at = INT64_MAX;
+	c->q_unsteady = INT64_MIN;
+	c->qslot = SIZE_MAX;
 	c->cslot = SIZE_MAX;
 	c->slot = SIZE_MAX;
 	xgrow((void **)&s->act, &s->cap_act, s->n_act + 1, sizeof(*s->act));
@@ -679,6 +741,10 @@ static void account(struct sim *s, struct sim_class *c)
 	i128 d = c->cbits - c->cbits_seen;
 	unsigned k;
 
+	if (c->fbits > c->fbits_seen) { /* -B src_queue: into the VOQ, its source's link */
+		s->lbits[L_HOST_UP(s, c->src)] += c->fbits - c->fbits_seen;
+		c->fbits_seen = c->fbits;
+	}
 	if (d <= 0)
 		return;
 	if (c->tailing) { /* what a port delivers crossed the whole path */
@@ -693,6 +759,7 @@ static void account(struct sim *s, struct sim_class *c)
 		s->lbits[2 * s->H + 3 * s->R + c->dr] += d;
 	c->cbits_seen = c->cbits;
 }
+
 
 /* Max-min: the class takes part in the rates while it has members and
  * its path is usable. */
@@ -792,11 +859,311 @@ static void tail_fire(struct evloop *l, struct evtimer *t)
 
 	(void)l;
 	while (i < s->n_tails)
-		if (s->tails[i]->tail_end <= now)
-			tail_stop(s, s->tails[i]); /* the last comes to i */
-		else
+		if (s->tails[i]->tail_end <= now) {
+			struct sim_class *c = s->tails[i];
+
+			tail_stop(s, c); /* the last comes to i */
+			q_place(s, c);	 /* (-B src_queue) its VOQ fills */
+		} else {
 			i++;
+		}
 	rates_dirty_now(s);
+}
+
+/* ---- -B src_queue: what a source sends into its circuit's VOQ ----
+ *
+ * In the emulated fabric an OCS flow's sender does not stop when its
+ * circuit goes down: TCP keeps sending what its window allows into the
+ * crossbar's VOQ for that circuit (lossless, 16 MB by default) over its
+ * host's link, and when the circuit is up again those bytes cross without
+ * the source's link in their way, while the source keeps sending. The
+ * fluid model had a flow move only while its circuit is up, at the least
+ * of its links' shares: under --replay a fetch whose source's link was
+ * shared, given circuit windows of a few tens of milliseconds, was left
+ * with bytes for ever (the emulation ended it). With the option an OCS
+ * class has a VOQ, q units (its members' together), and a feeder: the
+ * same members on their source's link alone, whose max-min share fills
+ * the VOQ. Per phase (enum qphase): circuit not usable, the feeder fills
+ * the VOQ until each member has src_queue bytes in it, or all it has
+ * left if less (Q_HEAD), then waits (Q_FULL); circuit usable, the class
+ * crosses from the VOQ over the circuit and its destination's link alone
+ * while the feeder goes on filling it (Q_DRAIN), until the VOQ is empty
+ * (its whole path again, Q_NONE) or full (Q_STEADY: its whole path, the
+ * VOQ's bits staying ahead, until its members have no more than those
+ * left: then Q_DRAIN, not fed, to their end). Approximations: one VOQ per
+ * class, its members' shares even; the bound is per flow (TCP's window),
+ * not the VOQ's size; what a class's VOQ cannot hold for its members (a
+ * member that joins with less left; a member that ends) is taken back
+ * from its source's link, so links carry exactly the flows' bytes.
+ * Max-min rates only; fetches from a rack (-B fetch=rack: no source link)
+ * are left as they are. */
+static bool q_ok(const struct sim *s, const struct sim_class *c)
+{
+	return s->qf && c->path == PATH_OCS && !c->from_rack && !per_flow(s->model);
+}
+
+/* What the member with the least left has left (units, less the done
+ * tolerance; the class is up to date). */
+static i128 q_least(const struct sim *s, const struct sim_class *c)
+{
+	i128 least = c->n ? c->top - c->vt - s->tol : 0;
+
+	return least > 0 ? least : 0;
+}
+
+/* The most its VOQ holds now: src_queue per member, or less if the member
+ * with the least left has less. */
+static i128 q_cap(const struct sim *s, const struct sim_class *c)
+{
+	i128 least = q_least(s, c);
+
+	return (i128)c->n * (least < s->qf ? least : s->qf);
+}
+
+static i128 ceil_div(i128 a, i128 b)
+{
+	return (a + b - 1) / b;
+}
+
+/* When the class's phase ends at the rates in effect (the class is up to
+ * date): its VOQ full (Q_HEAD, Q_DRAIN fed), empty (Q_DRAIN), or its
+ * members' bits left down to what the VOQ holds (Q_STEADY). */
+static void q_when(struct sim *s, struct sim_class *c)
+{
+	i128 out = (i128)c->rate * (i128)c->n, in = c->feeding ? (i128)c->frate * (i128)c->n : 0;
+	i128 nl = (i128)c->n * q_least(s, c), dt = -1, t;
+
+	c->q_at = INT64_MAX;
+	switch (c->qph) {
+	case Q_HEAD:
+		if (c->q >= q_cap(s, c))
+			dt = 0;
+		else if (in > 0)
+			dt = ceil_div(q_cap(s, c) - c->q, in);
+		break;
+	case Q_DRAIN:
+		if (c->q <= 0)
+			dt = 0;
+		else if (out > in)
+			dt = ceil_div(c->q, out - in);
+		if (c->feeding && in > 0) {
+			/* full: at n x src_queue (if it grows), or at what its
+			 * members have left (which falls at out) */
+			i128 full = (i128)c->n * s->qf;
+
+			if (full <= c->q)
+				t = in > out ? 0 : -1;
+			else
+				t = in > out ? ceil_div(full - c->q, in - out) : -1;
+			if (t >= 0 && (dt < 0 || t < dt))
+				dt = t;
+			t = nl <= c->q ? 0 : ceil_div(nl - c->q, in);
+			if (dt < 0 || t < dt)
+				dt = t;
+		}
+		break;
+	case Q_STEADY:
+		if (nl <= c->q)
+			dt = 0;
+		else if (out > 0)
+			dt = ceil_div(nl - c->q, out);
+		break;
+	default:
+		return;
+	}
+	if (dt >= 0 && dt < (i128)INT64_MAX / 2)
+		c->q_at = c->t_vt + (int64_t)dt;
+}
+
+static void q_list(struct sim *s, struct sim_class *c, bool in)
+{
+	if (in && c->qslot == SIZE_MAX) {
+		xgrow((void **)&s->qcls, &s->cap_qcls, s->n_qcls + 1, sizeof(*s->qcls));
+		c->qslot = s->n_qcls;
+		s->qcls[s->n_qcls++] = c;
+	} else if (!in && c->qslot != SIZE_MAX) {
+		s->qcls[c->qslot] = s->qcls[--s->n_qcls];
+		s->qcls[c->qslot]->qslot = c->qslot;
+		c->qslot = SIZE_MAX;
+	}
+}
+
+/* The VOQ timer at the first class whose phase ends. */
+static void q_arm(struct sim *s)
+{
+	int64_t at = INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->n_qcls; i++)
+		if (s->qcls[i]->q_at < at)
+			at = s->qcls[i]->q_at;
+	if (at == INT64_MAX)
+		evloop_cancel(ctl_loop(s->ctl), &s->q_timer);
+	else
+		evloop_at(ctl_loop(s->ctl), &s->q_timer, at);
+}
+
+/* What the VOQ holds beyond `keep` was never sent: off its source's link
+ * (the class is up to date and accounted). */
+static void q_take_back(struct sim *s, struct sim_class *c, i128 keep)
+{
+	if (keep < 0)
+		keep = 0;
+	if (c->q <= keep)
+		return;
+	s->lbits[L_HOST_UP(s, c->src)] -= c->q - keep;
+	c->q = keep;
+}
+
+/* The feeder in or out of the solver (in: its members' number kept). */
+static void q_feed(struct sim *s, struct sim_class *c, bool on)
+{
+	if (on && c->feeding) {
+		mm_set_n(s->mm, &c->fm, c->n);
+		return;
+	}
+	if (on == c->feeding)
+		return;
+	touch(s, c);
+	if (on) {
+		c->fm.nlinks = 1;
+		c->fm.links[0] = L_HOST_UP(s, c->src);
+		c->fm.n = c->n;
+		c->fm.user = 1;
+		mm_add(s->mm, &c->fm);
+	} else {
+		mm_remove(s->mm, &c->fm);
+		c->frate = 0;
+	}
+	c->feeding = on;
+}
+
+/* The feeder's new rate from now on. */
+static void set_frate(struct sim *s, struct sim_class *c, uint64_t rate)
+{
+	if (rate == c->frate)
+		return;
+	touch(s, c);
+	c->frate = rate;
+	arm(s, c);
+}
+
+/* Where the class stands with its VOQ, from its circuit, its members and
+ * what its VOQ holds: out of the solver, then back in on the links of
+ * that phase, the feeder too if it feeds (rates 0 until the rates are
+ * computed). Not while it takes what its destination's port queued (-B
+ * port_queue). */
+static void q_place(struct sim *s, struct sim_class *c)
+{
+	bool usable, feed = false, run = false;
+	int ph = Q_NONE;
+	i128 cap;
+
+	if (!q_ok(s, c) || c->tailing)
+		return;
+	touch(s, c);
+	account(s, c); /* what it moved in the phase it was in */
+	cap = q_cap(s, c);
+	q_take_back(s, c, cap);
+	usable = c->n && class_usable(s, c);
+	if (!c->n) {
+		ph = Q_NONE;
+	} else if (!usable) {
+		ph = c->q < cap ? Q_HEAD : c->q > 0 ? Q_FULL : Q_NONE;
+		feed = ph == Q_HEAD;
+	} else if (c->q > 0) {
+		run = true;
+		/* not full: fed; full at src_queue each: steady, unless its
+		 * source's link held it there (then the VOQ drains, fed);
+		 * full at what they have left: the rest crosses from it */
+		if (c->q < cap || (c->q_force && q_least(s, c) > s->qf)) {
+			ph = Q_DRAIN;
+			feed = true;
+		} else {
+			ph = q_least(s, c) <= s->qf ? Q_DRAIN : Q_STEADY;
+		}
+	} else {
+		run = true;
+	}
+	if (c->running) {
+		c->running = false;
+		mm_remove(s->mm, &c->m);
+		set_rate(s, c, 0);
+	}
+	class_links(s, c);
+	if (ph == Q_DRAIN) {
+		c->m.nlinks = 0;
+		c->m.links[c->m.nlinks++] = L_CIRCUIT(s, c->sr);
+		c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
+	}
+	q_feed(s, c, feed);
+	c->q_force = false;
+	c->qph = ph;
+	q_list(s, c, ph != Q_NONE);
+	if (run) {
+		c->running = true;
+		c->m.n = c->n;
+		mm_add(s->mm, &c->m);
+	}
+	arm(s, c);
+}
+
+/* After a solve: a class steady on its whole path that its source's link
+ * alone holds would cross faster from its VOQ than its source feeds it
+ * (the VOQ drains): Q_DRAIN, fed, and the rates again at this instant.
+ * Once per class and instant (a drain that fills the VOQ at once is
+ * steady again until the next). */
+static void q_steady_check(struct sim *s)
+{
+	int64_t now = ctl_now(s->ctl);
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < s->n_qcls; i++) {
+		struct sim_class *c = s->qcls[i];
+		uint64_t lv = c->m.lv;
+
+		if (c->qph != Q_STEADY || !c->running || c->q_unsteady == now ||
+		    mm_link_fired(s->mm, L_HOST_UP(s, c->src)) != lv ||
+		    mm_link_fired(s->mm, L_CIRCUIT(s, c->sr)) == lv ||
+		    mm_link_fired(s->mm, L_HOST_DOWN(s, c->dst)) == lv)
+			continue;
+		c->q_unsteady = now;
+		c->q_force = true;
+		q_place(s, c); /* (stays in the list: it has bits in its VOQ) */
+		any = true;
+	}
+	if (any)
+		rates_dirty_now(s);
+}
+
+/* A class's phase ends: its next, and the rates now. */
+static void q_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, q_timer));
+	int64_t now = ctl_now(s->ctl);
+	size_t i = 0, n = s->n_qcls;
+	bool any = false;
+
+	(void)l;
+	/* (q_place may take the class out of the list: the last comes to i) */
+	while (i < s->n_qcls && n--) {
+		struct sim_class *c = s->qcls[i];
+
+		if (c->q_at > now) {
+			i++;
+			continue;
+		}
+		c->q_at = INT64_MAX; /* (a tail holds it: its end places it) */
+		q_place(s, c);
+		any = true;
+		if (i < s->n_qcls && s->qcls[i] == c)
+			i++;
+	}
+	if (any)
+		rates_dirty_now(s);
+	else
+		q_arm(s);
 }
 
 /* Out of every structure (its members are the caller's); the memory is
@@ -805,6 +1172,14 @@ static void class_drop(struct sim *s, struct sim_class *c)
 {
 	if (c->tailing)
 		tail_stop(s, c);
+	if (c->qph != Q_NONE || c->feeding) { /* -B src_queue */
+		touch(s, c);
+		account(s, c);
+		q_feed(s, c, false);
+		q_take_back(s, c, 0);
+		c->qph = Q_NONE;
+		q_list(s, c, false);
+	}
 	touch(s, c);
 	account(s, c);
 	stop_class(s, c);
@@ -938,10 +1313,18 @@ static void compute_maxmin(struct sim *s)
 		fatalx("sim: the incremental rates differ from water-filling at %lld ns",
 		       (long long)ctl_now(s->ctl));
 	for (i = 0; i < n; i++) {
-		struct sim_class *c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
+		struct sim_class *c;
 
+		if (chg[i]->user) { /* a feeder (-B src_queue) */
+			c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, fm));
+			set_frate(s, c, c->fm.lv);
+			continue;
+		}
+		c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
 		set_rate(s, c, c->m.lv);
 	}
+	if (s->qf)
+		q_steady_check(s);
 	if (s->bkt)
 		burst_arm(s);
 	if (s->port_full) {
@@ -1217,6 +1600,8 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			 * rounds to now or before) */
 			int64_t lim = on_grid(s, c) ? grid_limit(s, now) : now + 1;
 
+			size_t had = c->n;
+
 			c->due = false;
 			touch(s, c);
 			while (c->n && c->h[0]->finish - c->vt <=
@@ -1232,9 +1617,15 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 				s->done[n++] = sf->f;
 				free(sf);
 			}
+			if (c->q) { /* a member done: its share of the VOQ was not sent */
+				account(s, c);
+				q_take_back(s, c, c->q * (i128)c->n / (i128)had);
+			}
 			if (c->n) {
 				if (c->running)
 					mm_set_n(s->mm, &c->m, c->n);
+				if (c->feeding)
+					mm_set_n(s->mm, &c->fm, c->n);
 				arm(s, c);
 				if (n == before) /* cannot be: it was due */
 					fatalx("sim: a class due at %lld ns has no flow done",
@@ -1320,7 +1711,10 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 		     c = c->pnext) {
 			if (c->tailing)
 				tail_stop(s, c); /* the circuit takes over */
-			run_class(s, c); /* rate 0 until the rates are computed */
+			if (q_ok(s, c))
+				q_place(s, c); /* its VOQ first */
+			else
+				run_class(s, c); /* rate 0 until the rates are computed */
 		}
 	}
 	rates_dirty_now(s);
@@ -1369,6 +1763,10 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	if (s->opts.port_queue && (m->key || m->coflow)) {
 		errbuf_set(errbuf, "port_queue: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
+	if (s->opts.src_queue && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "src_queue: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
 	if (!strcmp(s->opts.fetch, "rack")) {
@@ -1466,7 +1864,14 @@ static int sim_init(struct backend *b, char *errbuf)
 				       1000000000 / t->host_rate);
 		s->port_full = xcalloc(s->H, sizeof(bool));
 	}
+	if (s->opts.src_queue && t->has_ocs) {
+		double pf = s->opts.payload > 0 ? s->opts.payload : 1;
+
+		/* (in payload bits, as the links' capacities are) */
+		s->qf = (i128)llround((double)s->opts.src_queue * 8 * pf) << s->shift;
+	}
 	evtimer_init(&s->tail_timer, tail_fire);
+	evtimer_init(&s->q_timer, q_fire);
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
 	evtimer_init(&s->cross_timer, cross_fire);
@@ -1489,7 +1894,7 @@ static void sim_timers_drop(struct evloop *l)
 
 		if (t->cb == compute_fire || t->cb == port_fire || t->cb == done_fire ||
 		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire ||
-		    t->cb == burst_fire || t->cb == tail_fire) {
+		    t->cb == burst_fire || t->cb == tail_fire || t->cb == q_fire) {
 			xgrow((void **)&mine, &cap, n + 1, sizeof(*mine));
 			mine[n++] = t;
 		}
@@ -1577,6 +1982,7 @@ static void sim_destroy(struct backend *b)
 	free(s->bursting);
 	free(s->tails);
 	free(s->port_full);
+	free(s->qcls);
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
 }
@@ -1630,8 +2036,12 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 	if (c->tailing) /* its bytes have not crossed the circuit */
 		tail_stop(s, c);
 	mh_push(c, sf);
+	if (c->feeding) /* (-B src_queue) */
+		mm_set_n(s->mm, &c->fm, c->n);
 	if (c->running)
 		mm_set_n(s->mm, &c->m, c->n);
+	else if (q_ok(s, c))
+		q_place(s, c); /* its circuit down: into the VOQ */
 	else
 		run_class(s, c);
 	/* (no member ends before the rates are computed, at this instant) */
@@ -1685,6 +2095,7 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 	struct sim *s = SIM(b);
 	int64_t now = ctl_now(b->ctl);
 	bool changed = false;
+	int32_t old;
 	unsigned i;
 
 	for (i = 0; i < s->R; i++) {
@@ -1696,14 +2107,28 @@ static int sim_ocs_set(struct backend *b, const int32_t *out_of)
 			for (c = s->ocs_cls[(size_t)i * s->R + (size_t)s->out_of[i]]; c; c = c->pnext) {
 				if (c->tailing)
 					continue; /* its circuit went down before */
+				if (c->qph != Q_NONE) { /* its VOQ waits (q_place below) */
+					touch(s, c);
+					account(s, c);
+					q_feed(s, c, false);
+					c->qph = Q_FULL;
+					c->q_at = INT64_MAX;
+				}
 				if (s->port_full && c->running && s->port_full[c->dst])
 					tail_start(s, c);
 				else
 					stop_class(s, c);
 			}
 		}
+		old = s->out_of[i];
 		s->out_of[i] = out_of[i];
 		s->usable[i] = false;
+		if (s->qf && s->ocs_cls && old >= 0) { /* -B src_queue: into the VOQ */
+			struct sim_class *c;
+
+			for (c = s->ocs_cls[(size_t)i * s->R + (size_t)old]; c; c = c->pnext)
+				q_place(s, c);
+		}
 		changed = true;
 		if (out_of[i] >= 0)
 			evloop_at(b->loop, &s->pt[i].tm, now + s->t->delta);
@@ -1800,6 +2225,8 @@ static const struct opt_desc sim_opts[] = {
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
 	OPT(sim_opts, port_queue, O_BOOL, 0, 0,
 	    "after a circuit goes down its flows still get what the destination port queued (5 ms of its rate, at least 256 KiB)"),
+	OPT(sim_opts, src_queue, O_SIZE, 0, 1024.0 * 1024 * 1024,
+	    "while its circuit is down an OCS flow still sends up to this into the crossbar's VOQ (its TCP window), which crosses without its source's link when the circuit is up (0: nothing)"),
 	OPT(sim_opts, burst, O_BOOL, 0, 0,
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 	OPT(sim_opts, fetch, O_STR, 0, sizeof(((struct sim_opts *)0)->fetch),
@@ -1823,7 +2250,7 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	/* (as sim_init says it, for a model --net or --coflow gives) */
 	if (o->rates[0] && flow_model(o->rates)->key) {
 		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
-				   : o->port_queue ? "port_queue" : NULL;
+				   : o->port_queue ? "port_queue" : o->src_queue ? "src_queue" : NULL;
 
 		if (what) {
 			errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, o->rates);
