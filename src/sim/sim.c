@@ -803,6 +803,15 @@ static void stop_class(struct sim *s, struct sim_class *c)
  * of the pair's flows while they move (ctl_pair_moving). */
 static void rates_dirty_now(struct sim *s);
 
+/* The timer at `at`, or out of the loop if that is never. */
+static void timer_at(struct sim *s, struct evtimer *tm, int64_t at)
+{
+	if (at == INT64_MAX)
+		evloop_cancel(ctl_loop(s->ctl), tm);
+	else
+		evloop_at(ctl_loop(s->ctl), tm, at);
+}
+
 static void tail_arm(struct sim *s)
 {
 	int64_t at = INT64_MAX;
@@ -811,10 +820,7 @@ static void tail_arm(struct sim *s)
 	for (i = 0; i < s->n_tails; i++)
 		if (s->tails[i]->tail_end < at)
 			at = s->tails[i]->tail_end;
-	if (at == INT64_MAX)
-		evloop_cancel(ctl_loop(s->ctl), &s->tail_timer);
-	else
-		evloop_at(ctl_loop(s->ctl), &s->tail_timer, at);
+	timer_at(s, &s->tail_timer, at);
 }
 
 static void tail_start(struct sim *s, struct sim_class *c)
@@ -997,10 +1003,7 @@ static void q_arm(struct sim *s)
 	for (i = 0; i < s->n_qcls; i++)
 		if (s->qcls[i]->q_at < at)
 			at = s->qcls[i]->q_at;
-	if (at == INT64_MAX)
-		evloop_cancel(ctl_loop(s->ctl), &s->q_timer);
-	else
-		evloop_at(ctl_loop(s->ctl), &s->q_timer, at);
+	timer_at(s, &s->q_timer, at);
 }
 
 /* What the VOQ holds beyond `keep` was never sent: off its source's link
