@@ -7,7 +7,8 @@
 # link exactly (200 ms) and each have their own link from the rack (100
 # ms); four outputs on two hosts of a rack, one copy at a time, make three
 # fetches per host and two per rack, the same bytes, ending at the same
-# instant; the main job keeps its shuffle bytes with the rates equal to
+# instant; a reduce's own host's outputs still cross no link (a same-host
+# fetch, not part of its rack's); the main job keeps its shuffle bytes with the rates equal to
 # water-filling from scratch and the circuit planner's counts checked
 # (HYDE_SIM_VERIFY); fetch=host is the default, byte for byte.
 . "${HYDE_SRCDIR}/tests/lib.sh"
@@ -42,6 +43,18 @@ eps,1875000,550000000,700000000,150000000,r1,r0h0,b/shuffle/r0/m1@r1" ] ||
 [ "$(shuffle_rows "$tmpdir/b-host" | cut -d, -f4 | sort -n | tail -1)" = 700000000 ] ||
 	fail "fetch=host: the shuffle does not end at 700 ms: $(shuffle_rows "$tmpdir/b-host")"
 
+# the reduce's own host holds an output: that one crosses no link, the
+# other host's comes from the rack (before, the rack's fetch held both,
+# and the reduce's link carried its own host's output)
+printf 'job id=c arrival=0s input=1MB shuffle=2500000B output=0B maps=2 reduces=1 map_time=0.5s reduce_time=0s map_racks=0,0 reduce_racks=0\n' >"$tmpdir/c.wl"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/a.topo" -w "$tmpdir/c.wl" --no-io --heartbeat 0 -B fetch=rack -o "$tmpdir/c"
+rows=$(shuffle_rows "$tmpdir/c" | sort)
+set -- $(shuffle_rows "$tmpdir/c" | awk -F, '$1 == "host" { print $6, $7 }')
+[ $# = 2 ] && [ "$1" = "$2" ] || fail "own host: no same-host fetch: $rows"
+[ "$(shuffle_rows "$tmpdir/c" | awk -F, '$1 == "rack" && $6 == "r0" && $2 == 1250000' | wc -l)" = 1 ] ||
+	fail "own host: expected one fetch of 1,250,000 bytes from rack 0: $rows"
+[ "$(shuffle_rows "$tmpdir/c" | wc -l)" = 2 ] || fail "own host: expected two fetches: $rows"
+
 # the main job, on a fabric with circuits, every check on
 T="$HYDE_SRCDIR/topologies/rack8.topo"
 W="$HYDE_SRCDIR/workloads/fb-small.wl"
@@ -55,10 +68,11 @@ for s in fair coscheduler; do
 		grep -o '"shuffle_bytes": [0-9]*' "$tmpdir/$r-$s/summary.json" >"$tmpdir/$r.sb"
 	done
 	cmp -s "$tmpdir/m.sb" "$tmpdir/x.sb" || fail "$s: shuffle bytes $(cat "$tmpdir/m.sb"), exact $(cat "$tmpdir/x.sb")"
-	awk -F, '$13 == "shuffle" && ($14 !~ /^r[0-9]+$/ || $16 !~ "@" $14 "$") { bad++ }
+	awk -F, '$13 == "shuffle" && $4 != "host" && ($14 !~ /^r[0-9]+$/ || $16 !~ "@" $14 "$") { bad++ }
+		$13 == "shuffle" && $4 == "host" && $14 != $15 { bad++ }
 		$13 == "shuffle" && $4 == "ocs" { ocs++ }
 		END { exit bad || !ocs }' "$tmpdir/m-$s/flows.csv" ||
-		fail "$s: a fetch not from a rack, or none on a circuit: $(head -5 "$tmpdir/m-$s/flows.csv")"
+		fail "$s: a fetch between hosts not from a rack, or none on a circuit: $(head -5 "$tmpdir/m-$s/flows.csv")"
 	[ "$(wc -l <"$tmpdir/m-$s/flows.csv")" -lt "$(wc -l <"$tmpdir/x-$s/flows.csv")" ] ||
 		fail "$s: fetch=rack made no fewer flows"
 done

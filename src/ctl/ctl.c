@@ -473,12 +473,20 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 	}
 }
 
+/* A fetch's place in its reduce's open[] (the fetches that may still
+ * batch outputs): its source host, or for a fetch from a rack H + its
+ * rack (a reduce on a rack's first host may have both). */
+static size_t fetch_slot(const struct ctl *c, const struct flow *f)
+{
+	return f->from_rack ? topo_n_hosts(c->t) + f->src_rack : f->src_host;
+}
+
 /* A fetch starts, in one of its reduce's copies or not: a batched one
  * takes no more of its host's outputs. */
 static void fetch_start(struct ctl *c, struct rstate *rs, struct flow *f, bool slot)
 {
-	if (rs->open && rs->open[f->src_host] == f)
-		rs->open[f->src_host] = NULL;
+	if (rs->open && rs->open[fetch_slot(c, f)] == f)
+		rs->open[fetch_slot(c, f)] = NULL;
 	f->slot = slot;
 	rs->active += slot;
 	flow_activate(c, f);
@@ -594,8 +602,10 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 	free(v);
 }
 
-struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
-			  uint32_t task, unsigned src_host, unsigned dst_host)
+/* A new flow; from_rack: a fetch of a rack's outputs (-B fetch=rack), its
+ * source the rack (src_host its first host, a key). */
+static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
+			      uint32_t task, unsigned src_host, unsigned dst_host, bool from_rack)
 {
 	struct flow *f = xcalloc(1, sizeof(*f));
 
@@ -610,7 +620,7 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	f->created = ctl_now(c);
 	f->start = f->end = -1;
 	f->path = flow_base_path(c->t, src_host, dst_host);
-	if (kind == HYDE_FLOW_SHUFFLE && c->fetch_rack) {
+	if (from_rack) {
 		/* from the rack: between hosts even where the key is dst */
 		f->from_rack = true;
 		f->path = f->src_rack == f->dst_rack ? PATH_RACK : PATH_EPS;
@@ -658,16 +668,12 @@ void ctl_set_fetch_rack(struct ctl *c)
 	c->fetch_rack = true;
 }
 
-unsigned ctl_fetch_src(const struct ctl *c, unsigned host)
+struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
+			  uint32_t task, unsigned src_host, unsigned dst_host)
 {
-	return c->fetch_rack ? topo_host_rack(c->t, host) * c->t->hosts : host;
+	return flow_init(c, kind, job, task, src_host, dst_host, false);
 }
 
-static struct flow *flow_new(struct ctl *c, uint32_t job, uint32_t reduce,
-			     unsigned src_host, unsigned dst_host)
-{
-	return ctl_flow_new(c, HYDE_FLOW_SHUFFLE, job, reduce, src_host, dst_host);
-}
 
 void ctl_flow_start(struct ctl *c, struct flow *f)
 {
@@ -727,8 +733,11 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct rstate *rs = &j->red[r];
-	unsigned src = ctl_fetch_src(c, (unsigned)jb->maps[m].host),
-		 dst = (unsigned)jb->reduces[r].host;
+	unsigned src = (unsigned)jb->maps[m].host, dst = (unsigned)jb->reduces[r].host;
+	/* -B fetch=rack: per rack, but the reduce's own host's outputs, as
+	 * ever, cross no link */
+	bool rack = c->fetch_rack && src != dst;
+	size_t slot = rack ? topo_n_hosts(c->t) + topo_host_rack(c->t, src) : src;
 	/* wl_partition_bytes, with the reduce's share worked out once */
 	uint64_t bytes = rs->part_base + (m < rs->part_rem);
 	struct flow *f;
@@ -737,15 +746,17 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	if (bytes == 0)
 		return;
 	if (!rs->open)
-		rs->open = xcalloc(topo_n_hosts(c->t), sizeof(struct flow *));
-	f = rs->open[src];
+		rs->open = xcalloc(topo_n_hosts(c->t) + c->t->racks, sizeof(struct flow *));
+	f = rs->open[slot];
 	if (f && (f->state == FLOW_WAIT_SLOT || f->state == FLOW_WAIT_CIRCUIT)) {
 		flow_add_map(c, f, m, bytes);
 		return;
 	}
-	f = flow_new(c, job, r, src, dst);
+	if (rack) /* keyed by the rack's first host */
+		src = topo_host_rack(c->t, src) * c->t->hosts;
+	f = flow_init(c, HYDE_FLOW_SHUFFLE, job, r, src, dst, rack);
 	f->nth = m;
-	rs->open[src] = f;
+	rs->open[slot] = f;
 	rs->flows_left++;
 	flow_add_map(c, f, m, bytes);
 	ctl_flow_enqueue(c, j, job, f);

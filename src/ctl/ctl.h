@@ -236,9 +236,6 @@ void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving);
  * time, batching all of the rack's outputs it has not fetched yet), a
  * coarser model with fewer flows, for scale. */
 void ctl_set_fetch_rack(struct ctl *c);
-/* The host a fetch of map outputs on `host` is keyed by: the host, or
- * under fetch=rack the first host of its rack. */
-unsigned ctl_fetch_src(const struct ctl *c, unsigned host);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 /* Fail the run: stop the loop, remember why (the first reason wins). */
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

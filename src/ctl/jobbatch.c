@@ -29,6 +29,11 @@ void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
 	if (!c->opts.stream_flows || !w->reduces || !w->maps || w->reduce_bytes ||
 	    w->shuffle / w->reduces < w->maps)
 		return;
+	/* -B fetch=rack: a rack's fetches are few enough to batch map by
+	 * map (the same CPU at paper60 scale 0.1 and 1), and a reduce's own
+	 * host's outputs are kept apart from its rack's (ctl.c) */
+	if (c->fetch_rack)
+		return;
 	lz = j->lz = xcalloc(1, sizeof(*lz));
 	lz->words = (w->reduces + 63) / 64;
 	lz->need = xcalloc((size_t)H * lz->words, sizeof(uint64_t));
@@ -180,7 +185,7 @@ void jobbatch_map_done(struct ctl *c, uint32_t job, uint32_t m)
 	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
 	struct jlazy *lz = j->lz;
-	unsigned h = ctl_fetch_src(c, (unsigned)jb->maps[m].host), R = c->t->racks, d, k;
+	unsigned h = (unsigned)jb->maps[m].host, R = c->t->racks, d, k;
 	uint32_t n = lz->n_out[h], wd;
 
 	if (lz->cap[h] < n + 2) {
@@ -239,7 +244,7 @@ void jobbatch_reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 
 		if (jb->maps[m].state != HYDE_TASK_DONE)
 			continue;
-		h = ctl_fetch_src(c, (unsigned)jb->maps[m].host);
+		h = (unsigned)jb->maps[m].host;
 		if (!(lz->need[(size_t)h * lz->words + r / 64] & (1ULL << (r % 64))))
 			continue; /* a waiting fetch from h holds it */
 		f = lz_new_flow(c, job, r, m, h, 0, lz->single_n[h], lz->single_bytes[h]);
