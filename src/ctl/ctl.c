@@ -674,7 +674,6 @@ struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 	return flow_init(c, kind, job, task, src_host, dst_host, false);
 }
 
-
 void ctl_flow_start(struct ctl *c, struct flow *f)
 {
 	c->motion++;

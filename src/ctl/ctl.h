@@ -233,8 +233,9 @@ void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving);
 
 /* hyde sim -B fetch=rack, before the run: a reduce fetches the outputs of
  * its job's maps per rack, not per host (one fetch from each rack at a
- * time, batching all of the rack's outputs it has not fetched yet), a
- * coarser model with fewer flows, for scale. */
+ * time, batching all of the rack's outputs it has not fetched yet, but
+ * those on its own host, which cross no link), a coarser model with fewer
+ * flows, for scale. */
 void ctl_set_fetch_rack(struct ctl *c);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 /* Fail the run: stop the loop, remember why (the first reason wins). */

@@ -281,7 +281,7 @@ void ctl_job_map_output(const struct ctl *c, uint32_t job, uint64_t *per_rack,
 unsigned ctl_host_flows_out(const struct ctl *c, unsigned host);
 unsigned ctl_host_flows_in(const struct ctl *c, unsigned host);
 
-/* ctl.c: flows of any kind */
+/* ctl.c: flows of any kind (between hosts: no fetch from a rack) */
 struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 			  uint32_t task, unsigned src_host, unsigned dst_host);
 /* Start it now (input and output flows wait for nothing). */

@@ -760,7 +760,6 @@ static void account(struct sim *s, struct sim_class *c)
 	c->cbits_seen = c->cbits;
 }
 
-
 /* Max-min: the class takes part in the rates while it has members and
  * its path is usable. */
 static void run_class(struct sim *s, struct sim_class *c)
@@ -1175,16 +1174,14 @@ static void class_drop(struct sim *s, struct sim_class *c)
 {
 	if (c->tailing)
 		tail_stop(s, c);
-	if (c->qph != Q_NONE || c->feeding) { /* -B src_queue */
-		touch(s, c);
-		account(s, c);
+	touch(s, c);
+	account(s, c);
+	if (c->qph != Q_NONE || c->feeding) { /* -B src_queue: what its VOQ held was never sent */
 		q_feed(s, c, false);
 		q_take_back(s, c, 0);
 		c->qph = Q_NONE;
 		q_list(s, c, false);
 	}
-	touch(s, c);
-	account(s, c);
 	stop_class(s, c);
 	ch_remove(s, c);
 	if (c->hashed) {
@@ -1602,8 +1599,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			/* done: what ends before lim (on the grid, what
 			 * rounds to now or before) */
 			int64_t lim = on_grid(s, c) ? grid_limit(s, now) : now + 1;
-
-			size_t had = c->n;
+			size_t had = c->n; /* (-B src_queue: its VOQ's shares) */
 
 			c->due = false;
 			touch(s, c);
