@@ -1,15 +1,19 @@
 #!/bin/sh
 # hyde sim -B fetch=rack (a coarser model, for scale; off by default): a
 # reduce fetches its job's map outputs per rack, not per host, one fetch
-# from a rack batching all that rack's outputs it has not fetched yet, and
-# such a fetch's source is the rack: no source host's link is on its path.
+# from a rack batching all that rack's outputs it has not fetched yet. Such
+# a fetch's source is the rack; its path has the link of the one host its
+# outputs are on, or no source host's link when they are on several.
 # Two reduces fetching one map's output from one host share that host's
-# link exactly (200 ms) and each have their own link from the rack (100
-# ms); four outputs on two hosts of a rack, one copy at a time, make three
-# fetches per host and two per rack, the same bytes, ending at the same
-# instant; a reduce's own host's outputs still cross no link (a same-host
-# fetch, not part of its rack's); the main job keeps its shuffle bytes with the rates equal to
-# water-filling from scratch and the circuit planner's counts checked
+# link (200 ms), as without the option; four outputs on two hosts of a
+# rack, one copy at a time, make three fetches per host and two per rack,
+# the same bytes, ending at the same instant; three outputs on three hosts,
+# one copy at a time, four reduces: the first fetches (one host) end as
+# without the option (160 ms), the second (two hosts, no source link) in
+# half the time (the coarse model's error, 80 ms against 160); a reduce's
+# own host's outputs still cross no link (a same-host fetch, not part of
+# its rack's); the main job keeps its shuffle bytes with the rates equal
+# to water-filling from scratch and the circuit planner's counts checked
 # (HYDE_SIM_VERIFY); fetch=host is the default, byte for byte.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
@@ -26,8 +30,8 @@ case "$h" in r1h[01]) ;; *) fail "the map's output is on '$h', not on rack 1" ;;
 [ "$(shuffle_rows "$tmpdir/a0")" = "eps,1250000,500000000,700000000,200000000,$h,r0h0,a/shuffle/r0/m0@$h
 eps,1250000,500000000,700000000,200000000,$h,r0h1,a/shuffle/r1/m0@$h" ] ||
 	fail "fetch=host: $(shuffle_rows "$tmpdir/a0")"
-[ "$(shuffle_rows "$tmpdir/a1")" = "eps,1250000,500000000,600000000,100000000,r1,r0h0,a/shuffle/r0/m0@r1
-eps,1250000,500000000,600000000,100000000,r1,r0h1,a/shuffle/r1/m0@r1" ] ||
+[ "$(shuffle_rows "$tmpdir/a1")" = "eps,1250000,500000000,700000000,200000000,r1,r0h0,a/shuffle/r0/m0@r1
+eps,1250000,500000000,700000000,200000000,r1,r0h1,a/shuffle/r1/m0@r1" ] ||
 	fail "fetch=rack: $(shuffle_rows "$tmpdir/a1")"
 
 printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/b.topo"
@@ -42,6 +46,22 @@ eps,1875000,550000000,700000000,150000000,r1,r0h0,b/shuffle/r0/m1@r1" ] ||
 	fail "fetch=rack: $(shuffle_rows "$tmpdir/b-rack")"
 [ "$(shuffle_rows "$tmpdir/b-host" | cut -d, -f4 | sort -n | tail -1)" = 700000000 ] ||
 	fail "fetch=host: the shuffle does not end at 700 ms: $(shuffle_rows "$tmpdir/b-host")"
+
+# outputs on three hosts of rack 1, four reduces on rack 0, one copy
+# each: m0's fetches share m0's host's link (4 x 25 Mbit/s, 160 ms); m1's
+# and m2's outputs, batched while they waited, cross neither host's link
+# (100 Mbit/s each, the reduce's link: 80 ms; per host 160 ms more)
+printf 'racks 2\nhosts 4\ncontainers 1\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/e.topo"
+printf 'job id=e arrival=0s input=1MB shuffle=6000000B output=0B maps=3 reduces=4 map_time=0.5s reduce_time=0s map_racks=1,1,1 reduce_racks=0,0,0,0\n' >"$tmpdir/e.wl"
+for f in host rack; do
+	expect_status 0 "$HYDE" sim -q -t "$tmpdir/e.topo" -w "$tmpdir/e.wl" --no-io --heartbeat 0 --copies 1 \
+		-B fetch=$f -o "$tmpdir/e-$f"
+done
+[ "$(shuffle_rows "$tmpdir/e-host" | cut -d, -f4 | sort -n | uniq -c | awk '{ printf "%s:%s ", $1, $2 }')" = \
+	"4:660000000 4:820000000 4:980000000 " ] || fail "three hosts, fetch=host: $(shuffle_rows "$tmpdir/e-host")"
+[ "$(shuffle_rows "$tmpdir/e-rack" | cut -d, -f2,3,4 | sort | uniq -c | awk '{ printf "%s:%s ", $1, $2 }')" = \
+	"4:1000000,660000000,740000000 4:500000,500000000,660000000 " ] ||
+	fail "three hosts, fetch=rack: $(shuffle_rows "$tmpdir/e-rack")"
 
 # the reduce's own host holds an output: that one crosses no link, the
 # other host's comes from the rack (before, the rack's fetch held both,

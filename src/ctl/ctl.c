@@ -498,7 +498,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 
 	f->state = FLOW_ACTIVE;
 	f->start = ctl_now(c);
-	c->host_out[f->src_host] += !f->from_rack;
+	c->host_out[f->link_host] += !f->no_link;
 	c->host_in[f->dst_host]++;
 	f->aprev = NULL;
 	f->anext = c->active_head;
@@ -620,9 +620,12 @@ static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t 
 	f->created = ctl_now(c);
 	f->start = f->end = -1;
 	f->path = flow_base_path(c->t, src_host, dst_host);
+	f->link_host = src_host;
 	if (from_rack) {
 		/* from the rack: between hosts even where the key is dst */
 		f->from_rack = true;
+		f->link_host = UINT32_MAX; /* (its first output's: flow_add_map) */
+		f->no_link = true;
 		f->path = f->src_rack == f->dst_rack ? PATH_RACK : PATH_EPS;
 	}
 	/* only the shuffle's elephants take circuits (Co-scheduler eq. 3) */
@@ -693,6 +696,15 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 	f->n_maps++;
 	f->bytes += bytes;
 	j->bytes += bytes;
+	if (f->from_rack) { /* one host's outputs so far: its link */
+		unsigned h = (unsigned)c->c->jobs[f->job].maps[m].host;
+
+		if (f->link_host == UINT32_MAX) {
+			f->link_host = h;
+			f->no_link = false;
+		} else if (f->link_host != h)
+			f->no_link = true;
+	}
 	if (f->src_rack != f->dst_rack)
 		j->cross_rack_bytes += bytes;
 	if (f->path == PATH_OCS) {
@@ -1143,7 +1155,7 @@ static void flow_ended(struct ctl *c, struct flow *f)
 {
 	f->state = FLOW_DONE;
 	f->end = ctl_now(c);
-	c->host_out[f->src_host] -= !f->from_rack;
+	c->host_out[f->link_host] -= !f->no_link;
 	c->host_in[f->dst_host]--;
 	if (f->aprev)
 		f->aprev->anext = f->anext;

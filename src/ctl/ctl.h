@@ -51,8 +51,13 @@ struct flow {
 	uint32_t src_rack, dst_rack;
 	/* a fetch of every output of its reduce's job on a rack (hyde sim -B
 	 * fetch=rack): its source is the rack, src_host only its first host
-	 * (a key), and no source host's link is on its path */
+	 * (a key) */
 	bool from_rack;
+	/* The host whose up link its bytes leave by: src_host, or for a fetch
+	 * from a rack whose outputs are all one host's, that host; no_link:
+	 * none (a fetch from a rack of several hosts' outputs) */
+	uint32_t link_host;
+	bool no_link;
 	uint32_t *maps;
 	uint32_t n_maps;
 	uint64_t bytes;

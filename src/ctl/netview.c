@@ -44,13 +44,13 @@ unsigned netview_n_links(const struct topo *t)
 
 /* The links a flow's bytes cross on its path (at most 4). */
 static unsigned flow_links(const struct topo *t, enum flow_path path, unsigned src,
-			   unsigned dst, bool from_rack, unsigned *out)
+			   unsigned dst, bool no_link, unsigned *out)
 {
 	unsigned n = 0, sr = topo_host_rack(t, src), dr = topo_host_rack(t, dst);
 
 	if (path == PATH_HOST)
 		return 0;
-	if (!from_rack) /* (a fetch from a rack: no one host's link) */
+	if (!no_link) /* (a fetch from several hosts of a rack: no one link) */
 		out[n++] = netview_link_index(t, HYDE_LINK_HOST_UP, src);
 	if (path == PATH_EPS) {
 		out[n++] = netview_link_index(t, HYDE_LINK_TOR_UP, sr);
@@ -140,7 +140,7 @@ void netview_start(struct ctl *c)
 
 void netview_flow(struct ctl *c, const struct flow *f, int d)
 {
-	unsigned l[4], n = flow_links(c->t, f->path, f->src_host, f->dst_host, f->from_rack, l), k;
+	unsigned l[4], n = flow_links(c->t, f->path, f->link_host, f->dst_host, f->no_link, l), k;
 
 	for (k = 0; k < n; k++)
 		c->net.flows[l[k]] += (unsigned)d;
@@ -196,7 +196,7 @@ size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max)
 			.task = f->reduce,
 			.kind = f->kind,
 			.path = (enum hyde_path)f->path,
-			.src_host = f->src_host,
+			.src_host = f->no_link ? f->src_host : f->link_host,
 			.dst_host = f->dst_host,
 			.bytes = f->bytes,
 			.sent = f->bytes - left,

@@ -117,7 +117,7 @@ struct sim_class {
 	bool running;	 /* max-min: in the solver (its path is usable) */
 	bool due;	 /* done_fire: has members done */
 	enum flow_path path;
-	bool from_rack;	 /* -B fetch=rack: from a rack, no source host link */
+	bool from_rack;	 /* -B fetch=rack: from several hosts of a rack, no source host link */
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
 	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
@@ -692,22 +692,25 @@ static void class_links(struct sim *s, struct sim_class *c)
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
 {
-	size_t h = class_hash(s, f->src_host, f->dst_host, f->path, f->from_rack);
+	/* by the host whose link it leaves by; a fetch from several hosts of
+	 * a rack, by its key */
+	uint32_t src = f->no_link ? f->src_host : f->link_host;
+	size_t h = class_hash(s, src, f->dst_host, f->path, f->no_link);
 	struct sim_class *c;
 
 	if (!per_flow(s->model)) /* ordered models: every flow is its own class */
 		for (c = s->tab[h]; c; c = c->hnext)
-			if (c->src == f->src_host && c->dst == f->dst_host && c->path == f->path &&
-			    c->from_rack == f->from_rack)
+			if (c->src == src && c->dst == f->dst_host && c->path == f->path &&
+			    c->from_rack == f->no_link)
 				return c;
 	c = xcalloc(1, sizeof(*c));
 	c->seq = s->seq++;
-	c->src = f->src_host;
+	c->src = src;
 	c->dst = f->dst_host;
-	c->sr = topo_host_rack(s->t, f->src_host);
+	c->sr = topo_host_rack(s->t, src);
 	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
-	c->from_rack = f->from_rack;
+	c->from_rack = f->no_link;
 	class_links(s, c);
 	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
