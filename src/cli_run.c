@@ -48,9 +48,9 @@ static void run_usage(FILE *fp, const char *cmd, const struct backend_ops *backe
 	fprintf(fp,
 		"usage: hyde %s -t TOPOLOGY -w WORKLOAD [-s SCHEDULER] [-S KEY=VALUE]...\n"
 		"          [-C CIRCUITS] [-o DIR] [--seed N] [--copies N] [--ocs-fetch HOW]\n"
-		"          [--heartbeat TIME] [--no-io] [--coflow-only] [--net POLICY]\n"
-		"          [--coflow POLICY] [--rates MODEL] [--rate-quantum TIME]\n"
-		"          [--horizon TIME] [--progress] [-q]\n%s\n"
+		"          [--fetch-order HOW] [--heartbeat TIME] [--no-io] [--coflow-only]\n"
+		"          [--net POLICY] [--coflow POLICY] [--rates MODEL]\n"
+		"          [--rate-quantum TIME] [--horizon TIME] [--progress] [-q]\n%s\n"
 		"Run the workload with one scheduler %s and print a summary.\n\n",
 		cmd,
 		!strcmp(cmd, "sim") ? "       hyde sim --replay RUN [-o DIR] [--net POLICY] [--rates MODEL]\n"

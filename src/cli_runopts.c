@@ -56,6 +56,11 @@ const struct runopt runopt_table[] = {
 	  "                        up, outside the copies (its reservation is sized for\n"
 	  "                        the pair's whole demand); copies: they wait for one\n"
 	  "                        of the reduce's copies like any fetch\n" },
+	{ "fetch-order", 0, required_argument, OPT_FETCH_ORDER, RUNOPT_PASS,
+	  "      --fetch-order HOW which waiting fetch a reduce starts when a copy\n"
+	  "                        frees: fifo (default: outputs in the order they\n"
+	  "                        reached it, at its start by map) or random (a\n"
+	  "                        random one, as Hadoop's fetchers pick a host)\n" },
 	{ "heartbeat", 0, required_argument, OPT_HEARTBEAT, RUNOPT_PASS,
 	  "      --heartbeat TIME  node managers' heartbeat (default 1s, as YARN): a\n"
 	  "                        host's free containers are offered to the\n"
@@ -344,6 +349,12 @@ int runopt_apply(struct ctl_opts *o, struct runopt_state *st, const char *cmd, i
 		else
 			return cli_usage_error(cmd, "--ocs-fetch: expected circuit or copies, got '%s'",
 					       optarg);
+		break;
+	case OPT_FETCH_ORDER:
+		if (strcmp(optarg, "fifo") && strcmp(optarg, "random"))
+			return cli_usage_error(cmd, "--fetch-order: expected fifo or random, got '%s'",
+					       optarg);
+		o->fetch_random = !strcmp(optarg, "random");
 		break;
 	case OPT_SNAPLEN:
 		/* 0: whole frames */

@@ -97,6 +97,7 @@ static const struct {
 	{ "net", D_OPT, "fair, fcfs, srpt or las" },
 	{ "coflow", D_OPT, "varys, scf, fcfs, fair or none" },
 	{ "ocs-fetch", D_OPT, "circuit or copies" },
+	{ "fetch-order", D_OPT, "fifo or random" },
 	{ "rate-quantum", D_OPT, "a time" },
 	{ "horizon", D_OPT, "a time over 0" },
 	{ "no-io", D_FLAG, "yes or no" },
@@ -230,6 +231,8 @@ static int check_value(const struct dim *d, const char *v, char *errbuf)
 		if (!strcmp(d->key, "coflow") && netsched_coflow_parse(v) < 0)
 			break;
 		if (!strcmp(d->key, "ocs-fetch") && strcmp(v, "circuit") && strcmp(v, "copies"))
+			break;
+		if (!strcmp(d->key, "fetch-order") && strcmp(v, "fifo") && strcmp(v, "random"))
 			break;
 		if (!strcmp(d->key, "copies") && parse_uint(v, 1, 1000000, &u))
 			break;

@@ -460,12 +460,25 @@ static void fetch_start(struct ctl *c, struct rstate *rs, struct flow *f, bool s
 static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 {
 	while (rs->wait_head && rs->active < c->opts.parallel_copies) {
-		struct flow *f = rs->wait_head;
+		struct flow *f = rs->wait_head, **pp = &rs->wait_head, *prev = NULL;
 		struct hyde_task *t = &c->c->jobs[f->job].reduces[f->reduce];
 
-		rs->wait_head = f->next;
-		if (!rs->wait_head)
-			rs->wait_tail = NULL;
+		/* --fetch-order random; a circuit's fetches are at the head
+		 * (queue_for_copy's front) and keep it */
+		if (c->opts.fetch_random && f->path != PATH_OCS && f->next) {
+			size_t n = 0, k;
+
+			for (f = rs->wait_head; f; f = f->next)
+				n++;
+			k = (size_t)rng_below(&c->fetch_rng, n);
+			for (f = rs->wait_head; k--; f = f->next) {
+				prev = f;
+				pp = &f->next;
+			}
+		}
+		*pp = f->next;
+		if (rs->wait_tail == f)
+			rs->wait_tail = prev;
 		f->next = NULL;
 		(void)t;
 		(void)j;

@@ -138,6 +138,12 @@ struct ctl_opts {
 	 * (Hadoop's fetchers as they are); by default a circuit's fetches
 	 * start when it is up, outside the copies (--ocs-fetch) */
 	bool ocs_fetch_slots;
+	/* A reduce's next fetch, when a copy frees: a random one of those
+	 * waiting, as Hadoop's ShuffleScheduler picks a random host with
+	 * output for it (--fetch-order random); by default the first to
+	 * wait (outputs in the order they reached the reduce: at its start,
+	 * by map). A circuit's fetches waiting for copies go first either way. */
+	bool fetch_random;
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
