@@ -11,7 +11,9 @@
 # Usage: bench/sim_quantum.sh [Q|grid=G|rack|A+B...]   (default 1ms 10ms; from the
 # build tree, or HYDE=path/to/hyde); BENCH_BIG=1 adds paper60 at scale 0.1
 # (several CPU-minutes exact); BENCH_SCHEDS="fair neat ..." the schedulers
-# (default fair), BENCH_CASES="paper60-s0.1 ..." some of the workloads.
+# (default fair), BENCH_CASES="paper60-s0.1 ..." some of the workloads,
+# BENCH_SIM_OPTS="--fetch-order random ..." options for every run, exact
+# ones too.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -26,7 +28,8 @@ command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench/sim_quantum.sh: needs 
 sim() {
 	dir=$1 topo=$2 wl=$3
 	shift 3
-	/usr/bin/time -f '%U %S' -o "$tmp/time" "$HYDE" sim -t "$topo" -w "$wl" -o "$dir" -q "$@" ||
+	# shellcheck disable=SC2086 # (options, split on purpose)
+	/usr/bin/time -f '%U %S' -o "$tmp/time" "$HYDE" sim -t "$topo" -w "$wl" -o "$dir" -q ${BENCH_SIM_OPTS:-} "$@" ||
 		{ echo "bench/sim_quantum.sh: hyde sim failed on $wl $*" >&2; exit 1; }
 	awk '{ printf "%.2f", $1 + $2 }' "$tmp/time"
 }
@@ -67,7 +70,7 @@ paper60-s0.1|$src/topologies/paper60.topo|$tmp/fb01.wl"
 fi
 
 SCHEDS=${BENCH_SCHEDS:-fair}
-echo "hyde sim --rate-quantum Q, -B end_grid=G, -B fetch=rack: speed and error against the exact run"
+echo "hyde sim --rate-quantum Q, -B end_grid=G, -B fetch=rack: speed and error against the exact run${BENCH_SIM_OPTS:+ (every run: $BENCH_SIM_OPTS)}"
 printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' workload scheduler trade "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
 	"|JCT err| per job: median p99 max"
 for sched in $SCHEDS; do
