@@ -164,13 +164,14 @@ grep -q "no line 13" "$tmpdir/e12" || fail "array task 12: $(cat "$tmpdir/e12")"
 expect_status 2 env PATH=/nonexistent "$HYDE" sweep "$tmpdir/a.spec" -o "$tmpdir/noslurm" --slurm &&
 	contains "$err" "needs sbatch"
 
-# the network's policies and the OCS fetch model are dimensions too
-printf 'topology %s\nworkload %s\nscheduler neat\noption coflow varys none\noption net srpt\noption ocs-fetch copies\n' \
+# the network's policies, the OCS fetch model and the fetch order are
+# dimensions too
+printf 'topology %s\nworkload %s\nscheduler neat\noption coflow varys none\noption net srpt\noption ocs-fetch copies\noption fetch-order random\n' \
 	"$T/rack8.topo" "$W/fb-small.wl" >"$tmpdir/net.spec"
 expect_status 0 "$HYDE" sweep "$tmpdir/net.spec" -o "$tmpdir/net" -n
-grep -q -- "-s neat --coflow varys --net srpt --ocs-fetch copies --seed 1 -o $tmpdir/net/runs/0000_neat_coflow=varys " "$tmpdir/net/commands.txt" &&
+grep -q -- "-s neat --coflow varys --net srpt --ocs-fetch copies --fetch-order random --seed 1 -o $tmpdir/net/runs/0000_neat_coflow=varys " "$tmpdir/net/commands.txt" &&
 	grep -q -- "--coflow none --net srpt" "$tmpdir/net/commands.txt" ||
-	fail "coflow, net, ocs-fetch: $(cat "$tmpdir/net/commands.txt")"
+	fail "coflow, net, ocs-fetch, fetch-order: $(cat "$tmpdir/net/commands.txt")"
 
 # the simulator's own options (-B) are dimensions too
 printf 'topology %s\nworkload %s\nscheduler fair\nbackend fetch host rack\nbackend end_grid 10ms\n' \
@@ -255,6 +256,7 @@ bad "option frob 1" "bad.spec:4: option: expected one of circuits"
 bad "option coflow sebf" "bad.spec:4: option coflow: expected varys, scf, fcfs, fair or none, got 'sebf'"
 bad "option net maxmin" "bad.spec:4: option net: expected fair, fcfs, srpt or las, got 'maxmin'"
 bad "option ocs-fetch later" "bad.spec:4: option ocs-fetch: expected circuit or copies, got 'later'"
+bad "option fetch-order map" "bad.spec:4: option fetch-order: expected fifo or random, got 'map'"
 bad "scheduler delay" "bad.spec:4: scheduler is given twice"
 bad "workload $tmpdir/none.wl" "bad.spec:4: workload"
 printf 'topology %s\nscheduler fair\n' "$T/rack8.topo" >"$tmpdir/bad.spec"
