@@ -131,8 +131,8 @@ static void sweep_usage(FILE *fp)
 		"  seed N...               seeds; A..B for a range (default 1)\n"
 		"  set KEY VALUE...        a scheduler option for every scheduler (-S KEY=VALUE)\n"
 		"  option NAME VALUE...    a hyde sim option: circuits, heartbeat, copies, rates,\n"
-		"                          net, coflow, ocs-fetch, rate-quantum, horizon (a value),\n"
-		"                          no-io, coflow-only (yes/no)\n"
+		"                          net, coflow, ocs-fetch, fetch-order, rate-quantum,\n"
+		"                          horizon (a value), no-io, coflow-only (yes/no)\n"
 		"  backend KEY VALUE...    a simulator option (-B KEY=VALUE: hyde sim --help\n"
 		"                          lists them), e.g. backend fetch host rack\n"
 		"  out DIR                 where the sweep goes (default runs/sweep-DATE-TIME)\n"
@@ -333,7 +333,7 @@ static int spec_line(struct sweep *sw, char **f, int nf, unsigned line, char *er
 			if (!strcmp(sim_options[i].name, f[1]))
 				break;
 		if (nf < 2 || i == ARRAY_SIZE(sim_options)) {
-			errbuf_set(errbuf, "option: expected one of circuits, heartbeat, copies, rates, net, coflow, ocs-fetch, rate-quantum, horizon, no-io, coflow-only, got '%s'",
+			errbuf_set(errbuf, "option: expected one of circuits, heartbeat, copies, rates, net, coflow, ocs-fetch, fetch-order, rate-quantum, horizon, no-io, coflow-only, got '%s'",
 				   nf < 2 ? "" : f[1]);
 			return -EINVAL;
 		}
