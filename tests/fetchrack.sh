@@ -34,12 +34,20 @@ eps,1250000,500000000,700000000,200000000,$h,r0h1,a/shuffle/r1/m0@$h" ] ||
 eps,1250000,500000000,700000000,200000000,r1,r0h1,a/shuffle/r1/m0@r1" ] ||
 	fail "fetch=rack: $(shuffle_rows "$tmpdir/a1")"
 
-printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/b.topo"
-printf 'job id=b arrival=0s input=1MB shuffle=2500000B output=0B maps=4 reduces=1 map_time=0.5s reduce_time=0s map_racks=1,1,1,1 reduce_racks=0\n' >"$tmpdir/b.wl"
-for f in host rack; do
-	expect_status 0 "$HYDE" sim -q -t "$tmpdir/b.topo" -w "$tmpdir/b.wl" --no-io --heartbeat 0 --copies 1 \
-		-B fetch=$f -o "$tmpdir/b-$f"
-done
+# one_copy NAME HOSTS_PER_RACK CONTAINERS JOB: the job on two racks of 100
+# Mbit/s hosts, one copy per reduce, per host ($tmpdir/NAME-host) and per
+# rack ($tmpdir/NAME-rack)
+one_copy() {
+	printf 'racks 2\nhosts %s\ncontainers %s\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' \
+		"$2" "$3" >"$tmpdir/$1.topo"
+	printf '%s\n' "$4" >"$tmpdir/$1.wl"
+	for f in host rack; do
+		expect_status 0 "$HYDE" sim -q -t "$tmpdir/$1.topo" -w "$tmpdir/$1.wl" --no-io --heartbeat 0 --copies 1 \
+			-B fetch=$f -o "$tmpdir/$1-$f"
+	done
+}
+
+one_copy b 2 2 'job id=b arrival=0s input=1MB shuffle=2500000B output=0B maps=4 reduces=1 map_time=0.5s reduce_time=0s map_racks=1,1,1,1 reduce_racks=0'
 [ "$(shuffle_rows "$tmpdir/b-host" | wc -l)" = 3 ] || fail "fetch=host: $(shuffle_rows "$tmpdir/b-host")"
 [ "$(shuffle_rows "$tmpdir/b-rack")" = "eps,625000,500000000,550000000,50000000,r1,r0h0,b/shuffle/r0/m0@r1
 eps,1875000,550000000,700000000,150000000,r1,r0h0,b/shuffle/r0/m1@r1" ] ||
@@ -51,12 +59,7 @@ eps,1875000,550000000,700000000,150000000,r1,r0h0,b/shuffle/r0/m1@r1" ] ||
 # each: m0's fetches share m0's host's link (4 x 25 Mbit/s, 160 ms); m1's
 # and m2's outputs, batched while they waited, cross neither host's link
 # (100 Mbit/s each, the reduce's link: 80 ms; per host 160 ms more)
-printf 'racks 2\nhosts 4\ncontainers 1\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/e.topo"
-printf 'job id=e arrival=0s input=1MB shuffle=6000000B output=0B maps=3 reduces=4 map_time=0.5s reduce_time=0s map_racks=1,1,1 reduce_racks=0,0,0,0\n' >"$tmpdir/e.wl"
-for f in host rack; do
-	expect_status 0 "$HYDE" sim -q -t "$tmpdir/e.topo" -w "$tmpdir/e.wl" --no-io --heartbeat 0 --copies 1 \
-		-B fetch=$f -o "$tmpdir/e-$f"
-done
+one_copy e 4 1 'job id=e arrival=0s input=1MB shuffle=6000000B output=0B maps=3 reduces=4 map_time=0.5s reduce_time=0s map_racks=1,1,1 reduce_racks=0,0,0,0'
 [ "$(shuffle_rows "$tmpdir/e-host" | cut -d, -f4 | sort -n | uniq -c | awk '{ printf "%s:%s ", $1, $2 }')" = \
 	"4:660000000 4:820000000 4:980000000 " ] || fail "three hosts, fetch=host: $(shuffle_rows "$tmpdir/e-host")"
 [ "$(shuffle_rows "$tmpdir/e-rack" | cut -d, -f2,3,4 | sort | uniq -c | awk '{ printf "%s:%s ", $1, $2 }')" = \
