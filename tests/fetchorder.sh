@@ -6,7 +6,8 @@
 # of the other rack, 80 ms each over the reduce's 100 Mbit/s link: fifo
 # fetches m0, m1, m2; random fetches m0 first (it started alone, before the
 # others reached the reduce), then the others in a seed's order, some seed
-# not m1 first; every order ends at 580, 660 and 740 ms; a seed repeats.
+# not m1 first; every order ends at 580, 660 and 740 ms; a seed repeats;
+# summary.json says fetch_order random, and nothing with fifo.
 # The main job with random keeps every shuffle byte, with the rates and the
 # circuit planner's counts checked (HYDE_SIM_VERIFY), with circuits'
 # fetches in the copies (--ocs-fetch copies) too; fifo is the default, byte
@@ -35,6 +36,8 @@ for s in 1 2 3 4 5 6; do
 	esac
 done
 [ $moved -gt 0 ] || fail "random: m1 first after m0 with every seed, as fifo"
+grep -q '"fetch_order": "random"' "$tmpdir/o-random-1/summary.json" || fail "random: summary.json does not say it"
+grep -q fetch_order "$tmpdir/o-fifo-1/summary.json" && fail "fifo: summary.json names a fetch order"
 expect_status 0 "$HYDE" sim -q -t "$tmpdir/o.topo" -w "$tmpdir/o.wl" --no-io --heartbeat 0 --copies 1 \
 	--fetch-order random --seed 3 -o "$tmpdir/o-again"
 cmp -s "$tmpdir/o-again/flows.csv" "$tmpdir/o-random-3/flows.csv" || fail "random: seed 3 does not repeat"

@@ -282,6 +282,9 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf)
 	if (tt.horizon > 0)
 		fprintf(o.fp, "  \"horizon_s\": %.9f,\n  \"stopped_at_horizon\": %s,\n",
 			(double)tt.horizon / 1e9, tt.at_horizon ? "true" : "false");
+	/* only with --fetch-order random: its figures are not the default's */
+	if (c->opts.fetch_random)
+		fprintf(o.fp, "  \"fetch_order\": \"random\",\n");
 	metrics_json(c, o.fp);
 	fprintf(o.fp, "}\n");
 	return out_close(&o, errbuf);
