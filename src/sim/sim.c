@@ -117,7 +117,7 @@ struct sim_class {
 	bool running;	 /* max-min: in the solver (its path is usable) */
 	bool due;	 /* done_fire: has members done */
 	enum flow_path path;
-	bool from_rack;	 /* -B fetch=rack: from several hosts of a rack, no source host link */
+	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
 	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
@@ -657,9 +657,9 @@ static void arm_done_seq(struct sim *s, uint64_t seq)
 /* ---- classes ---- */
 
 static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
-			 enum flow_path path, bool from_rack)
+			 enum flow_path path, bool no_link)
 {
-	uint64_t k = (((uint64_t)src * s->H + dst) * 4 + (uint64_t)path) * 2 + from_rack;
+	uint64_t k = (((uint64_t)src * s->H + dst) * 4 + (uint64_t)path) * 2 + no_link;
 
 	return (size_t)(splitmix64(&k) & s->tab_mask);
 }
@@ -679,7 +679,7 @@ static void class_links(struct sim *s, struct sim_class *c)
 	c->m.nlinks = 0;
 	if (c->path == PATH_HOST)
 		return;
-	if (!c->from_rack)
+	if (!c->no_link)
 		c->m.links[c->m.nlinks++] = L_HOST_UP(s, c->src);
 	if (c->path == PATH_EPS) {
 		c->m.links[c->m.nlinks++] = L_TOR_UP(s, c->sr);
@@ -701,7 +701,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	if (!per_flow(s->model)) /* ordered models: every flow is its own class */
 		for (c = s->tab[h]; c; c = c->hnext)
 			if (c->src == src && c->dst == f->dst_host && c->path == f->path &&
-			    c->from_rack == f->no_link)
+			    c->no_link == f->no_link)
 				return c;
 	c = xcalloc(1, sizeof(*c));
 	c->seq = s->seq++;
@@ -710,7 +710,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	c->sr = topo_host_rack(s->t, src);
 	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
-	c->from_rack = f->no_link;
+	c->no_link = f->no_link;
 	class_links(s, c);
 	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
@@ -751,7 +751,7 @@ static void account(struct sim *s, struct sim_class *c)
 	if (d <= 0)
 		return;
 	if (c->tailing) { /* what a port delivers crossed the whole path */
-		if (!c->from_rack)
+		if (!c->no_link)
 			s->lbits[L_HOST_UP(s, c->src)] += d;
 		s->lbits[L_CIRCUIT(s, c->sr)] += d;
 		s->lbits[L_HOST_DOWN(s, c->dst)] += d;
@@ -907,7 +907,7 @@ static void tail_fire(struct evloop *l, struct evtimer *t)
  * are left as they are. */
 static bool q_ok(const struct sim *s, const struct sim_class *c)
 {
-	return s->qf && c->path == PATH_OCS && !c->from_rack && !per_flow(s->model);
+	return s->qf && c->path == PATH_OCS && !c->no_link && !per_flow(s->model);
 }
 
 /* What the member with the least left has left (units, less the done
@@ -1188,7 +1188,7 @@ static void class_drop(struct sim *s, struct sim_class *c)
 	stop_class(s, c);
 	ch_remove(s, c);
 	if (c->hashed) {
-		size_t h = class_hash(s, c->src, c->dst, c->path, c->from_rack);
+		size_t h = class_hash(s, c->src, c->dst, c->path, c->no_link);
 		struct sim_class **pp;
 
 		for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
