@@ -7,7 +7,9 @@
 # fetches m0, m1, m2; random fetches m0 first (it started alone, before the
 # others reached the reduce), then the others in a seed's order, some seed
 # not m1 first; every order ends at 580, 660 and 740 ms; a seed repeats;
-# summary.json says fetch_order random, and nothing with fifo.
+# summary.json says fetch_order random, and nothing with fifo. A
+# circuit's fetches queued for copies (--ocs-fetch copies) start before an
+# EPS fetch that waited longer, with either order.
 # The main job with random keeps every shuffle byte, with the rates and the
 # circuit planner's counts checked (HYDE_SIM_VERIFY), with circuits'
 # fetches in the copies (--ocs-fetch copies) too; fifo is the default, byte
@@ -41,6 +43,23 @@ grep -q fetch_order "$tmpdir/o-fifo-1/summary.json" && fail "fifo: summary.json 
 expect_status 0 "$HYDE" sim -q -t "$tmpdir/o.topo" -w "$tmpdir/o.wl" --no-io --heartbeat 0 --copies 1 \
 	--fetch-order random --seed 3 -o "$tmpdir/o-again"
 cmp -s "$tmpdir/o-again/flows.csv" "$tmpdir/o-random-3/flows.csv" || fail "random: seed 3 does not repeat"
+
+# a circuit's fetches waiting for copies go first either way: one copy,
+# three outputs on rack 0 (an elephant pair: its circuit), two on rack 2
+# (EPS); m3 takes the copy at once, the circuit's three fetches come up
+# ahead of m4, which waits for all of them
+printf 'racks 3\nhosts 3\ncontainers 1\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 2500000B\n' \
+	>"$tmpdir/g.topo"
+printf 'job id=g arrival=0s input=1MB shuffle=5000000B output=0B maps=5 reduces=1 map_time=0.5s reduce_time=0s map_racks=0,0,0,2,2 reduce_racks=1\n' \
+	>"$tmpdir/g.wl"
+for s in 1 2 3 4 5 6; do
+	for f in fifo random; do
+		expect_status 0 "$HYDE" sim -q -t "$tmpdir/g.topo" -w "$tmpdir/g.wl" --no-io --heartbeat 0 --copies 1 \
+			--ocs-fetch copies --fetch-order $f --seed $s -o "$tmpdir/g-$f-$s"
+		got=$(awk -F, '$13 == "shuffle" { print $6, $4 }' "$tmpdir/g-$f-$s/flows.csv" | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+		[ "$got" = "eps ocs ocs ocs eps " ] || fail "seed $s, $f, circuit's fetches in the copies: $got"
+	done
+done
 
 # the main job, on a fabric with circuits, every check on
 T="$HYDE_SRCDIR/topologies/rack8.topo"
