@@ -461,7 +461,6 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 {
 	while (rs->wait_head && rs->active < c->opts.parallel_copies) {
 		struct flow *f = rs->wait_head, **pp = &rs->wait_head, *prev = NULL;
-		struct hyde_task *t = &c->c->jobs[f->job].reduces[f->reduce];
 
 		/* --fetch-order random; a circuit's fetches are at the head
 		 * (queue_for_copy's front) and keep it */
@@ -480,7 +479,6 @@ static void reduce_pump(struct ctl *c, struct jstate *j, struct rstate *rs)
 		if (rs->wait_tail == f)
 			rs->wait_tail = prev;
 		f->next = NULL;
-		(void)t;
 		(void)j;
 		fetch_start(c, rs, f, true);
 	}

@@ -903,8 +903,8 @@ static void tail_fire(struct evloop *l, struct evtimer *t)
  * not the VOQ's size; what a class's VOQ cannot hold for its members (a
  * member that joins with less left; a member that ends) is taken back
  * from its source's link, so links carry exactly the flows' bytes.
- * Max-min rates only; fetches from a rack (-B fetch=rack: no source link)
- * are left as they are. */
+ * Max-min rates only; a fetch from several hosts of a rack (-B
+ * fetch=rack: no source link) is left as it is. */
 static bool q_ok(const struct sim *s, const struct sim_class *c)
 {
 	return s->qf && c->path == PATH_OCS && !c->no_link && !per_flow(s->model);
