@@ -76,6 +76,15 @@ verified_main_job() {
 		fail "$mname: flows or their bytes differ from the default run's: $(diff "$tmpdir/main-default.fb" "$tmpdir/main-$mname.fb" | head -5)"
 }
 
+# small_ocs_topo FILE HOSTS CONTAINERS: two racks of HOSTS hosts with
+# CONTAINERS containers each, 100 Mbit/s host links, 10 Mbit/s uplinks, a
+# 400 Mbit/s OCS with a 10 ms delta, and a 100 KB elephant threshold (a
+# shuffle between the racks takes the circuit)
+small_ocs_topo() {
+	printf 'racks 2\nhosts %s\ncontainers %s\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
+		"$2" "$3" >"$1"
+}
+
 # view_is_flows NAME [hyde sim OPTIONS...]: the simulator's network view
 # (tests/plugin_netlog.c: tor0's uplink and r0h0's link at every tick),
 # summed over a run of workloads/small.wl on two racks of two hosts (or of

@@ -13,8 +13,7 @@
 # the whole path); ordered rate models refuse the option.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
-printf 'racks 2\nhosts 1\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
-	>"$tmpdir/ocs.topo"
+small_ocs_topo "$tmpdir/ocs.topo" 1 2
 printf 'job id=a arrival=0s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=0.5s reduce_time=0s map_racks=0 reduce_racks=1\n' \
 	>"$tmpdir/one.wl"
 expect_status 0 "$HYDE" sim -q -t "$tmpdir/ocs.topo" -w "$tmpdir/one.wl" --no-io -o "$tmpdir/run"
@@ -44,8 +43,7 @@ contains "$out_30yes" "113KB left in all" # 375,000 - 262,144 bytes
 # together (50 Mbit/s each on the destination's link: 160 ms), the circuit
 # cut 10 ms short: both take the port's queue (125 KB in 10 ms), whichever
 # goes down first (the port is full at the rates in effect then)
-printf 'racks 2\nhosts 2\ncontainers 1\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
-	>"$tmpdir/ocs22.topo"
+small_ocs_topo "$tmpdir/ocs22.topo" 2 1
 printf 'job id=a arrival=0s input=2MB shuffle=2MB output=0B maps=2 reduces=1 map_time=0.5s reduce_time=0s map_racks=0,0 reduce_racks=1\n' \
 	>"$tmpdir/two.wl"
 expect_status 0 "$HYDE" sim -q -t "$tmpdir/ocs22.topo" -w "$tmpdir/two.wl" --no-io -o "$tmpdir/run2"

@@ -18,8 +18,7 @@
 # ordered rate models refuse the option.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
-printf 'racks 2\nhosts 2\ncontainers 2\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 10Mbit\nocs yes\nocs_rate 400Mbit\ndelta 10ms\nt_e 100KB\n' \
-	>"$tmpdir/ocs22.topo"
+small_ocs_topo "$tmpdir/ocs22.topo" 2 2
 # one map on rack 0, a reduce on each rack: an OCS fetch and a same-host one
 printf 'job id=a arrival=0s input=1MB shuffle=2MB output=0B maps=1 reduces=2 map_time=0.5s reduce_time=0s map_racks=0 reduce_racks=1,0\n' \
 	>"$tmpdir/two.wl"
