@@ -288,6 +288,94 @@ static void read_setup(const char *dir, char *buf, size_t len)
 	fclose(fp);
 }
 
+/* DIR/events.log's run_options fields (KEY=VALUE, the controller's
+ * options as the run ran), or NULL for a run without the line (a replay,
+ * a run from before it). The caller frees it. */
+static char *read_run_options(const char *dir)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *k, *v = NULL;
+	size_t lcap = 0;
+	FILE *fp = fopen(path, "r");
+
+	free(path);
+	if (!fp)
+		return NULL;
+	while (!v && read_line(fp, &line, &lcap) >= 0) {
+		if ((k = strstr(line, " run_options ")))
+			v = xstrdup(k + strlen(" run_options "));
+		else if (strstr(line, " job_arrive ") || strstr(line, " flow_start "))
+			break; /* the options come before anything happens */
+	}
+	free(line);
+	fclose(fp);
+	return v;
+}
+
+/* The value as compared: a topology's or workload's file by its last
+ * path component (the same file named from elsewhere is the same), the
+ * rest as written. */
+static const char *option_key_value(const char *field, size_t len, size_t *vlen)
+{
+	const char *eq = memchr(field, '=', len), *v, *slash;
+
+	if (!eq) {
+		*vlen = len;
+		return field;
+	}
+	v = eq + 1;
+	*vlen = len - (size_t)(v - field);
+	if ((eq - field == 8 && !strncmp(field, "topology", 8)) ||
+	    (eq - field == 8 && !strncmp(field, "workload", 8)))
+		for (slash = v; slash < field + len; slash++)
+			if (*slash == '/') {
+				*vlen -= (size_t)(slash + 1 - v);
+				v = slash + 1;
+			}
+	return v;
+}
+
+/* Prints the options the two runs were made with otherwise ("KEY=A
+ * against B"), if both say: decisions and flows may part for that alone,
+ * which the figures below cannot tell from the network model's error. */
+static void report_options(const char *emul, const char *sim)
+{
+	char *o[2] = { read_run_options(emul), read_run_options(sim) };
+	const char *p, *q;
+	size_t n = 0;
+
+	if (!o[0] || !o[1])
+		goto out;
+	for (p = o[0]; *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " "), klen = strcspn(p, "="), va, vb;
+		const char *a, *b = NULL;
+
+		if (klen >= len) {
+			p += len;
+			continue;
+		}
+		for (q = o[1]; *q; q += strspn(q, " ")) {
+			size_t l2 = strcspn(q, " ");
+
+			if (l2 > klen && q[klen] == '=' && !strncmp(p, q, klen)) {
+				b = option_key_value(q, l2, &vb);
+				break;
+			}
+			q += l2;
+		}
+		a = option_key_value(p, len, &va);
+		if (!b || va != vb || strncmp(a, b, va)) {
+			printf("%s%.*s against %.*s", n++ ? "; " : "Options: the two runs were made otherwise: ",
+			       (int)len, p, b ? (int)vb : 4, b ? b : "none");
+		}
+		p += len;
+	}
+	if (n)
+		printf(" (run_options in events.log): their decisions and flows may differ for that alone\n\n");
+out:
+	free(o[0]);
+	free(o[1]);
+}
+
 /* How the two runs' decisions compare: task starts in both, on the same
  * host; and per job (sorted by id) whether every task of it was placed
  * alike (its tasks the same in both runs, each on the same host). */
@@ -750,6 +838,7 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 	if (!quiet) {
 		printf("hyde fidelity: %s (emulated) against %s (simulated)\n", dir[0], dir[1]);
 		printf("ratio: emulated / simulated (above 1: the emulation slower); |err|: |sim - emul| / emul\n\n");
+		report_options(dir[0], dir[1]);
 		if (place.known)
 			printf("Decisions: %zu task starts in both runs, %zu on the same host (%.1f%%), %zu in one run only; %zu of %zu jobs placed alike (every task on the same host)\n\n",
 			       place.both, place.same,

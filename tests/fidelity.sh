@@ -265,6 +265,24 @@ grep -qx 'job,a,heavy,-,1,10000000000,5000000000,2.000000' "$tmpdir/fidelity.csv
 	fail "fidelity.csv: job a: $(grep '^job' "$tmpdir/fidelity.csv")"
 [ "$(wc -l <"$tmpdir/fidelity.csv")" = 11 ] || fail "fidelity.csv: $(wc -l <"$tmpdir/fidelity.csv") lines, expected 1 + 6 + 2 + 2"
 
+# ---- run_options: a run directory says how it was made, and hyde
+# fidelity names what two runs were made with otherwise ----
+grep -qx "0 run_options topology=$T workload=$W seed=3 copies=5 heartbeat=1s net=fair coflow=none io=hdfs ocs_fetch=circuit fetch_order=fifo coflow_only=no horizon=0" "$A/events.log" ||
+	fail "run_options of a run with the defaults: $(grep run_options "$A/events.log")"
+# the same workload from another directory (its name has a space: %20)
+mkdir "$tmpdir/w d"
+cp "$W" "$tmpdir/w d/"
+R="$tmpdir/ro"
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$tmpdir/w d/fb-small.wl" -s coscheduler --seed 3 --copies 3 \
+	--heartbeat 500ms --no-io --fetch-order random --net srpt --horizon 1h -o "$R"
+grep -qx "0 run_options topology=$T workload=$tmpdir/w%20d/fb-small.wl seed=3 copies=3 heartbeat=500ms net=srpt coflow=none io=none ocs_fetch=circuit fetch_order=random coflow_only=no horizon=3600s" "$R/events.log" ||
+	fail "run_options: $(grep run_options "$R/events.log")"
+expect_status 0 "$HYDE" fidelity "$A" "$R" -o "$R"
+contains "$out" "Options: the two runs were made otherwise: copies=5 against 3; heartbeat=1s against 500ms; net=fair against srpt; io=hdfs against none; fetch_order=fifo against random; horizon=0 against 3600s (run_options in events.log)"
+# a replay has none (its decisions are its run's): no line
+expect_status 0 "$HYDE" fidelity "$A" "$B" -o "$R"
+echo "$out" | grep -q "^Options:" && fail "an options line against a replay: $out"
+
 # ---- hyde fidelity: bad input, one message, exit 2, nothing written ----
 O="$tmpdir/out"
 mkdir "$O"

@@ -23,6 +23,13 @@ trap cleanup EXIT
 
 expect_status 0 "$HYDE" run -t "$D/run2x2io.topo" -w "$D/io.wl" --seed 5 -o "$E" --prefix $P -q
 expect_status 0 "$HYDE" sim -t "$D/run2x2io.topo" -w "$D/io.wl" --seed 5 -o "$S" -q
+# both say how they were made (run_options), alike, and hyde fidelity
+# names nothing made otherwise
+ro() { sed -n 's/^[0-9]* run_options //p' "$1/events.log"; }
+[ -n "$(ro "$E")" ] && [ "$(ro "$E")" = "$(ro "$S")" ] ||
+	fail "run_options: emulation '$(ro "$E")', simulation '$(ro "$S")'"
+expect_status 0 "$HYDE" fidelity "$E" "$S" -o "$S"
+echo "$out" | grep -q '^Options:' && fail "runs made alike, an options line: $(echo "$out" | grep '^Options:')"
 
 # The decisions: where each job's tasks ran. The workload pins every
 # task's rack, but a host in the rack, and the DAG child's reduce, can go

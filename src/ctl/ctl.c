@@ -1536,6 +1536,43 @@ void ctl_event_backend_options(struct ctl *c)
 	fputc('\n', c->events);
 }
 
+/* A value of run_options: bytes that would split the line or be read as
+ * an escape (white space, control bytes, '%') as %XX, so every field is
+ * KEY=VALUE without spaces. */
+static void event_value(FILE *fp, const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v <= ' ' || *v == '%' || *v == 0x7f)
+			fprintf(fp, "%%%02X", (unsigned char)*v);
+		else
+			fputc(*v, fp);
+}
+
+/* The "run_options" line of events.log: every option of the controller
+ * that makes a run what it is, as it ran (defaults included), beside the
+ * scheduler's and the backend's own (sched_options, backend_options). A
+ * run directory then says how it was made, and hyde fidelity can say
+ * where two runs it joins were made otherwise (man hyde-sim, FILES). */
+void ctl_event_run_options(struct ctl *c)
+{
+	const struct ctl_opts *o = &c->opts;
+	char b[32];
+
+	if (!c->events)
+		return;
+	fprintf(c->events, "%" PRId64 " run_options topology=", ctl_now(c));
+	event_value(c->events, o->topo_path ? o->topo_path : c->t->name);
+	fprintf(c->events, " workload=");
+	event_value(c->events, o->wl_spec ? o->wl_spec : "-");
+	fprintf(c->events, " seed=%" PRIu64 " copies=%u heartbeat=%s", o->seed,
+		o->parallel_copies, o->heartbeat ? unit_fmt_time(o->heartbeat, b, sizeof(b)) : "0");
+	fprintf(c->events, " net=%s coflow=%s io=%s ocs_fetch=%s fetch_order=%s coflow_only=%s",
+		o->net ? o->net : "fair", o->coflow ? o->coflow : "none",
+		o->no_io ? "none" : "hdfs", o->ocs_fetch_slots ? "copies" : "circuit",
+		o->fetch_random ? "random" : "fifo", o->coflow_only ? "yes" : "no");
+	fprintf(c->events, " horizon=%s\n", o->horizon > 0 ? unit_fmt_time(o->horizon, b, sizeof(b)) : "0");
+}
+
 int ctl_run(struct ctl *c, char *errbuf)
 {
 	int r;
@@ -1568,6 +1605,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 			fprintf(c->events, " %s", c->opts.sched_kv[k]);
 		fputc('\n', c->events);
 		ctl_event_backend_options(c);
+		ctl_event_run_options(c);
 	}
 	c->loop.flag = &interrupted;
 	c->loop.on_flag = on_interrupt;

@@ -388,6 +388,8 @@ int report_write_summary(struct ctl *c, const char *name, char *errbuf);
 
 /* ctl.c: the "backend_options" line of events.log */
 void ctl_event_backend_options(struct ctl *c);
+/* and its "run_options" line: the controller's options as the run ran */
+void ctl_event_run_options(struct ctl *c);
 /* The longest map or reduce time the workload declares (ns): a run is
  * stalled only well past it. */
 int64_t ctl_longest_task(const struct ctl *c);
