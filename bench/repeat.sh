@@ -12,7 +12,10 @@
 #    task elsewhere once a run's timing differs;
 #  - the network: for the flows present in every run, the CV of each
 #    one's FCT (median, p90), and for the jobs, the CV of each job's CCT
-#    and JCT (median, p90).
+#    and JCT (median, p90);
+#  - per flow, the fidelity goal's figure (FCT ratio, median and p90, over
+#    the flows between hosts) of each run against run 1, the emulator
+#    against itself, and of each run against its replay in the model.
 # A benchmark: prints figures, never fails on them. Needs root.
 # Usage: [RUNS=5] [SCHED=fair] [SEED=1] [OPTS="--heartbeat 0 ..."]
 #        [SIM_OPTS="-B setup=1ms ..."] bench/repeat.sh [TOPOLOGY WORKLOAD]
@@ -118,3 +121,31 @@ if head -1 "$tmp/r1/flows.csv" | grep -q ',name'; then
 else
 	echo "flow FCT: flows.csv has no name column: flows are not comparable across runs"
 fi
+
+# The per-flow figure the fidelity goal is stated on (FCT ratio over the
+# flows between hosts, hyde fidelity), for the emulator against itself
+# (each run against run 1: how far TCP alone moves a flow, the floor under
+# any model's error) and for each run against its replay in the model
+# (hyde sim --replay with SIM_OPTS: the decisions held equal)
+between() { # FIDELITY_OUTPUT: n, ratio median / p90 of the flows between hosts
+	awk '/^  between hosts / { printf "n %4d  median %6.3f  p90 %6.3f", $3, $4, $5; exit }' "$1"
+}
+echo "flow FCT ratio, flows between hosts (hyde fidelity; the per-flow goal: median 0.9-1.1, p90 under 1.5):"
+i=2
+while [ $i -le "$RUNS" ]; do
+	mkdir -p "$tmp/fid$i"
+	"$HYDE" fidelity "$tmp/r$i" "$tmp/r1" -o "$tmp/fid$i" >"$tmp/fid$i.txt" 2>&1 &&
+		printf '  run %d against run 1 (the emulator against itself): %s\n' $i "$(between "$tmp/fid$i.txt")"
+	i=$((i + 1))
+done
+i=1
+while [ $i -le "$RUNS" ]; do
+	[ -f "$tmp/rp$i/flows.csv" ] ||
+		"$HYDE" sim --replay "$tmp/r$i" ${SIM_OPTS:-} -o "$tmp/rp$i" -q >/dev/null 2>&1
+	mkdir -p "$tmp/fidp$i"
+	"$HYDE" fidelity "$tmp/r$i" "$tmp/rp$i" -o "$tmp/fidp$i" >"$tmp/fidp$i.txt" 2>&1 &&
+		printf '  run %d against its replay%s: %s, %s OCS flows stranded\n' $i "${SIM_OPTS:+ ($SIM_OPTS)}" \
+			"$(between "$tmp/fidp$i.txt")" \
+			"$(sed -n 's/^FCT: .*not ended: [0-9]* in EMUL_RUN, \([0-9]*\) in SIM_RUN.*/\1/p' "$tmp/fidp$i.txt")"
+	i=$((i + 1))
+done
