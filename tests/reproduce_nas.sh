@@ -15,6 +15,14 @@ expect_status 2 env RUNS=x QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err"
 expect_status 2 env JOBS_N=0 QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "JOBS_N"
 expect_status 2 env F4_K=ten QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "F4_K"
 expect_status 2 env USERS_H="25 x" QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "USERS_H"
+expect_status 2 env FETCH_ORDER=rand QUICK=1 HYDE="$HYDE" sh "$RS" "$O" && contains "$err" "FETCH_ORDER"
+# FETCH_ORDER=random: every simulation written out with Hadoop's order
+expect_status 0 env FETCH_ORDER=random SWEEP_ONLY=1 QUICK=1 HYDE="$HYDE" sh "$RS" "$tmpdir/fo"
+for p in sim fig4-sim; do
+	[ -s "$tmpdir/fo/sweep/$p/commands.txt" ] &&
+		! grep -v -- ' --fetch-order random ' "$tmpdir/fo/sweep/$p/commands.txt" | grep -q . ||
+		fail "FETCH_ORDER=random: $p's runs not all with --fetch-order random"
+done
 expect_status 0 env QUICK=1 JOBS_N=20 RUNS=2 JOBS=2 HYDE="$HYDE" sh "$RS" "$O" ||
 	{ cat "$tmpdir/stderr" >&2; finish; }
 R="$O/report.md"

@@ -358,9 +358,17 @@ day_figure() {
 	D=$SIM
 }
 
+# the order in which a reduce fetches, when not hyde's default
+fetch_order_line() {
+	[ "${FETCH_ORDER:-fifo}" = fifo ] && return 0
+	echo
+	echo "Every run with \`--fetch-order $FETCH_ORDER\` (FETCH_ORDER): a reduce takes a random one of its waiting fetches, as Hadoop's fetchers pick a random host, where hyde's default takes them first come, first served."
+}
+
 if [ -n "${DAY_ONLY:-}" ]; then
 	{
 		echo "# NAS (CCGrid 2018) in hyde's simulator: §IV's Fig. 3 on the whole FB-2010 day"
+		fetch_order_line
 		day_section
 		echo
 		echo "Figure: fig3day.png (throughput, JET and cross-rack bytes normalised to Fair)."
@@ -381,6 +389,7 @@ fi
 	echo "the span above, instead of the whole 24,442-job day with the trace's arrivals."
 	[ -n "$NAS_TH" ] && echo "NAS's class thresholds are scaled as the jobs' sizes (\`$NAS_TH\`; the jobs keep their drawn class)."
 	echo "Throughput is jobs over the total time (first arrival to last end), as §IV-B."
+	fetch_order_line
 	echo
 	echo "## Every scheduler (Fig. 3(a)-(f))"
 	echo

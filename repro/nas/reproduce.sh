@@ -57,7 +57,9 @@
 # run per scheduler, the coarser model: about 15 CPU-minutes each) or
 # DAY=only (that alone; DAY_COUNT=N: the trace's first N jobs, for a
 # look); F4_K (10),
-# F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); QUICK=1: 40 jobs over 60 s, 2
+# F4_COARSE (10), F4_JOBS (200), EMUL=1 and EMUL_RUNS (2); FETCH_ORDER
+# (fifo, hyde's default, or random: Hadoop's, every run given
+# --fetch-order; the report says which); QUICK=1: 40 jobs over 60 s, 2
 # runs, Fig. 3(h) with 25 and 200 users, Fig. 4 with 20 jobs (for a look,
 # not for figures); SWEEP_ONLY=1: the simulations written out as hyde
 # sweeps (OUT/sweep/POINT/commands.txt for GNU parallel, slurm.sh for a
@@ -98,6 +100,7 @@ done
 for x in $USERS_H; do
 	case $x in *[!0-9]* | 0) echo "reproduce.sh: USERS_H: expected counts, got '$USERS_H'" >&2; exit 2 ;; esac
 done
+case ${FETCH_ORDER:=fifo} in fifo | random) ;; *) echo "reproduce.sh: FETCH_ORDER: expected fifo or random, got '$FETCH_ORDER'" >&2; exit 2 ;; esac
 if [ -n "${EMUL:-}" ] && [ "$(id -u)" != 0 ]; then
 	echo "reproduce.sh: EMUL=1 runs the emulated fabric: run as root" >&2
 	exit 2
@@ -122,6 +125,7 @@ failed=
 point() {
 	_d=$1 _what=$2 _t=$3 _w=$4 _s=$5
 	shift 5
+	[ "$FETCH_ORDER" = fifo ] || set -- "$@" --fetch-order "$FETCH_ORDER"
 	if [ -f "$_d/summary.csv" ]; then
 		echo "reproduce-nas: $_d kept from an earlier reproduction"
 		return 0
@@ -189,7 +193,7 @@ DAY_B="-B fetch=rack -B end_grid=10ms"
 	--backend sim --runs 1 -j "$JOBS" $DAY_B
 if [ "${DAY:-}" = only ]; then
 	[ -n "${SWEEP_ONLY:-}" ] && exit 0
-	DAY_SCHEDS=$DAY_SCHEDS DAY_WL=$DAY_WL DAY_B=$DAY_B USERS=$USERS DAY_ONLY=1 "$here/report.sh" "$OUT" || exit 1
+	DAY_SCHEDS=$DAY_SCHEDS DAY_WL=$DAY_WL DAY_B=$DAY_B USERS=$USERS DAY_ONLY=1 FETCH_ORDER=$FETCH_ORDER "$here/report.sh" "$OUT" || exit 1
 	echo "reproduce-nas: report in $OUT/report.md"
 	exit 0
 fi
@@ -232,7 +236,7 @@ if [ -n "${SWEEP_ONLY:-}" ]; then
 fi
 DAY_SCHEDS=$DAY_SCHEDS DAY_WL=$DAY_WL DAY_B=$DAY_B \
 	WL=$WL RUNS=$RUNS SCHEDS=$SCHEDS NAS_TH=$NAS_TH USERS=$USERS USERS_H=$USERS_H JOBS_N=$JOBS_N F4_WL=$F4_WL F4_FINE=$F4_FINE F4_SCHEDS=$F4_SCHEDS F4_K=$F4_K \
-	F4_COARSE=$F4_COARSE \
+	F4_COARSE=$F4_COARSE FETCH_ORDER=$FETCH_ORDER \
 	"$here/report.sh" "$OUT" || exit 1
 echo "reproduce-nas: report in $OUT/report.md"
 [ -z "$failed" ] || exit 1
