@@ -279,6 +279,10 @@ grep -qx "0 run_options topology=$T workload=$tmpdir/w%20d/fb-small.wl seed=3 co
 	fail "run_options: $(grep run_options "$R/events.log")"
 expect_status 0 "$HYDE" fidelity "$A" "$R" -o "$R"
 contains "$out" "Options: the two runs were made otherwise: copies=5 against 3; heartbeat=1s against 500ms; net=fair against srpt; io=hdfs against none; fetch_order=fifo against random; horizon=0 against 3600s (run_options in events.log)"
+# the simulator's own rate model is the net the run had
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s coscheduler --seed 3 --rates fcfs --horizon 10s -o "$tmpdir/rf"
+grep -q " run_options .* net=fcfs " "$tmpdir/rf/events.log" ||
+	fail "--rates fcfs: $(grep run_options "$tmpdir/rf/events.log")"
 # a replay has none (its decisions are its run's): no line
 expect_status 0 "$HYDE" fidelity "$A" "$B" -o "$R"
 echo "$out" | grep -q "^Options:" && fail "an options line against a replay: $out"

@@ -24,6 +24,7 @@
 #include "core/units.h"
 #include "ctl/ctl_int.h"
 #include "ctl/live.h"
+#include "net/netsched.h"
 
 #define CTL_OF_TIMER(t, field) \
 	((struct ctl *)((char *)(t) - offsetof(struct ctl, field)))
@@ -1556,10 +1557,16 @@ static void event_value(FILE *fp, const char *v)
 void ctl_event_run_options(struct ctl *c)
 {
 	const struct ctl_opts *o = &c->opts;
+	const char *net = o->net;
 	char b[32];
+	int v;
 
 	if (!c->events)
 		return;
+	/* the flow policy as the schedulers are told it: --net, else what
+	 * the backend's options set (the simulator's -B rates) */
+	if (!net && c->be.ops->net_policy && (v = c->be.ops->net_policy(c->be.priv)) >= 0)
+		net = netsched_net_name((enum hyde_net_policy)v);
 	fprintf(c->events, "%" PRId64 " run_options topology=", ctl_now(c));
 	event_value(c->events, o->topo_path ? o->topo_path : c->t->name);
 	fprintf(c->events, " workload=");
@@ -1567,7 +1574,7 @@ void ctl_event_run_options(struct ctl *c)
 	fprintf(c->events, " seed=%" PRIu64 " copies=%u heartbeat=%s", o->seed,
 		o->parallel_copies, o->heartbeat ? unit_fmt_time(o->heartbeat, b, sizeof(b)) : "0");
 	fprintf(c->events, " net=%s coflow=%s io=%s ocs_fetch=%s fetch_order=%s coflow_only=%s",
-		o->net ? o->net : "fair", o->coflow ? o->coflow : "none",
+		net ? net : "fair", o->coflow ? o->coflow : "none",
 		o->no_io ? "none" : "hdfs", o->ocs_fetch_slots ? "copies" : "circuit",
 		o->fetch_random ? "random" : "fifo", o->coflow_only ? "yes" : "no");
 	fprintf(c->events, " horizon=%s\n", o->horizon > 0 ? unit_fmt_time(o->horizon, b, sizeof(b)) : "0");
