@@ -636,8 +636,7 @@ static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t 
 	if (from_rack) {
 		/* from the rack: between hosts even where the key is dst */
 		f->from_rack = true;
-		f->link_host = UINT32_MAX; /* (its first output's: flow_add_map) */
-		f->no_link = true;
+		f->no_link = true; /* until its first output (flow_add_map) */
 		f->path = f->src_rack == f->dst_rack ? PATH_RACK : PATH_EPS;
 	}
 	/* only the shuffle's elephants take circuits (Co-scheduler eq. 3) */
@@ -709,13 +708,15 @@ static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t byt
 	f->bytes += bytes;
 	j->bytes += bytes;
 	if (f->from_rack) { /* one host's outputs so far: its link */
-		unsigned h = (unsigned)c->c->jobs[f->job].maps[m].host;
+		uint32_t h = c->c->jobs[f->job].maps[m].host;
 
-		if (f->link_host == UINT32_MAX) {
+		if (f->n_maps == 1) {
 			f->link_host = h;
 			f->no_link = false;
-		} else if (f->link_host != h)
+		} else if (f->link_host != h) {
+			f->link_host = f->src_host; /* several: the rack's key */
 			f->no_link = true;
+		}
 	}
 	if (f->src_rack != f->dst_rack)
 		j->cross_rack_bytes += bytes;

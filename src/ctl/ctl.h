@@ -54,8 +54,9 @@ struct flow {
 	 * (a key) */
 	bool from_rack;
 	/* The host whose up link its bytes leave by: src_host, or for a fetch
-	 * from a rack whose outputs are all one host's, that host; no_link:
-	 * none (a fetch from a rack of several hosts' outputs) */
+	 * from a rack whose outputs are all one host's, that host. no_link: a
+	 * fetch from a rack of several hosts' outputs, which leaves by no
+	 * host's link (link_host is then src_host, the rack's key). */
 	uint32_t link_host;
 	bool no_link;
 	uint32_t *maps;

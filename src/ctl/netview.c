@@ -196,7 +196,7 @@ size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max)
 			.task = f->reduce,
 			.kind = f->kind,
 			.path = (enum hyde_path)f->path,
-			.src_host = f->no_link ? f->src_host : f->link_host,
+			.src_host = f->link_host,
 			.dst_host = f->dst_host,
 			.bytes = f->bytes,
 			.sent = f->bytes - left,

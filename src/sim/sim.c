@@ -692,9 +692,9 @@ static void class_links(struct sim *s, struct sim_class *c)
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
 {
-	/* by the host whose link it leaves by; a fetch from several hosts of
-	 * a rack, by its key */
-	uint32_t src = f->no_link ? f->src_host : f->link_host;
+	/* by the host whose link it leaves by (a fetch from several hosts
+	 * of a rack: the rack's key) */
+	uint32_t src = f->link_host;
 	size_t h = class_hash(s, src, f->dst_host, f->path, f->no_link);
 	struct sim_class *c;
 
