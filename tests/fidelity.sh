@@ -144,6 +144,66 @@ set -- $(beat_starts "$tmpdir/beat3")
 [ $# = 3 ] && [ "$2" = $(($1 + 1003000000)) ] && [ "$3" = $(($1 + 2000000000)) ] ||
 	fail "task_overhead=3ms: map 0 $1-$2, map 1 at $3 (expected map 0 to end 1.003 s after it began, map 1 at the heartbeat after)"
 
+# task_jitter: each task's work ends a further draw in [0, task_jitter)
+# later, the same draw for the same task and jitter_seed, others for
+# another seed (eight 1 s maps, nothing read: a map lasts its work)
+printf 'job id=a arrival=0s input=8MB shuffle=0B output=0B maps=8 reduces=0 map_time=1s reduce_time=0ns\n' >"$tmpdir/jit.wl"
+map_durs() { # DIR: "index duration_ns" per map
+	awk '$2 == "task_start" && $4 == "map" { s[$5] = $1 }
+		$2 == "task_done" && $4 == "map" { printf "%d %.0f\n", $5, $1 - s[$5] }' "$1/events.log" | sort -n
+}
+for j in 0s,0,0 50ms,1,1 50ms,1,1b 50ms,2,2; do
+	jt=${j%%,*} js=${j#*,} jd=${j##*,}
+	expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/tests/data/two.topo" -w "$tmpdir/jit.wl" --no-io \
+		-B task_overhead=3ms -B task_jitter=$jt -B jitter_seed=${js%,*} -o "$tmpdir/jit$jd" -q
+done
+expect_status 2 "$HYDE" sim -t "$HYDE_SRCDIR/tests/data/two.topo" -w "$tmpdir/jit.wl" -B jitter_seed=x -o "$tmpdir/jitx"
+contains "$err" "jitter_seed"
+[ -e "$tmpdir/jitx" ] && fail "a refused jitter_seed left $tmpdir/jitx"
+d0=$(map_durs "$tmpdir/jit0")
+[ "$(echo "$d0" | awk '$2 == 1003000000' | wc -l)" = 8 ] || fail "task_jitter=0: expected eight maps of 1.003 s, got: $d0"
+d1=$(map_durs "$tmpdir/jit1")
+[ "$(echo "$d1" | awk '$2 >= 1003000000 && $2 < 1053000000' | wc -l)" = 8 ] ||
+	fail "task_jitter=50ms: expected eight maps of 1.003 to 1.053 s, got: $d1"
+[ "$(echo "$d1" | awk '{ print $2 }' | sort -u | wc -l)" -ge 4 ] || fail "task_jitter=50ms: the draws hardly differ: $d1"
+[ "$(map_durs "$tmpdir/jit1b")" = "$d1" ] || fail "task_jitter: the same jitter_seed drew otherwise"
+[ "$(map_durs "$tmpdir/jit2")" != "$d1" ] || fail "task_jitter: jitter_seed 2 drew as jitter_seed 1"
+
+# share_jitter: two 1 MB flows from two racks into a third's 80 Mbit/s
+# link. Even (0): both end at 200 ms. Weighted by w1, w2 drawn from [1, 2)
+# (share_jitter=1): the heavier one gets w1 / (w1 + w2) < 2/3 of the link
+# and ends in [150, 200) ms, the other when the link has carried both, at
+# 200 ms (a ns of rounding); other seeds draw other weights.
+printf 'name e3\nracks 3\nhosts 1\ncontainers 1\nhost_rate 80Mbit\nuplink_rate 80Mbit\nocs no\n' >"$tmpdir/e3.topo"
+printf '150 1\n7 0 2 0 1 1 2:2.0\n' >"$tmpdir/two.txt"
+ends() { # DIR: the two flows' ends, ns, in order
+	awk -F, 'NR > 1 { print $7 }' "$1/flows.csv" | sort -n | tr '\n' ' '
+}
+firsts=
+for sj in 0:0 1:1 1:2 1:3 1:4; do
+	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt,min_flow=1MB" \
+		-B share_jitter=${sj%:*} -B jitter_seed=${sj#*:} -o "$tmpdir/sj$sj" -q
+	set -- $(ends "$tmpdir/sj$sj")
+	if [ "${sj%:*}" = 0 ]; then
+		[ "$*" = "200000000 200000000" ] || fail "share_jitter=0: flows ended at $*, expected both at 200 ms"
+		continue
+	fi
+	[ $# = 2 ] && [ "$1" -ge 150000000 ] && [ "$1" -lt 200000000 ] && [ "$2" -ge 199999999 ] && [ "$2" -le 200000001 ] ||
+		fail "share_jitter=1, jitter_seed ${sj#*:}: flows ended at $*, expected one in [150, 200) ms, the other at 200 ms"
+	firsts="$firsts $1"
+done
+[ "$(echo $firsts | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ] || fail "share_jitter: four seeds drew hardly any other weights: $firsts"
+# the incremental solver still agrees with water-filling from scratch
+HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-B share_jitter=3 -B jitter_seed=5 -B task_jitter=20ms -o "$tmpdir/sjv" -q
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	--rates fcfs -B share_jitter=1 -o "$tmpdir/sjx"
+contains "$err" "share_jitter: only with max-min rates (not 'fcfs')"
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	-B share_jitter=1 -B src_queue=64KB -o "$tmpdir/sjx"
+contains "$err" "share_jitter: not with src_queue"
+[ -e "$tmpdir/sjx" ] && fail "a refused share_jitter left $tmpdir/sjx"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"

@@ -118,6 +118,7 @@ struct sim_class {
 	bool due;	 /* done_fire: has members done */
 	enum flow_path path;
 	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
+	uint32_t w;	 /* -B share_jitter: its members' weight (1: even) */
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
 	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
@@ -187,6 +188,20 @@ struct sim_opts {
 	 * would end on its node's heartbeat then ends after it, as in
 	 * emulation, not before (0: none) */
 	int64_t task_overhead;
+	/* and a spread of it: each task's work ends a further draw in
+	 * [0, task_jitter) later, the draw fixed by (jitter_seed, job, kind,
+	 * index), whatever the order tasks run in (0: none). An emulated
+	 * task process is held up by the box by a varying amount, and a
+	 * scheduler whose decisions turn on ms (a task ending before or
+	 * after a heartbeat, a period's sample) can part on it: runs of
+	 * several jitter_seeds say how far one run's figures can move. */
+	int64_t task_jitter;
+	uint64_t jitter_seed;
+	/* TCP does not share a link evenly between connections: each class
+	 * (a host pair's flows while it has some) gets a weight drawn from
+	 * [1, 1 + share_jitter), by jitter_seed, and max-min is weighted by
+	 * it (0: even, processor sharing) */
+	double share_jitter;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
 	/* each link's token bucket, as the emulator's HTB has it */
@@ -690,6 +705,26 @@ static void class_links(struct sim *s, struct sim_class *c)
 	c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
 }
 
+/* What the class weighs in the solver: its members x their weight. */
+static uint64_t class_n(const struct sim_class *c)
+{
+	return (uint64_t)c->n * c->w;
+}
+
+/* -B share_jitter: the weight of a new class, in 1/SHARE_UNIT of a flow */
+#define SHARE_UNIT 1024
+static uint32_t class_weight(const struct sim *s, const struct sim_class *c)
+{
+	uint64_t k, span;
+
+	if (s->opts.share_jitter <= 0)
+		return 1;
+	span = (uint64_t)llround(s->opts.share_jitter * SHARE_UNIT);
+	k = s->opts.jitter_seed ^ 0x5ea5ed5ea5ed5ea5ULL;
+	k = splitmix64(&k) + (uint64_t)c->seq * 0x9e3779b97f4a7c15ULL;
+	return SHARE_UNIT + (uint32_t)(span ? splitmix64(&k) % span : 0);
+}
+
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
 {
 	/* by the host whose link it leaves by (a fetch from several hosts
@@ -705,6 +740,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 				return c;
 	c = xcalloc(1, sizeof(*c));
 	c->seq = s->seq++;
+	c->w = class_weight(s, c);
 	c->src = src;
 	c->dst = f->dst_host;
 	c->sr = topo_host_rack(s->t, src);
@@ -770,7 +806,7 @@ static void run_class(struct sim *s, struct sim_class *c)
 	if (per_flow(s->model) || c->running || !c->n || !class_usable(s, c))
 		return;
 	c->running = true;
-	c->m.n = c->n;
+	c->m.n = class_n(c);
 	mm_add(s->mm, &c->m);
 }
 
@@ -832,7 +868,7 @@ static void tail_start(struct sim *s, struct sim_class *c)
 	mm_remove(s->mm, &c->m);
 	c->m.nlinks = 0;
 	c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
-	c->m.n = c->n;
+	c->m.n = class_n(c);
 	mm_add(s->mm, &c->m);
 	c->tailing = true;
 	c->tail_end = ctl_now(s->ctl) + s->tail_ns;
@@ -1107,7 +1143,7 @@ static void q_place(struct sim *s, struct sim_class *c)
 	q_list(s, c, ph != Q_NONE);
 	if (run) {
 		c->running = true;
-		c->m.n = c->n;
+		c->m.n = class_n(c);
 		mm_add(s->mm, &c->m);
 	}
 	arm(s, c);
@@ -1324,7 +1360,7 @@ static void compute_maxmin(struct sim *s)
 			continue;
 		}
 		c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
-		set_rate(s, c, c->m.lv);
+		set_rate(s, c, c->m.lv * c->w);
 	}
 	if (s->qf)
 		q_steady_check(s);
@@ -1368,7 +1404,7 @@ static void compute_ordered(struct sim *s)
 		for (k = 0; (size_t)k < j - i; k++) {
 			struct sim_class *c = s->keyed[i + k].c;
 
-			c->m.n = c->n;
+			c->m.n = class_n(c);
 			if (class_usable(s, c))
 				s->grp[ng++] = c;
 			else
@@ -1625,7 +1661,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			}
 			if (c->n) {
 				if (c->running)
-					mm_set_n(s->mm, &c->m, c->n);
+					mm_set_n(s->mm, &c->m, class_n(c));
 				if (c->feeding)
 					mm_set_n(s->mm, &c->fm, c->n);
 				arm(s, c);
@@ -1769,6 +1805,10 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	if (s->opts.src_queue && (m->key || m->coflow)) {
 		errbuf_set(errbuf, "src_queue: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
+	if (s->opts.share_jitter > 0 && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "share_jitter: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
 	if (!strcmp(s->opts.fetch, "rack")) {
@@ -1996,6 +2036,18 @@ static int sim_task_noop(struct backend *b, struct hyde_task *t)
 	return 0;
 }
 
+/* -B task_jitter: this task's draw, in [0, task_jitter) */
+static int64_t task_jitter(const struct sim *s, const struct hyde_task *t)
+{
+	uint64_t k;
+
+	if (s->opts.task_jitter <= 0)
+		return 0;
+	k = s->opts.jitter_seed;
+	k = splitmix64(&k) ^ ((uint64_t)t->job << 33) ^ ((uint64_t)t->kind << 32) ^ t->idx;
+	return (int64_t)(splitmix64(&k) % (uint64_t)s->opts.task_jitter);
+}
+
 static int sim_task_compute(struct backend *b, struct hyde_task *t, int64_t duration)
 {
 	struct compute *c = xcalloc(1, sizeof(*c));
@@ -2004,7 +2056,8 @@ static int sim_task_compute(struct backend *b, struct hyde_task *t, int64_t dura
 	evtimer_init(&c->tm, compute_fire);
 	c->t = t;
 	c->ctl = b->ctl;
-	evloop_at(b->loop, &c->tm, ctl_now(b->ctl) + duration + s->opts.task_overhead);
+	evloop_at(b->loop, &c->tm,
+		  ctl_now(b->ctl) + duration + s->opts.task_overhead + task_jitter(s, t));
 	return 0;
 }
 
@@ -2041,7 +2094,7 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 	if (c->feeding) /* (-B src_queue) */
 		mm_set_n(s->mm, &c->fm, c->n);
 	if (c->running)
-		mm_set_n(s->mm, &c->m, c->n);
+		mm_set_n(s->mm, &c->m, class_n(c));
 	else if (q_ok(s, c))
 		q_place(s, c); /* its circuit down: into the VOQ */
 	else
@@ -2223,6 +2276,11 @@ static const struct opt_desc sim_opts[] = {
 	    "a flow's bytes start moving this long after it starts (a connection's set-up, request and reply: hyde analyze's first byte)"),
 	OPT(sim_opts, task_overhead, O_TIME, 0, 0,
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
+	OPT(sim_opts, task_jitter, O_TIME, 0, 0,
+	    "and a further draw in [0, this) later, fixed per task by jitter_seed (0: none): runs of several seeds say how far one run's decisions can move"),
+	OPT(sim_opts, share_jitter, O_DOUBLE, 0, 16,
+	    "each host pair's flows get a weight drawn from [1, 1 + this) by jitter_seed, and max-min is weighted by it, as TCP shares a link unevenly (0: evenly)"),
+	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
 	OPT(sim_opts, port_queue, O_BOOL, 0, 0,
@@ -2252,12 +2310,17 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	/* (as sim_init says it, for a model --net or --coflow gives) */
 	if (o->rates[0] && flow_model(o->rates)->key) {
 		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
+				   : o->share_jitter > 0 ? "share_jitter"
 				   : o->port_queue ? "port_queue" : o->src_queue ? "src_queue" : NULL;
 
 		if (what) {
 			errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, o->rates);
 			return -EINVAL;
 		}
+	}
+	if (o->share_jitter > 0 && o->src_queue) {
+		errbuf_set(errbuf, "share_jitter: not with src_queue (a VOQ's feeder is not weighted)");
+		return -EINVAL;
 	}
 	return 0;
 }
