@@ -136,7 +136,8 @@ static void compare_usage(FILE *fp)
 		"          [--backend emul|sim|both] [-o DIR] [-S KEY=VALUE]... [-C CIRCUITS]\n"
 		"          [--seed N] [--runs N] [-j K] [--copies N] [--ocs-fetch HOW]\n"
 		"          [--fetch-order HOW] [--heartbeat TIME] [--no-io] [--prefix P]\n"
-		"          [--net POLICY] [--coflow POLICY] [--horizon TIME] [--baseline LABEL] [-q]\n"
+		"          [--net POLICY] [--coflow POLICY] [--horizon TIME] [--baseline LABEL]\n"
+		"          [--draws N] [-q]\n"
 		"       hyde compare --from DIR -o OUT [--baseline LABEL] [-q]\n\n"
 		"Run each scheduler on the same topology, workload and seeds, then print one\n"
 		"table (makespan, average JCT, average CCT, throughput, OCS share of the\n"
@@ -155,6 +156,11 @@ static void compare_usage(FILE *fp)
 		"                        or both: the compare in each (DIR/emul, DIR/sim), then\n"
 		"                        each emulated run against the simulated one of its\n"
 		"                        scheduler and seed (hyde fidelity; DIR/fidelity/)\n"
+		"      --draws N         (--backend both) the simulation N more times, each\n"
+		"                        drawing task delays and uneven link shares anew\n"
+		"                        (-B task_jitter=2ms, share_jitter=2 unless -B sim:\n"
+		"                        gives them; jitter_seed 1..N; DIR/draws/): where each\n"
+		"                        emulated run's averages fall among the draws\n"
 		"  -o, --out DIR         where the runs, compare.csv and the plots go\n"
 		"                        (default runs/compare-DATE-TIME)\n"
 		"  -S KEY=VALUE          an option for every scheduler (e.g. slowstart=0.05)\n"
@@ -1992,9 +1998,225 @@ static int word_args(const struct cmp_word *w, const struct option *lo, const ch
 	return 0;
 }
 
-static int compare_both(const struct cmp_word *w, size_t n_w, const struct option *lo,
-			const char *outdir, bool quiet)
+/* The arguments of a child hyde compare for backend b (0 emul, 1 sim)
+ * into args: "hyde compare", then the options as parsed (a cluster such
+ * as -qBsim:x=1 is two), less --backend, -o and --draws, which the caller
+ * sets; a backend's own -B goes to it alone, unprefixed. Strings made for
+ * them go to keep[*n_keep...]. Their count. */
+static int child_args(const struct cmp_word *w, size_t n_w, const struct option *lo, int b,
+		      const char **args, char **keep, size_t *n_keep)
 {
+	size_t i;
+	int na = 0;
+
+	args[na++] = "hyde";
+	args[na++] = "compare";
+	for (i = 0; i < n_w; i++) {
+		const char *kv;
+		int sc;
+
+		if (w[i].code == OPT_BACKEND || w[i].code == 'o' || w[i].code == OPT_DRAWS)
+			continue;
+		if (w[i].code == 'B' && (sc = scoped_kv(w[i].arg, &kv)) >= 0) {
+			if (sc == b) {
+				args[na++] = "-B";
+				args[na++] = kv;
+			}
+			continue;
+		}
+		na += word_args(&w[i], lo, args + na, &keep[*n_keep]);
+		if (keep[*n_keep])
+			(*n_keep)++;
+	}
+	return na;
+}
+
+/* Whether the simulation's -B gives key (KEY=...). */
+static bool sim_kv_has(const struct cmp_word *w, size_t n_w, const char *key)
+{
+	size_t i, n = strlen(key);
+	const char *kv;
+
+	for (i = 0; i < n_w; i++)
+		if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) == 1 && !strncmp(kv, key, n) &&
+		    kv[n] == '=')
+			return true;
+	return false;
+}
+
+/* --draws: the simulation again, N times, each its own child hyde compare
+ * into OUT/draws/J (its output in OUT/draws/J.log) with task delays and
+ * link shares drawn by jitter_seed J. Their specs into dspecs[J - 1]
+ * (NULL where a draw failed to run or load); 0, or 1 if one failed. */
+static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *lo,
+		     const char *outdir, unsigned draws, struct cmp_spec **dspecs, size_t *dn,
+		     unsigned *druns)
+{
+	const char **args = xcalloc(2 * n_w + 16, sizeof(char *));
+	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
+	char *dir = xasprintf("%s/draws", outdir), errbuf[512], seed[32];
+	bool tj = sim_kv_has(w, n_w, "task_jitter"), sj = sim_kv_has(w, n_w, "share_jitter");
+	size_t n_keep = 0, i;
+	unsigned j;
+	int na, failed = 0;
+
+	if (mkdirs(dir, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		failed = 1;
+		goto out;
+	}
+	for (j = 1; j <= draws; j++) {
+		char *sub = xasprintf("%s/%u", dir, j), *log = xasprintf("%s/%u.log", dir, j), *bk = NULL;
+		int r, fd;
+		pid_t pid;
+
+		for (i = 0; i < n_keep; i++)
+			free(keep[i]);
+		n_keep = 0;
+		na = child_args(w, n_w, lo, 1, args, keep, &n_keep);
+		if (!tj) {
+			args[na++] = "-B";
+			args[na++] = "task_jitter=2ms";
+		}
+		if (!sj) {
+			args[na++] = "-B";
+			args[na++] = "share_jitter=2";
+		}
+		snprintf(seed, sizeof(seed), "jitter_seed=%u", j);
+		args[na++] = "-B";
+		args[na++] = seed;
+		args[na++] = "--backend";
+		args[na++] = "sim";
+		args[na++] = "-o";
+		args[na++] = sub;
+		args[na] = NULL;
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid == 0) {
+			fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+				_exit(127);
+			execv("/proc/self/exe", (char *const *)args);
+			_exit(127);
+		}
+		r = EXIT_RUN_FAILED;
+		if (pid > 0) {
+			int st;
+
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			r = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN_FAILED;
+		}
+		if (r || load_from(sub, &dspecs[j - 1], &dn[j - 1], &druns[j - 1], &bk, errbuf)) {
+			fprintf(stderr, "hyde compare: draw %u (%s) failed: see %s\n", j, sub, log);
+			dspecs[j - 1] = NULL;
+			dn[j - 1] = 0;
+			failed = 1;
+		}
+		free(bk);
+		free(sub);
+		free(log);
+	}
+out:
+	for (i = 0; i < n_keep; i++)
+		free(keep[i]);
+	free(keep);
+	free(args);
+	free(dir);
+	return failed;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The draws' table: each emulated run's average JCT and CCT against the
+ * same scheduler's and seed's draws (min, median, max; emulated / median;
+ * draws below it), also into OUT/fidelity/draws.csv. */
+static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], const unsigned runs[2],
+			 struct cmp_spec **dspecs, const size_t *dn, const unsigned *druns,
+			 unsigned draws, const char *fdir)
+{
+	static const int metric[2] = { M_JCT, M_CCT };
+	static const char *const mname[2] = { "avg_jct_s", "avg_cct_s" };
+	double *v = xcalloc(draws, sizeof(double));
+	char *path = xasprintf("%s/draws.csv", fdir);
+	FILE *fp = fopen(path, "w");
+	size_t i, d, x;
+	unsigned k, j;
+	int m;
+
+	if (!fp)
+		fprintf(stderr, "hyde compare: %s: %s\n", path, strerror(errno));
+	else
+		fprintf(fp, "scheduler,seed,metric,emulated,simulated,draws,min,median,max,below\n");
+	printf("\ndraws: the simulation %u more times, drawing task delays and link shares anew\n"
+	       "(jitter_seed 1..%u); each emulated run's average against the draws of its\n"
+	       "scheduler and seed: min, median, max, emulated / median, draws below it\n",
+	       draws, draws);
+	printf("%-16s %6s %-4s %9s %9s | %9s %9s %9s %9s %9s\n", "scheduler", "seed", "avg",
+	       "emulated", "plain", "min", "median", "max", "/median", "below");
+	for (i = 0; i < n[0] && i < n[1]; i++)
+		for (k = 0; k < runs[0] && k < runs[1]; k++) {
+			struct cmp_run *re = &specs[0][i].runs[k], *rs = &specs[1][i].runs[k];
+
+			if (!re->ok || !rs->ok)
+				continue;
+			for (m = 0; m < 2; m++) {
+				size_t nv = 0, below = 0;
+				double med;
+
+				for (j = 0; j < draws; j++) {
+					if (!dspecs[j])
+						continue;
+					for (d = 0; d < dn[j]; d++) {
+						struct cmp_spec *ds = &dspecs[j][d];
+
+						if (strcmp(ds->label, specs[0][i].label))
+							continue;
+						for (x = 0; x < druns[j]; x++)
+							if (ds->runs[x].seed == re->seed && ds->runs[x].ok) {
+								if (m == 0)
+									read_run(ds, &ds->runs[x]);
+								v[nv++] = ds->runs[x].m[metric[m]];
+							}
+					}
+				}
+				if (!nv) {
+					printf("%-16s %6" PRIu64 " %-4s (no draw ran)\n", specs[0][i].label,
+					       re->seed, m ? "CCT" : "JCT");
+					continue;
+				}
+				qsort(v, nv, sizeof(double), cmp_double);
+				med = nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
+				for (x = 0; x < nv; x++)
+					below += v[x] < re->m[metric[m]];
+				printf("%-16s %6" PRIu64 " %-4s %9.3f %9.3f | %9.3f %9.3f %9.3f %9.3f %4zu of %zu\n",
+				       m ? "" : specs[0][i].label, re->seed, m ? "CCT" : "JCT",
+				       re->m[metric[m]], rs->m[metric[m]], v[0], med, v[nv - 1],
+				       med > 0 ? re->m[metric[m]] / med : 0, below, nv);
+				if (fp)
+					fprintf(fp, "%s,%" PRIu64 ",%s,%.6f,%.6f,%zu,%.6f,%.6f,%.6f,%zu\n",
+						specs[0][i].label, re->seed, mname[m], re->m[metric[m]],
+						rs->m[metric[m]], nv, v[0], med, v[nv - 1], below);
+			}
+		}
+	if (fp && fclose(fp))
+		fprintf(stderr, "hyde compare: %s: %s\n", path, strerror(errno));
+	free(path);
+	free(v);
+}
+
+static int compare_both(const struct cmp_word *w, size_t n_w, const struct option *lo,
+			const char *outdir, unsigned draws, bool quiet)
+{
+	struct cmp_spec **dspecs = xcalloc(draws + 1, sizeof(*dspecs));
+	size_t *dn = xcalloc(draws + 1, sizeof(*dn));
+	unsigned *druns = xcalloc(draws + 1, sizeof(*druns)), j;
 	static const char *const be[2] = { "emul", "sim" };
 	const char **args = xcalloc(2 * n_w + 8, sizeof(char *));
 	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
@@ -2015,29 +2237,7 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 	for (b = 0; b < 2; b++) {
 		char *bk = NULL;
 
-		na = 0;
-		args[na++] = "hyde";
-		args[na++] = "compare";
-		/* the options as parsed (a cluster such as -qBsim:x=1 is
-		 * two), less --backend and -o, which each child gets its
-		 * own of; a backend's own -B goes to it alone, unprefixed */
-		for (i = 0; i < n_w; i++) {
-			const char *kv;
-			int sc;
-
-			if (w[i].code == OPT_BACKEND || w[i].code == 'o')
-				continue;
-			if (w[i].code == 'B' && (sc = scoped_kv(w[i].arg, &kv)) >= 0) {
-				if (sc == b) {
-					args[na++] = "-B";
-					args[na++] = kv;
-				}
-				continue;
-			}
-			na += word_args(&w[i], lo, args + na, &keep[n_keep]);
-			if (keep[n_keep])
-				n_keep++;
-		}
+		na = child_args(w, n_w, lo, b, args, keep, &n_keep);
 		args[na++] = (char *)"--backend";
 		args[na++] = (char *)be[b];
 		args[na++] = (char *)"-o";
@@ -2064,6 +2264,12 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 		free(bk);
 	}
 	r = 0;
+	if (draws) {
+		if (!quiet)
+			printf("compare --backend both: %u draws of the simulation, in %s/draws\n", draws,
+			       outdir);
+		failed |= run_draws(w, n_w, lo, outdir, draws, dspecs, dn, druns) != 0;
+	}
 	fdir = xasprintf("%s/fidelity", outdir);
 	if (mkdirs(fdir, errbuf)) {
 		fprintf(stderr, "hyde compare: %s\n", errbuf);
@@ -2109,10 +2315,20 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 			       specs[0][i].label, re->seed, fs.joined[0], fs.flows_e, c1, c2, c3, jj, cc, ja);
 			free(fo);
 		}
-	printf("\nper run: %s/<scheduler>[-seed-N]/fidelity.csv, fidelity.png (hyde fidelity EMUL_RUN SIM_RUN for the tables)\n",
-	       fdir);
+	if (draws)
+		report_draws(specs, n, runs, dspecs, dn, druns, draws, fdir);
+	printf("\nper run: %s/<scheduler>[-seed-N]/fidelity.csv, fidelity.png (hyde fidelity EMUL_RUN SIM_RUN for the tables)%s\n",
+	       fdir, draws ? "; draws.csv" : "");
 	r = failed ? EXIT_RUN_FAILED : 0;
 out:
+	for (j = 0; j < draws; j++) {
+		for (i = 0; i < dn[j]; i++)
+			cmp_spec_free(&dspecs[j][i], druns[j]);
+		free(dspecs[j]);
+	}
+	free(dspecs);
+	free(dn);
+	free(druns);
 	for (b = 0; b < 2; b++) {
 		for (i = 0; i < n[b]; i++)
 			cmp_spec_free(&specs[b][i], runs[b]);
@@ -2140,6 +2356,7 @@ int cmd_compare(int argc, char **argv)
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "draws", required_argument, NULL, OPT_DRAWS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -2154,7 +2371,8 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct cmp_spec *specs = NULL;
 	char errbuf[512], outbuf[128];
-	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL;
+	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL, *draws_arg = NULL;
+	unsigned draws = 0;
 	char *from_backend = NULL;
 	char *scheds_acc = NULL; /* -s given more than once: the lists joined */
 	bool scheds_given = false;
@@ -2217,6 +2435,9 @@ int cmd_compare(int argc, char **argv)
 		case OPT_BASELINE:
 			o.baseline = optarg;
 			break;
+		case OPT_DRAWS:
+			draws_arg = optarg;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -2248,6 +2469,34 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		goto report;
 	}
+	if (draws_arg) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(draws_arg, &end, 10);
+		if (strcmp(o.backend, "both")) {
+			r = cli_usage_error("compare", "--draws goes with --backend both (the emulated runs "
+					    "placed among the simulation's draws)");
+			goto out;
+		}
+		if (errno || end == draws_arg || *end || draws_arg[0] == '-' || v < 2 || v > 1000) {
+			r = cli_usage_error("compare", "--draws: expected a count from 2 to 1000, got '%s'",
+					    draws_arg);
+			goto out;
+		}
+		draws = (unsigned)v;
+		for (i = 0; i < n_words; i++) {
+			const char *kv;
+
+			if (words[i].code == 'B' && scoped_kv(words[i].arg, &kv) != 0 &&
+			    !strncmp(kv, "jitter_seed=", 12)) {
+				r = cli_usage_error("compare", "--draws sets each draw's jitter_seed: "
+						    "-B %s does not go with it", words[i].arg);
+				goto out;
+			}
+		}
+	}
 	if (!strcmp(o.backend, "both")) {
 		if (!o.outdir) {
 			time_t now = time(NULL);
@@ -2259,7 +2508,7 @@ int cmd_compare(int argc, char **argv)
 				 tm.tm_min, tm.tm_sec);
 			o.outdir = outbuf;
 		}
-		r = compare_both(words, n_words, longopts, o.outdir, o.quiet);
+		r = compare_both(words, n_words, longopts, o.outdir, draws, o.quiet);
 		goto out;
 	}
 	if (strcmp(o.backend, "emul") && strcmp(o.backend, "sim")) {

@@ -40,6 +40,7 @@ enum cli_opt_code {
 	OPT_FROM,
 	OPT_BASELINE,
 	OPT_REPLAY,
+	OPT_DRAWS,
 };
 
 /* RUNOPT_PASS: hyde compare takes it and passes it on to every run. */

@@ -37,6 +37,14 @@ contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B burst=yes -o "$O"
 contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend sim -t "$tmpdir/none.topo" -w "$W" -o "$O"
+# --draws: only with --backend both, a count of 2 or more, and it sets
+# each draw's jitter_seed itself
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" --draws 3 -o "$O"
+contains "$err" "--draws goes with --backend both"
+expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" --draws 1 -o "$O"
+contains "$err" "--draws: expected a count from 2 to 1000, got '1'"
+expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" --draws 3 -B sim:jitter_seed=2 -o "$O"
+contains "$err" "--draws sets each draw's jitter_seed: -B sim:jitter_seed=2 does not go with it"
 [ -e "$O" ] && fail "a refused compare left $O"
 
 # two runs: fair, and fair with the reduces held until every map is done

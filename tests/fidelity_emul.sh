@@ -106,8 +106,23 @@ contains "$out" "FCT: $n flows joined; 0 only in EMUL_RUN, 0 only in SIM_RUN"
 C="$tmpdir/both"
 # (-B sim:: an option of the simulation only, here in a cluster of short
 # options, which each backend gets as parsed)
+# (--draws 3: the simulation three more times, each drawing task delays
+# and link shares by its jitter_seed, and the emulated run among them)
 expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
-	-o "$C" --prefix $P -qBsim:payload=0.956
+	-o "$C" --prefix $P -qBsim:payload=0.956 --draws 3
+for j in 1 2 3; do
+	grep -qx "0 backend_options payload=0.956 task_jitter=2ms share_jitter=2 jitter_seed=$j" \
+		"$C/draws/$j/fair/events.log" ||
+		fail "--draws: draw $j ran with $(grep backend_options "$C/draws/$j/fair/events.log" 2>&1)"
+done
+for m in JCT CCT; do
+	echo "$out" | grep -Eq "^(fair)? +5 +$m +[0-9.]+ +[0-9.]+ \| +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-3] of 3\$" ||
+		fail "--draws: no $m line of 3 draws for fair: $out"
+done
+# draws.csv: the emulated run's figures as compare.csv has them, the
+# draws' min <= median <= max, and how many lie below it
+awk -F, 'NR > 1 { n++; if ($6 != 3 || $7 > $8 || $8 > $9 || $10 > 3) bad = 1 } END { exit !(n == 2 && !bad) }' \
+	"$C/fidelity/draws.csv" || fail "--draws: draws.csv: $(cat "$C/fidelity/draws.csv")"
 for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
 	fidelity/fair/fidelity.csv; do
 	[ -f "$C/$f" ] || fail "compare --backend both: no $f"
