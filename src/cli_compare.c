@@ -2102,11 +2102,13 @@ static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *
 		}
 		r = EXIT_RUN_FAILED;
 		if (pid > 0) {
-			int st;
+			int st = 0;
+			pid_t got;
 
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			while ((got = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 				;
-			r = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN_FAILED;
+			if (got == pid)
+				r = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN_FAILED;
 		}
 		if (r || load_from(sub, &dspecs[j - 1], &dn[j - 1], &druns[j - 1], &bk, errbuf)) {
 			fprintf(stderr, "hyde compare: draw %u (%s) failed: see %s\n", j, sub, log);
@@ -2178,12 +2180,15 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 
 						if (strcmp(ds->label, specs[0][i].label))
 							continue;
+						/* (one value a draw: its spec's run of this seed) */
 						for (x = 0; x < druns[j]; x++)
 							if (ds->runs[x].seed == re->seed && ds->runs[x].ok) {
 								if (m == 0)
 									read_run(ds, &ds->runs[x]);
 								v[nv++] = ds->runs[x].m[metric[m]];
+								break;
 							}
+						break;
 					}
 				}
 				if (!nv) {
@@ -2214,9 +2219,9 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 static int compare_both(const struct cmp_word *w, size_t n_w, const struct option *lo,
 			const char *outdir, unsigned draws, bool quiet)
 {
-	struct cmp_spec **dspecs = xcalloc(draws + 1, sizeof(*dspecs));
-	size_t *dn = xcalloc(draws + 1, sizeof(*dn));
-	unsigned *druns = xcalloc(draws + 1, sizeof(*druns)), j;
+	struct cmp_spec **dspecs = NULL;
+	size_t *dn = NULL;
+	unsigned *druns = NULL, j;
 	static const char *const be[2] = { "emul", "sim" };
 	const char **args = xcalloc(2 * n_w + 8, sizeof(char *));
 	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
@@ -2232,6 +2237,9 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 		free(keep);
 		return r;
 	}
+	dspecs = xcalloc(draws + 1, sizeof(*dspecs));
+	dn = xcalloc(draws + 1, sizeof(*dn));
+	druns = xcalloc(draws + 1, sizeof(*druns));
 	sub[0] = xasprintf("%s/emul", outdir);
 	sub[1] = xasprintf("%s/sim", outdir);
 	for (b = 0; b < 2; b++) {
