@@ -176,7 +176,8 @@ out:
 /* A task's start in a run's events.log: "job kind index" and its host. */
 struct fd_task {
 	char *key, *host;
-	size_t seq; /* its line's order: a task's first start wins */
+	size_t seq;	    /* its line's order: a task's first start wins */
+	int64_t start, end; /* ns on the run's clock; end -1: no task_done after it */
 };
 
 struct fd_tasks {
@@ -205,11 +206,13 @@ static void tasks_free(struct fd_tasks *ts)
 }
 
 /* The task starts of DIR/events.log, sorted by key, a task's first start
- * only; none if the file is missing or has none (a replay). */
+ * only, each with its end (its first task_done after it, or -1); none if
+ * the file is missing or has none (a replay). */
 static void read_tasks(const char *dir, struct fd_tasks *ts)
 {
 	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *f[8];
-	size_t cap = 0, lcap = 0, i, w;
+	size_t cap = 0, lcap = 0, dcap = 0, i, w;
+	struct fd_tasks dn = { NULL, 0 }; /* the task_done lines */
 	FILE *fp = fopen(path, "r");
 
 	memset(ts, 0, sizeof(*ts));
@@ -217,13 +220,30 @@ static void read_tasks(const char *dir, struct fd_tasks *ts)
 	if (!fp)
 		return;
 	while (read_line(fp, &line, &lcap) >= 0) {
-		if (!strstr(line, " task_start ") || str_split_fields(line, f, 8) < 6 ||
-		    strcmp(f[1], "task_start"))
+		int nf;
+		bool done;
+
+		if (!strstr(line, " task_start ") && !strstr(line, " task_done "))
 			continue;
+		nf = str_split_fields(line, f, 8);
+		done = nf >= 5 && !strcmp(f[1], "task_done");
+		if (!done && (nf < 6 || strcmp(f[1], "task_start")))
+			continue;
+		if (done) { /* kept aside: matched to its start below */
+			xgrow((void **)&dn.t, &dcap, dn.n + 1, sizeof(*dn.t));
+			dn.t[dn.n].key = xasprintf("%s %s %s", f[2], f[3], f[4]);
+			dn.t[dn.n].host = NULL;
+			dn.t[dn.n].seq = dn.n;
+			dn.t[dn.n].start = strtoll(f[0], NULL, 10);
+			dn.n++;
+			continue;
+		}
 		xgrow((void **)&ts->t, &cap, ts->n + 1, sizeof(*ts->t));
 		ts->t[ts->n].key = xasprintf("%s %s %s", f[2], f[3], f[4]);
 		ts->t[ts->n].host = xstrdup(f[5]);
 		ts->t[ts->n].seq = ts->n;
+		ts->t[ts->n].start = strtoll(f[0], NULL, 10);
+		ts->t[ts->n].end = -1;
 		ts->n++;
 	}
 	free(line);
@@ -239,6 +259,22 @@ static void read_tasks(const char *dir, struct fd_tasks *ts)
 		ts->t[w++] = ts->t[i];
 	}
 	ts->n = w;
+	/* each task's end: its first task_done at or after its start */
+	xqsort(dn.t, dn.n, sizeof(*dn.t), cmp_task);
+	for (i = w = 0; i < ts->n && w < dn.n;) {
+		int c = strcmp(ts->t[i].key, dn.t[w].key);
+
+		if (c > 0 || (!c && dn.t[w].start < ts->t[i].start))
+			w++;
+		else if (c < 0)
+			i++;
+		else {
+			ts->t[i++].end = dn.t[w++].start;
+		}
+	}
+	for (i = 0; i < dn.n; i++)
+		free(dn.t[i].key);
+	free(dn.t);
 }
 
 /* The emulated run's measured set-up (hyde analyze's first byte of the
@@ -266,26 +302,30 @@ static bool read_first_byte(const char *dir, int64_t *ns, size_t *n)
 	return ok;
 }
 
-/* The simulated run's -B setup (DIR/events.log's backend_options), into
- * buf; "none" without one (the model's default: bytes move at once). */
-static void read_setup(const char *dir, char *buf, size_t len)
+/* The simulated run's -B KEY (DIR/events.log's backend_options: setup,
+ * task_overhead...), into buf; "none" without one (the model's default:
+ * nothing of it). */
+static void read_backend_opt(const char *dir, const char *key, char *buf, size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *k;
+	char *pat = xasprintf(" %s=", key);
 	size_t lcap = 0;
 	FILE *fp = fopen(path, "r");
 
 	snprintf(buf, len, "none");
 	free(path);
-	if (!fp)
-		return;
-	while (read_line(fp, &line, &lcap) >= 0)
-		if (strstr(line, " backend_options")) {
-			if ((k = strstr(line, " setup=")))
-				snprintf(buf, len, "%.*s", (int)strcspn(k + 7, " "), k + 7);
-			break;
-		}
+	if (fp) {
+		while (read_line(fp, &line, &lcap) >= 0)
+			if (strstr(line, " backend_options")) {
+				if ((k = strstr(line, pat)))
+					snprintf(buf, len, "%.*s", (int)strcspn(k + strlen(pat), " "),
+						 k + strlen(pat));
+				break;
+			}
+		fclose(fp);
+	}
 	free(line);
-	fclose(fp);
+	free(pat);
 }
 
 /* DIR/events.log's run_options fields (KEY=VALUE, the controller's
@@ -786,6 +826,76 @@ static void usage(FILE *fp)
  * overall figures in *fs (may be NULL). 0; EXIT_USAGE with a message on
  * bad input (nothing written); EXIT_RUN_FAILED if a file cannot be
  * written. */
+/* Whether the map (key "JOB map I") read its input over the network in
+ * this run: an input flow named JOB/input/mI/... on a path other than the
+ * host's own. */
+static bool map_read_input(const struct fd_set *flows, const char *key)
+{
+	char job[128], idx[32], pre[192];
+	size_t i, n;
+
+	if (sscanf(key, "%127s map %31s", job, idx) != 2)
+		return false;
+	n = (size_t)snprintf(pre, sizeof(pre), "%s/input/m%s/", job, idx);
+	for (i = 0; i < flows->n; i++)
+		if (!strcmp(flows->r[i].kind, "input") && strcmp(flows->r[i].path, "host") &&
+		    !strncmp(flows->r[i].name, pre, n))
+			return true;
+	return false;
+}
+
+static void human_signed(double ns, char *buf, size_t len)
+{
+	if (ns < 0) {
+		buf[0] = '-';
+		unit_human_time(-ns, buf + 1, len - 1);
+	} else
+		unit_human_time(ns, buf, len);
+}
+
+/* What the model's -B task_overhead and task_jitter stand for, as
+ * measured: the maps that ran on the same host in both runs and read
+ * nothing over the network (their time is their work and the process's
+ * own), each one's time in EMUL_RUN less its time in SIM_RUN. Nothing
+ * without such maps (a replay, other placements). */
+static void report_task_delays(const char *const dir[2], const struct fd_tasks t[2],
+			       const struct fd_set *fe, const struct fd_set *fs)
+{
+	double *d = xmalloc((t[0].n + 1) * sizeof(double));
+	char a[32], b[32], c[32], m[32], ov[64], ji[64];
+	size_t n = 0, x = 0, y = 0, early = 0, i;
+
+	while (x < t[0].n && y < t[1].n) {
+		const struct fd_task *e = &t[0].t[x], *s = &t[1].t[y];
+		int k = strcmp(e->key, s->key);
+
+		if (k) {
+			k < 0 ? x++ : y++;
+			continue;
+		}
+		x++;
+		y++;
+		if (!strstr(e->key, " map ") || strcmp(e->host, s->host) || e->end < 0 || s->end < 0 ||
+		    map_read_input(fe, e->key) || map_read_input(fs, e->key))
+			continue;
+		d[n++] = (double)(e->end - e->start) - (double)(s->end - s->start);
+	}
+	if (n) {
+		xqsort(d, n, sizeof(double), cmp_double);
+		for (i = 0; i < n; i++)
+			early += d[i] < 0;
+		human_signed(pct(d, n, 0.5), m, sizeof(m));
+		human_signed(pct(d, n, 0.1), a, sizeof(a));
+		human_signed(pct(d, n, 0.9), b, sizeof(b));
+		human_signed(d[n - 1], c, sizeof(c));
+		read_backend_opt(dir[1], "task_overhead", ov, sizeof(ov));
+		read_backend_opt(dir[1], "task_jitter", ji, sizeof(ji));
+		printf("Tasks: %zu maps ran on the same host in both runs and read nothing over the network; each took a median %s longer in EMUL_RUN than in SIM_RUN (p10 %s, p90 %s, most %s; %zu shorter); the model's -B task_overhead: %s, task_jitter: %s\n\n",
+		       n, m, a, b, c, early, ov, ji);
+	}
+	free(d);
+}
+
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs)
 {
@@ -851,11 +961,12 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 
 			/* what the model's -B setup stands for, as measured */
 			if (read_first_byte(dir[0], &fb, &nfb)) {
-				read_setup(dir[1], setup, sizeof(setup));
+				read_backend_opt(dir[1], "setup", setup, sizeof(setup));
 				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s\n\n",
 				       unit_human_time((double)fb, a, sizeof(a)), nfb, setup);
 			}
 		}
+		report_task_delays(dir, tasks, &sets[0][LV_FLOW], &sets[1][LV_FLOW]);
 		for (lv = 0; lv < LV_N; lv++) {
 			if (all.have[lv])
 				report_level(lv, &all.j[lv], &place);

@@ -261,10 +261,14 @@ printf '%s\n0,a,2,4000000,0,800000000,800000000,-1,0,0,-1\n1,b,3,20002000,0,4000
 # JCTs 10 s / 5 s (heavy), 3 s / 3 s (light)
 printf '%s\na,u,0,0,1,10000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$E/jobs.csv"
 printf '%s\na,u,0,0,1,5000000000,1,1,1,1,heavy,0,0,0,0,0,0\nb,u,0,0,1,3000000000,1,1,1,1,light,0,0,0,0,0,0\n' "$JH" >"$S/jobs.csv"
-# task starts (the decisions): a's two tasks on the same hosts (S starts
-# its reduce again elsewhere, later: the first start counts), b's reduce
-# on another host and a map of b only in E: 4 in both, 3 alike, 1 in one
-# run only; a placed alike, b otherwise
+# task starts (the decisions): a's three tasks on the same hosts (S
+# starts its reduce again elsewhere, later: the first start counts), b's
+# reduce on another host, its maps 0 and 3 on the same, and its map 1 in E
+# only: 6 in both, 5 alike, 1 in one run only; a placed alike, b otherwise.
+# Task ends: maps that ran on the same host in both and read nothing over
+# the network, E's time less S's: a map 0 +10 ms, b map 0 +30 ms, b map 3
+# -20 ms (S's task_done before its start is not its end); not a map 2
+# (its input crossed the rack) nor b map 1 (in E only) nor a reduce
 cat >"$E/events.log" <<EOF
 0 run_start emul fair sunflow
 1 task_start a map 0 r1h0
@@ -272,18 +276,34 @@ cat >"$E/events.log" <<EOF
 3 task_start b map 0 r0h0
 4 task_start b map 1 r0h1
 5 task_start b reduce 0 r1h0
+6 task_start b map 3 r0h1
+7 task_start a map 2 r0h0
+9 task_done b map 1
+1030000003 task_done b map 0
+2010000001 task_done a map 0
+2980000006 task_done b map 3
+5000000007 task_done a map 2
 EOF
 cat >"$S/events.log" <<EOF
 0 run_start sim fair sunflow
+0 backend_options task_overhead=3ms
 1 task_start a map 0 r1h0
 2 task_start a reduce 0 r0h0
 3 task_start b map 0 r0h0
 5 task_start b reduce 0 r1h1
 6 task_start a reduce 0 r1h1
+5 task_done b map 3
+6 task_start b map 3 r0h1
+7 task_start a map 2 r0h0
+1000000003 task_done b map 0
+1000000007 task_done a map 2
+2000000001 task_done a map 0
+3000000006 task_done b map 3
 EOF
 expect_status 0 "$HYDE" fidelity "$E" "$S" -o "$tmpdir"
 line() { echo "$out" | grep -E "^  $1 " | tr -s ' '; }
-contains "$out" "Decisions: 4 task starts in both runs, 3 on the same host (75.0%), 1 in one run only; 1 of 2 jobs placed alike (every task on the same host)"
+contains "$out" "Decisions: 6 task starts in both runs, 5 on the same host (83.3%), 1 in one run only; 1 of 2 jobs placed alike (every task on the same host)"
+contains "$out" "Tasks: 3 maps ran on the same host in both runs and read nothing over the network; each took a median 10ms longer in EMUL_RUN than in SIM_RUN (p10 -20ms, p90 30ms, most 30ms; 1 shorter); the model's -B task_overhead: 3ms, task_jitter: none"
 # CCT: a (1.25) alike, b (0.5) otherwise; JCT: a (2.0) alike, b (1.0) otherwise
 [ "$(line 'placed otherwise' | sed -n 1p)" = " placed otherwise 1 0.500 0.500 100.0% 100.0% 100.0%" ] ||
 	fail "CCT placed otherwise: $(line 'placed otherwise' | sed -n 1p)"
