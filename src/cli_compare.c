@@ -1917,14 +1917,22 @@ static int compare_run(struct cmp_opts *o, struct cmp_spec *specs, size_t n, boo
  * option as given, then each run's fidelity (hyde fidelity: the emulated
  * run against the simulated one of the same scheduler and seed, free
  * decisions) into OUT/fidelity/, and one table of them. */
-static int run_child(const char **args)
+static int run_child(const char **args, const char *log)
 {
-	pid_t pid = fork();
+	pid_t pid;
 	int st;
 
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		/* its output into log, if given (a draw's) */
+		int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+
+		if (log && (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0))
+			_exit(127);
 		execv("/proc/self/exe", (char *const *)args);
 		_exit(127);
 	}
@@ -2067,8 +2075,7 @@ static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *
 	}
 	for (j = 1; j <= draws; j++) {
 		char *sub = xasprintf("%s/%u", dir, j), *log = xasprintf("%s/%u.log", dir, j), *bk = NULL;
-		int r, fd;
-		pid_t pid;
+		int r;
 
 		for (i = 0; i < n_keep; i++)
 			free(keep[i]);
@@ -2090,26 +2097,7 @@ static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *
 		args[na++] = "-o";
 		args[na++] = sub;
 		args[na] = NULL;
-		fflush(stdout);
-		fflush(stderr);
-		pid = fork();
-		if (pid == 0) {
-			fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-			if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-				_exit(127);
-			execv("/proc/self/exe", (char *const *)args);
-			_exit(127);
-		}
-		r = EXIT_RUN_FAILED;
-		if (pid > 0) {
-			int st = 0;
-			pid_t got;
-
-			while ((got = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-				;
-			if (got == pid)
-				r = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN_FAILED;
-		}
+		r = run_child(args, log);
 		if (r || load_from(sub, &dspecs[j - 1], &dn[j - 1], &druns[j - 1], &bk, errbuf)) {
 			fprintf(stderr, "hyde compare: draw %u (%s) failed: see %s\n", j, sub, log);
 			dspecs[j - 1] = NULL;
@@ -2127,13 +2115,6 @@ out:
 	free(args);
 	free(dir);
 	return failed;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* The draws' table: each emulated run's average JCT and CCT against the
@@ -2196,7 +2177,7 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 					       re->seed, m ? "CCT" : "JCT");
 					continue;
 				}
-				qsort(v, nv, sizeof(double), cmp_double);
+				xqsort(v, nv, sizeof(double), cmp_double);
 				med = nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
 				for (x = 0; x < nv; x++)
 					below += v[x] < re->m[metric[m]];
@@ -2254,8 +2235,7 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 		if (!quiet)
 			printf("compare --backend both: %s, in %s\n",
 			       b ? "the simulation" : "the emulation", sub[b]);
-		fflush(stdout);
-		r = run_child(args);
+		r = run_child(args, NULL);
 		if (r == EXIT_USAGE || r < 0) {
 			if (r < 0)
 				fprintf(stderr, "hyde compare: /proc/self/exe: %s\n", strerror(-r));

@@ -66,13 +66,6 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct fd_row *)a)->name, ((const struct fd_row *)b)->name);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void set_free(struct fd_set *s)
 {
 	size_t i;
@@ -822,24 +815,28 @@ static void usage(FILE *fp)
 		"Exit status: 0 done, 2 bad usage or input (nothing written).\n");
 }
 
-/* The join of two runs: printed unless quiet, its files in out, its
- * overall figures in *fs (may be NULL). 0; EXIT_USAGE with a message on
- * bad input (nothing written); EXIT_RUN_FAILED if a file cannot be
- * written. */
 /* Whether the map (key "JOB map I") read its input over the network in
  * this run: an input flow named JOB/input/mI/... on a path other than the
  * host's own. */
 static bool map_read_input(const struct fd_set *flows, const char *key)
 {
 	char job[128], idx[32], pre[192];
-	size_t i, n;
+	size_t lo = 0, hi = flows->n, n;
 
 	if (sscanf(key, "%127s map %31s", job, idx) != 2)
 		return false;
 	n = (size_t)snprintf(pre, sizeof(pre), "%s/input/m%s/", job, idx);
-	for (i = 0; i < flows->n; i++)
-		if (!strcmp(flows->r[i].kind, "input") && strcmp(flows->r[i].path, "host") &&
-		    !strncmp(flows->r[i].name, pre, n))
+	/* the flows are sorted by name (read_set): the first at or after pre */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(flows->r[mid].name, pre) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < flows->n && !strncmp(flows->r[lo].name, pre, n); lo++)
+		if (!strcmp(flows->r[lo].kind, "input") && strcmp(flows->r[lo].path, "host"))
 			return true;
 	return false;
 }
@@ -896,6 +893,10 @@ static void report_task_delays(const char *const dir[2], const struct fd_tasks t
 	free(d);
 }
 
+/* The join of two runs: printed unless quiet, its files in out, its
+ * overall figures in *fs (may be NULL). 0; EXIT_USAGE with a message on
+ * bad input (nothing written); EXIT_RUN_FAILED if a file cannot be
+ * written. */
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs)
 {

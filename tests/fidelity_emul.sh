@@ -123,6 +123,22 @@ done
 # draws' min <= median <= max, and how many lie below it
 awk -F, 'NR > 1 { n++; if ($6 != 3 || $7 > $8 || $8 > $9 || $10 > 3) bad = 1 } END { exit !(n == 2 && !bad) }' \
 	"$C/fidelity/draws.csv" || fail "--draws: draws.csv: $(cat "$C/fidelity/draws.csv")"
+# and its figures are the runs' own as hyde compare reads them: the
+# emulated run's average (emul/compare.csv), and the three draws' (each
+# draw's compare.csv) sorted, with those below it
+fig() { # COMPARE.CSV COLUMN: fair's figure
+	awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } $1 == "fair" { print $c }' "$1"
+}
+for m in avg_jct_s avg_cct_s; do
+	e=$(fig "$C/emul/compare.csv" $m)
+	want=$(for j in 1 2 3; do fig "$C/draws/$j/compare.csv" $m; done | sort -g | tr '\n' ' ')
+	awk -F, -v m=$m -v e="$e" -v w="$want" '
+		function off(a, b) { return a - b > 1e-5 || b - a > 1e-5 }
+		$3 == m { split(w, v, " "); n = 0; for (i = 1; i <= 3; i++) n += v[i] < e
+			  ok = !off($4, e) && !off($7, v[1]) && !off($8, v[2]) && !off($9, v[3]) && $10 == n }
+		END { exit !ok }' "$C/fidelity/draws.csv" ||
+		fail "--draws: $m in draws.csv, $(grep ",$m," "$C/fidelity/draws.csv"), is not the runs' (emulated $e, draws $want)"
+done
 for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
 	fidelity/fair/fidelity.csv; do
 	[ -f "$C/$f" ] || fail "compare --backend both: no $f"

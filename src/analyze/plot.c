@@ -158,13 +158,6 @@ void plot_quote(FILE *fp, const char *s)
 	gp_str(fp, s);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 struct cdf_args {
 	const char *png, *title, *xlabel;
 	const struct plot_cdf_series *s;

@@ -104,6 +104,13 @@ void xqsort(void *base, size_t n, size_t elsz, int (*cmp)(const void *, const vo
 		qsort(base, n, elsz, cmp);
 }
 
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int str_split_fields(char *s, char **fields, int max)
 {
 	int n = 0;

@@ -37,6 +37,8 @@ void xgrow(void **arr, size_t *cap, size_t need, size_t elsz);
 /* qsort, for lists that may be empty: an empty list's array is often
  * NULL (never grown), which qsort must not be given even with n = 0. */
 void xqsort(void *base, size_t n, size_t elsz, int (*cmp)(const void *, const void *));
+/* qsort's comparison of doubles, ascending. */
+int cmp_double(const void *a, const void *b);
 
 /* Split s in place on blanks; returns the number of fields (at most max).
  * A '#' outside a field starts a comment that ends the line. */

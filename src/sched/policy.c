@@ -38,13 +38,6 @@ unsigned pol_r_red_max(double sm1, double t_e)
 	return x >= 4e9 ? 4000000000u : (unsigned)floor(x);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int pol_psrt_place(const double *sm, unsigned n_map, unsigned n_red,
 		   unsigned r_red, double t_e, unsigned *d)
 {
