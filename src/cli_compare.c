@@ -156,11 +156,13 @@ static void compare_usage(FILE *fp)
 		"                        or both: the compare in each (DIR/emul, DIR/sim), then\n"
 		"                        each emulated run against the simulated one of its\n"
 		"                        scheduler and seed (hyde fidelity; DIR/fidelity/)\n"
-		"      --draws N         (--backend both) the simulation N more times, each\n"
-		"                        drawing task delays and uneven link shares anew\n"
-		"                        (-B task_jitter=2ms, share_jitter=2 unless -B sim:\n"
-		"                        gives them; jitter_seed 1..N; DIR/draws/): where each\n"
-		"                        emulated run's averages fall among the draws\n"
+		"      --draws N         (--backend sim or both) the simulation N more times,\n"
+		"                        each drawing task delays and uneven link shares\n"
+		"                        anew (-B task_jitter=2ms, share_jitter=2 unless -B\n"
+		"                        gives them; jitter_seed 1..N; DIR/draws/): how far\n"
+		"                        each simulated run's averages would move, and how\n"
+		"                        often each scheduler is the fastest; with both,\n"
+		"                        where each emulated run's averages fall among them\n"
 		"  -o, --out DIR         where the runs, compare.csv and the plots go\n"
 		"                        (default runs/compare-DATE-TIME)\n"
 		"  -S KEY=VALUE          an option for every scheduler (e.g. slowstart=0.05)\n"
@@ -2039,14 +2041,15 @@ static int child_args(const struct cmp_word *w, size_t n_w, const struct option 
 	return na;
 }
 
-/* Whether the simulation's -B gives key (KEY=...). */
+/* Whether the simulation's -B gives key (KEY=...; -B sim:KEY=... with
+ * --backend both). */
 static bool sim_kv_has(const struct cmp_word *w, size_t n_w, const char *key)
 {
 	size_t i, n = strlen(key);
 	const char *kv;
 
 	for (i = 0; i < n_w; i++)
-		if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) == 1 && !strncmp(kv, key, n) &&
+		if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) != 0 && !strncmp(kv, key, n) &&
 		    kv[n] == '=')
 			return true;
 	return false;
@@ -2117,6 +2120,113 @@ out:
 	return failed;
 }
 
+/* The draws' tables' figures: average JCT, average CCT (draws.csv names) */
+static const int draw_metric[2] = { M_JCT, M_CCT };
+static const char *const draw_mname[2] = { "avg_jct_s", "avg_cct_s" };
+
+/* A draws.csv with its header, or NULL (said on stderr: the table is
+ * printed all the same). */
+static FILE *draws_csv(const char *path, const char *header)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		fprintf(stderr, "hyde compare: %s: %s\n", path, strerror(errno));
+	else
+		fprintf(fp, "%s\n", header);
+	return fp;
+}
+
+/* Each draw's runs' figures, read once. */
+static void draws_read(struct cmp_spec **dspecs, const size_t *dn, const unsigned *druns,
+		       unsigned draws)
+{
+	unsigned j, x;
+	size_t d;
+
+	for (j = 0; j < draws; j++)
+		for (d = 0; dspecs[j] && d < dn[j]; d++)
+			for (x = 0; x < druns[j]; x++)
+				if (dspecs[j][d].runs[x].ok)
+					read_run(&dspecs[j][d], &dspecs[j][d].runs[x]);
+}
+
+/* The draws' specs, and the arrays that hold them. */
+static void draws_free(struct cmp_spec **dspecs, size_t *dn, unsigned *druns, unsigned draws)
+{
+	unsigned j;
+	size_t i;
+
+	for (j = 0; dspecs && j < draws; j++) {
+		for (i = 0; i < dn[j]; i++)
+			cmp_spec_free(&dspecs[j][i], druns[j]);
+		free(dspecs[j]);
+	}
+	free(dspecs);
+	free(dn);
+	free(druns);
+}
+
+/* One scheduler's (label) figure over the draws, on one seed. */
+struct draw_stats {
+	size_t n;
+	double min, med, max, mean, cv;
+};
+
+/* The draw's run of label on seed (NULL: it did not run or failed). */
+static const struct cmp_run *draw_run(struct cmp_spec *const *dspecs, const size_t *dn,
+				      const unsigned *druns, unsigned j, const char *label,
+				      uint64_t seed)
+{
+	size_t d;
+	unsigned x;
+
+	for (d = 0; dspecs[j] && d < dn[j]; d++) {
+		if (strcmp(dspecs[j][d].label, label))
+			continue;
+		for (x = 0; x < druns[j]; x++)
+			if (dspecs[j][d].runs[x].seed == seed && dspecs[j][d].runs[x].ok)
+				return &dspecs[j][d].runs[x];
+		break;
+	}
+	return NULL;
+}
+
+/* Metric m of label on seed in each draw, sorted into v (draws long), and
+ * their min, median, max, mean and CV (standard deviation / mean) in st;
+ * their count. */
+static size_t draw_values(struct cmp_spec *const *dspecs, const size_t *dn,
+			  const unsigned *druns, unsigned draws, const char *label, uint64_t seed,
+			  int m, double *v, struct draw_stats *st)
+{
+	double sum = 0, sq = 0, var;
+	size_t nv = 0, x;
+	unsigned j;
+
+	memset(st, 0, sizeof(*st));
+	for (j = 0; j < draws; j++) {
+		const struct cmp_run *r = draw_run(dspecs, dn, druns, j, label, seed);
+
+		if (r)
+			v[nv++] = r->m[m];
+	}
+	if (!nv)
+		return 0;
+	xqsort(v, nv, sizeof(double), cmp_double);
+	for (x = 0; x < nv; x++) {
+		sum += v[x];
+		sq += v[x] * v[x];
+	}
+	st->n = nv;
+	st->min = v[0];
+	st->max = v[nv - 1];
+	st->med = nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
+	st->mean = sum / (double)nv;
+	var = sq / (double)nv - st->mean * st->mean;
+	st->cv = st->mean > 0 ? sqrt(var > 0 ? var : 0) / st->mean : 0;
+	return nv;
+}
+
 /* The draws' table: each emulated run's average JCT and CCT against the
  * same scheduler's and seed's draws (min, median, max; emulated / median;
  * draws below it), also into OUT/fidelity/draws.csv. */
@@ -2124,19 +2234,16 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 			 struct cmp_spec **dspecs, const size_t *dn, const unsigned *druns,
 			 unsigned draws, const char *fdir)
 {
-	static const int metric[2] = { M_JCT, M_CCT };
-	static const char *const mname[2] = { "avg_jct_s", "avg_cct_s" };
+	const int *metric = draw_metric;
+	const char *const *mname = draw_mname;
 	double *v = xcalloc(draws, sizeof(double));
 	char *path = xasprintf("%s/draws.csv", fdir);
-	FILE *fp = fopen(path, "w");
-	size_t i, d, x;
-	unsigned k, j;
+	FILE *fp = draws_csv(path, "scheduler,seed,metric,emulated,simulated,draws,min,median,max,below");
+	size_t i, x;
+	unsigned k;
 	int m;
 
-	if (!fp)
-		fprintf(stderr, "hyde compare: %s: %s\n", path, strerror(errno));
-	else
-		fprintf(fp, "scheduler,seed,metric,emulated,simulated,draws,min,median,max,below\n");
+	draws_read(dspecs, dn, druns, draws);
 	printf("\ndraws: the simulation %u more times, drawing task delays and link shares anew\n"
 	       "(jitter_seed 1..%u); each emulated run's average against the draws of its\n"
 	       "scheduler and seed: min, median, max, emulated / median, draws below it\n",
@@ -2150,45 +2257,25 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 			if (!re->ok || !rs->ok)
 				continue;
 			for (m = 0; m < 2; m++) {
-				size_t nv = 0, below = 0;
-				double med;
+				struct draw_stats st;
+				size_t below = 0;
 
-				for (j = 0; j < draws; j++) {
-					if (!dspecs[j])
-						continue;
-					for (d = 0; d < dn[j]; d++) {
-						struct cmp_spec *ds = &dspecs[j][d];
-
-						if (strcmp(ds->label, specs[0][i].label))
-							continue;
-						/* (one value a draw: its spec's run of this seed) */
-						for (x = 0; x < druns[j]; x++)
-							if (ds->runs[x].seed == re->seed && ds->runs[x].ok) {
-								if (m == 0)
-									read_run(ds, &ds->runs[x]);
-								v[nv++] = ds->runs[x].m[metric[m]];
-								break;
-							}
-						break;
-					}
-				}
-				if (!nv) {
+				if (!draw_values(dspecs, dn, druns, draws, specs[0][i].label, re->seed,
+						 metric[m], v, &st)) {
 					printf("%-16s %6" PRIu64 " %-4s (no draw ran)\n", specs[0][i].label,
 					       re->seed, m ? "CCT" : "JCT");
 					continue;
 				}
-				xqsort(v, nv, sizeof(double), cmp_double);
-				med = nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
-				for (x = 0; x < nv; x++)
+				for (x = 0; x < st.n; x++)
 					below += v[x] < re->m[metric[m]];
 				printf("%-16s %6" PRIu64 " %-4s %9.3f %9.3f | %9.3f %9.3f %9.3f %9.3f %4zu of %zu\n",
 				       m ? "" : specs[0][i].label, re->seed, m ? "CCT" : "JCT",
-				       re->m[metric[m]], rs->m[metric[m]], v[0], med, v[nv - 1],
-				       med > 0 ? re->m[metric[m]] / med : 0, below, nv);
+				       re->m[metric[m]], rs->m[metric[m]], st.min, st.med, st.max,
+				       st.med > 0 ? re->m[metric[m]] / st.med : 0, below, st.n);
 				if (fp)
 					fprintf(fp, "%s,%" PRIu64 ",%s,%.6f,%.6f,%zu,%.6f,%.6f,%.6f,%zu\n",
 						specs[0][i].label, re->seed, mname[m], re->m[metric[m]],
-						rs->m[metric[m]], nv, v[0], med, v[nv - 1], below);
+						rs->m[metric[m]], st.n, st.min, st.med, st.max, below);
 			}
 		}
 	if (fp && fclose(fp))
@@ -2197,12 +2284,122 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 	free(v);
 }
 
+/* --backend sim --draws: how far each scheduler's averages move over the
+ * draws (min, median, max, mean, CV; the plain run / median), and in how
+ * many draws of each seed each scheduler had the lowest average, also
+ * into OUT/draws.csv. */
+static void report_sim_draws(struct cmp_spec *specs, size_t n, unsigned runs,
+			     struct cmp_spec **dspecs, const size_t *dn, const unsigned *druns,
+			     unsigned draws, const char *outdir)
+{
+	const int *metric = draw_metric;
+	const char *const *mname = draw_mname;
+	double *v = xcalloc(draws, sizeof(double));
+	/* best[(m * runs + k) * n + i]: the draws of seed k in which scheduler
+	 * i had the lowest average of metric m, out of contests[m * runs + k]
+	 * (those in which every scheduler ran) */
+	size_t *best = xcalloc(2 * (size_t)runs * n, sizeof(size_t));
+	size_t *contests = xcalloc(2 * (size_t)runs, sizeof(size_t));
+	char *path = xasprintf("%s/draws.csv", outdir);
+	FILE *fp = draws_csv(path, "scheduler,seed,metric,plain,draws,min,median,max,mean,cv,lowest,of");
+	size_t i;
+	unsigned k, j;
+	int m;
+
+	draws_read(dspecs, dn, druns, draws);
+	printf("\ndraws: the simulation %u more times, drawing task delays and link shares anew\n"
+	       "(jitter_seed 1..%u): each scheduler's averages over the draws (min, median, max,\n"
+	       "mean, CV), the plain run's against their median, and in how many draws it had\n"
+	       "the lowest average of the schedulers (a tie: the first listed)\n",
+	       draws, draws);
+	printf("%-16s %6s %-4s %9s | %9s %9s %9s %9s %6s %7s %9s\n", "scheduler", "seed", "avg",
+	       "plain", "min", "median", "max", "mean", "CV", "/median", "lowest");
+	for (m = 0; m < 2; m++)
+		for (j = 0; j < draws; j++)
+			for (k = 0; k < runs; k++) {
+				const struct cmp_run *r;
+				double lo = INFINITY;
+				size_t arg = SIZE_MAX;
+
+				for (i = 0; i < n; i++) {
+					r = draw_run(dspecs, dn, druns, j, specs[i].label, specs[i].runs[k].seed);
+					if (!r || isnan(r->m[metric[m]]))
+						break; /* a scheduler missing: no contest */
+					if (r->m[metric[m]] < lo) {
+						lo = r->m[metric[m]];
+						arg = i;
+					}
+				}
+				if (i < n || arg == SIZE_MAX)
+					continue;
+				best[((size_t)m * runs + k) * n + arg]++;
+				contests[(size_t)m * runs + k]++;
+			}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < runs; k++) {
+			struct cmp_run *rp = &specs[i].runs[k];
+
+			if (!rp->ok)
+				continue;
+			for (m = 0; m < 2; m++) {
+				struct draw_stats st;
+				size_t bk = ((size_t)m * runs + k) * n + i, ck = (size_t)m * runs + k;
+				char lowest[48];
+
+				if (!draw_values(dspecs, dn, druns, draws, specs[i].label, rp->seed,
+						 metric[m], v, &st)) {
+					printf("%-16s %6" PRIu64 " %-4s (no draw ran)\n", specs[i].label,
+					       rp->seed, m ? "CCT" : "JCT");
+					continue;
+				}
+				snprintf(lowest, sizeof(lowest), "%zu of %zu", best[bk], contests[ck]);
+				printf("%-16s %6" PRIu64 " %-4s %9.3f | %9.3f %9.3f %9.3f %9.3f %5.1f%% %7.3f %9s\n",
+				       m ? "" : specs[i].label, rp->seed, m ? "CCT" : "JCT",
+				       rp->m[metric[m]], st.min, st.med, st.max, st.mean, 100 * st.cv,
+				       st.med > 0 ? rp->m[metric[m]] / st.med : 0, lowest);
+				if (fp)
+					fprintf(fp, "%s,%" PRIu64 ",%s,%.6f,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu\n",
+						specs[i].label, rp->seed, mname[m], rp->m[metric[m]], st.n,
+						st.min, st.med, st.max, st.mean, st.cv, best[bk],
+						contests[ck]);
+			}
+		}
+	if (fp && fclose(fp))
+		fprintf(stderr, "hyde compare: %s: %s\n", path, strerror(errno));
+	printf("(also in %s)\n", path);
+	free(path);
+	free(best);
+	free(contests);
+	free(v);
+}
+
+/* --backend sim --draws N: the draws, into OUT/draws, and their table;
+ * 0, or 1 if a draw failed. */
+static int compare_sim_draws(const struct cmp_word *w, size_t n_w, const struct option *lo,
+			     const struct cmp_opts *o, struct cmp_spec *specs, size_t n,
+			     unsigned draws)
+{
+	struct cmp_spec **dspecs = xcalloc(draws, sizeof(*dspecs));
+	size_t *dn = xcalloc(draws, sizeof(*dn));
+	unsigned *druns = xcalloc(draws, sizeof(*druns));
+	int failed;
+
+	if (!o->quiet)
+		printf("\ncompare --backend sim: %u draws of the simulation, in %s/draws\n", draws,
+		       o->outdir);
+	fflush(stdout);
+	failed = run_draws(w, n_w, lo, o->outdir, draws, dspecs, dn, druns);
+	report_sim_draws(specs, n, o->runs, dspecs, dn, druns, draws, o->outdir);
+	draws_free(dspecs, dn, druns, draws);
+	return failed;
+}
+
 static int compare_both(const struct cmp_word *w, size_t n_w, const struct option *lo,
 			const char *outdir, unsigned draws, bool quiet)
 {
 	struct cmp_spec **dspecs = NULL;
 	size_t *dn = NULL;
-	unsigned *druns = NULL, j;
+	unsigned *druns = NULL;
 	static const char *const be[2] = { "emul", "sim" };
 	const char **args = xcalloc(2 * n_w + 8, sizeof(char *));
 	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
@@ -2309,14 +2506,7 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 	       fdir, draws ? "; draws.csv" : "");
 	r = failed ? EXIT_RUN_FAILED : 0;
 out:
-	for (j = 0; j < draws; j++) {
-		for (i = 0; i < dn[j]; i++)
-			cmp_spec_free(&dspecs[j][i], druns[j]);
-		free(dspecs[j]);
-	}
-	free(dspecs);
-	free(dn);
-	free(druns);
+	draws_free(dspecs, dn, druns, draws);
 	for (b = 0; b < 2; b++) {
 		for (i = 0; i < n[b]; i++)
 			cmp_spec_free(&specs[b][i], runs[b]);
@@ -2448,7 +2638,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (o.from) {
-		if (run_opts) {
+		if (run_opts || draws_arg) {
 			r = cli_usage_error("compare", "--from reads finished runs: only -o, "
 					    "--baseline and -q go with it");
 			goto out;
@@ -2463,9 +2653,9 @@ int cmd_compare(int argc, char **argv)
 
 		errno = 0;
 		v = strtoul(draws_arg, &end, 10);
-		if (strcmp(o.backend, "both")) {
-			r = cli_usage_error("compare", "--draws goes with --backend both (the emulated runs "
-					    "placed among the simulation's draws)");
+		if (strcmp(o.backend, "both") && strcmp(o.backend, "sim")) {
+			r = cli_usage_error("compare", "--draws goes with --backend sim or both (the "
+					    "simulation drawn again)");
 			goto out;
 		}
 		if (errno || end == draws_arg || *end || draws_arg[0] == '-' || v < 2 || v > 1000) {
@@ -2543,6 +2733,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 report:
 	all_ok = compare_report(&o, specs, n);
+	if (draws && (r = compare_sim_draws(words, n_words, longopts, &o, specs, n, draws)))
+		all_ok = false;
 	r = all_ok ? 0 : EXIT_RUN_FAILED;
 out:
 	for (i = 0; i < n; i++)

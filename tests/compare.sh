@@ -37,14 +37,19 @@ contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" -B burst=yes -o "$O"
 contains "$err" "the emulation's -B"
 expect_status 2 "$HYDE" compare --backend sim -t "$tmpdir/none.topo" -w "$W" -o "$O"
-# --draws: only with --backend both, a count of 2 or more, and it sets
-# each draw's jitter_seed itself
-expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" --draws 3 -o "$O"
-contains "$err" "--draws goes with --backend both"
+# --draws: only with --backend sim or both (it draws the simulation), a
+# count of 2 or more, not on finished runs, and it sets each draw's
+# jitter_seed itself
+expect_status 2 "$HYDE" compare --backend emul -t "$T" -w "$W" --draws 3 -o "$O"
+contains "$err" "--draws goes with --backend sim or both"
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" --draws 1 -o "$O"
 contains "$err" "--draws: expected a count from 2 to 1000, got '1'"
 expect_status 2 "$HYDE" compare --backend both -t "$T" -w "$W" --draws 3 -B sim:jitter_seed=2 -o "$O"
 contains "$err" "--draws sets each draw's jitter_seed: -B sim:jitter_seed=2 does not go with it"
+expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" --draws 3 -B jitter_seed=2 -o "$O"
+contains "$err" "--draws sets each draw's jitter_seed: -B jitter_seed=2 does not go with it"
+expect_status 2 "$HYDE" compare --from "$tmpdir" --draws 3 -o "$O"
+contains "$err" "--from reads finished runs"
 [ -e "$O" ] && fail "a refused compare left $O"
 
 # two runs: fair, and fair with the reduces held until every map is done
@@ -231,6 +236,64 @@ grep -q interrupted "$tmpdir/intr.err" || fail "compare did not say it was inter
 pgrep -f "hyde sim .*-o $K/" >/dev/null && fail "an interrupted compare left its simulations running"
 grep -q "interrupted at" "$K/fair/seed-1.log" || fail "fair's run: $(tail -2 "$K/fair/seed-1.log")"
 [ -f "$K/fair/seed-1/jobs.csv" ] || fail "the interrupted run left no jobs.csv"
+
+# --draws with the simulation alone: the compare, then three more, each
+# drawing task delays and link shares by its jitter_seed; draws.csv says
+# per scheduler and seed the plain run's average, the draws' min, median,
+# max, mean and CV, and in how many draws of the seed it was the lowest:
+# all recomputed here from the compare.csv of the plain run and of each
+# draw
+D3="$tmpdir/draws3"
+expect_status 0 "$HYDE" compare --backend sim -t "$T" -w gen:fb,jobs=8,scale=0.05 -s fair,coscheduler \
+	--runs 2 --seed 4 -B task_jitter=20ms -B payload=0.956 -o "$D3" --draws 3
+for j in 1 2 3; do
+	for d in fair coscheduler; do
+		grep -qx "0 backend_options task_jitter=20ms payload=0.956 share_jitter=2 jitter_seed=$j" \
+			"$D3/draws/$j/$d/seed-5/events.log" ||
+			fail "--draws: draw $j ran with $(grep backend_options "$D3/draws/$j/$d/seed-5/events.log" 2>&1)"
+	done
+done
+for s in fair coscheduler; do
+	for m in JCT CCT; do
+		echo "$out" | grep -Eq "^($s)? +5 +$m +[0-9.]+ \| +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+% +[0-9.]+ +[0-3] of 3\$" ||
+			fail "--draws: no $m line for $s, seed 5: $out"
+	done
+done
+# every figure, as compare.csv has it: file,label,seed,metric,value
+for f in "$D3/compare.csv" "$D3"/draws/*/compare.csv; do
+	awk -F, -v f="$f" 'NR > 1 { print f "," $1 "," $20 ",avg_jct_s," $8; print f "," $1 "," $20 ",avg_cct_s," $9 }' "$f"
+done >"$tmpdir/d3.txt"
+awk -F, -v plain="$D3/compare.csv" '
+function off(a, b) { return a - b > 1e-5 * (b < 0 ? -b : b) + 1e-6 || b - a > 1e-5 * (b < 0 ? -b : b) + 1e-6 }
+FNR == NR {
+	k = $2 "," $3 "," $4
+	if ($1 == plain) { p[k] = $5; next }
+	n[k]++; v[k, n[k]] = $5; s[k] += $5; q[k] += $5 * $5
+	d = $1 "," $3 "," $4 # the draw, seed, metric: its lowest (the first listed on a tie)
+	if (!(d in lo) || $5 < lo[d]) { lo[d] = $5; who[d] = $2 }
+	next
+}
+FNR == 1 { next }
+{
+	k = $1 "," $2 "," $3
+	rows++
+	if (n[k] != 3 || $5 != 3) { print k ": " $5 " draws, expected 3"; bad = 1; next }
+	a = v[k, 1]; b = v[k, 2]; c = v[k, 3]
+	if (a > b) { t = a; a = b; b = t } if (b > c) { t = b; b = c; c = t } if (a > b) { t = a; a = b; b = t }
+	m = s[k] / 3; sd = q[k] / 3 - m * m; sd = sd > 0 ? sqrt(sd) : 0
+	if (off($4, p[k]) || off($6, a) || off($7, b) || off($8, c) || off($9, m) || $10 - sd / m > 1e-4 || sd / m - $10 > 1e-4) {
+		print k ": " $0 ", expected plain " p[k] ", draws " a " " b " " c " (CV " sd / m ")"; bad = 1
+	}
+	low[k] = $11; of[k] = $12
+}
+END {
+	for (d in who) { split(d, x, ","); cnt[who[d] "," x[2] "," x[3]]++ }
+	for (k in low)
+		if (low[k] != cnt[k] + 0 || of[k] != 3) { print k ": lowest in " low[k] " of " of[k] ", expected " cnt[k] + 0 " of 3"; bad = 1 }
+	if (rows != 8) { print rows " rows, expected 8"; bad = 1 }
+	exit bad
+}' "$tmpdir/d3.txt" "$D3/draws.csv" >"$tmpdir/d3.err" 2>&1 ||
+	fail "--draws: draws.csv: $(cat "$tmpdir/d3.err")"
 
 # breakdown.csv: the parts add up to the JCT, and all jobs' average JCT is
 # the mean of the runs' (every run finished its 6 jobs)
