@@ -7,7 +7,7 @@
 # a heartbeat, a map's read ending before a period's sample) can place the
 # next tasks elsewhere on either, and its figures move with them.
 # For each scheduler: the plain simulation, then N runs that draw both anew
-# (hyde compare --backend sim --draws N: -B task_jitter=2ms and
+# (hyde compare --backend sim --draws N: -B task_jitter=10ms and
 # share_jitter=2, each run its own -B jitter_seed, 1..N): average JCT and
 # CCT, min, median, max, mean and CV over the N, the plain run against
 # their median, and in how many draws each scheduler was the fastest.

@@ -111,7 +111,7 @@ C="$tmpdir/both"
 expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
 	-o "$C" --prefix $P -qBsim:payload=0.956 --draws 3
 for j in 1 2 3; do
-	grep -qx "0 backend_options payload=0.956 task_jitter=2ms share_jitter=2 jitter_seed=$j" \
+	grep -qx "0 backend_options payload=0.956 task_jitter=10ms share_jitter=2 jitter_seed=$j" \
 		"$C/draws/$j/fair/events.log" ||
 		fail "--draws: draw $j ran with $(grep backend_options "$C/draws/$j/fair/events.log" 2>&1)"
 done
