@@ -1914,15 +1914,11 @@ static int compare_run(struct cmp_opts *o, struct cmp_spec *specs, size_t n, boo
 	return r;
 }
 
-/* --backend both: the same compare once in emulation (OUT/emul) and once
- * in the simulator (OUT/sim), each its own hyde compare with every other
- * option as given, then each run's fidelity (hyde fidelity: the emulated
- * run against the simulated one of the same scheduler and seed, free
- * decisions) into OUT/fidelity/, and one table of them. */
-static int run_child(const char **args, const char *log)
+/* A child hyde with args, its output into log if given (a draw's): its
+ * pid, or -errno. */
+static pid_t start_child(const char **args, const char *log)
 {
-	pid_t pid;
-	int st;
+	pid_t pid, parent = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -1930,14 +1926,28 @@ static int run_child(const char **args, const char *log)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		/* its output into log, if given (a draw's) */
 		int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
 
 		if (log && (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0))
 			_exit(127);
+		/* a compare killed takes its children along (SIGTERM: each
+		 * stops its runs as it would on its own) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
 		execv("/proc/self/exe", (char *const *)args);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* The same, waited for: its exit status, or -errno. */
+static int run_child(const char **args, const char *log)
+{
+	pid_t pid = start_child(args, log);
+	int st;
+
+	if (pid < 0)
+		return (int)pid;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
@@ -2064,20 +2074,40 @@ static bool sim_kv_has(const struct cmp_word *w, size_t n_w, const char *key)
 #define DRAWS_TASK_JITTER "task_jitter=10ms"
 #define DRAWS_SHARE_JITTER "share_jitter=2"
 
+/* How many draws run at once: -j's (the last given), else the cores. */
+static unsigned draws_at_once(const struct cmp_word *w, size_t n_w, unsigned draws)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	for (i = 0; i < n_w; i++)
+		if (w[i].code == 'j')
+			v = strtoul(w[i].arg, NULL, 10);
+	if (!v) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		v = c < 1 ? 1 : (unsigned long)c;
+	}
+	return v < draws ? (unsigned)v : draws;
+}
+
 /* --draws: the simulation again, N times, each its own child hyde compare
  * into OUT/draws/J (its output in OUT/draws/J.log) with task delays and
- * link shares drawn by jitter_seed J. Their specs into dspecs[J - 1]
- * (NULL where a draw failed to run or load); 0, or 1 if one failed. */
+ * link shares drawn by jitter_seed J, -j of them at once (each with -j 1:
+ * as many simulations at a time as one compare runs). Their specs into
+ * dspecs[J - 1] (NULL where a draw failed to run or load); 0, or 1 if one
+ * failed. */
 static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *lo,
 		     const char *outdir, unsigned draws, struct cmp_spec **dspecs, size_t *dn,
 		     unsigned *druns)
 {
-	const char **args = xcalloc(2 * n_w + 16, sizeof(char *));
+	const char **args = xcalloc(2 * n_w + 18, sizeof(char *));
 	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
 	char *dir = xasprintf("%s/draws", outdir), errbuf[512], seed[32];
 	bool tj = sim_kv_has(w, n_w, "task_jitter"), sj = sim_kv_has(w, n_w, "share_jitter");
+	pid_t *pids = xcalloc(draws, sizeof(pid_t));
+	unsigned j, next = 1, running = 0, at_once = draws_at_once(w, n_w, draws);
 	size_t n_keep = 0, i;
-	unsigned j;
 	int na, failed = 0;
 
 	if (mkdirs(dir, errbuf)) {
@@ -2085,31 +2115,65 @@ static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *
 		failed = 1;
 		goto out;
 	}
-	for (j = 1; j <= draws; j++) {
-		char *sub = xasprintf("%s/%u", dir, j), *log = xasprintf("%s/%u.log", dir, j), *bk = NULL;
-		int r;
+	while (next <= draws || running) {
+		char *sub, *log, *bk = NULL;
+		int st, r;
+		pid_t pid;
 
-		for (i = 0; i < n_keep; i++)
-			free(keep[i]);
-		n_keep = 0;
-		na = child_args(w, n_w, lo, 1, args, keep, &n_keep);
-		if (!tj) {
+		if (next <= draws && running < at_once) {
+			j = next++;
+			for (i = 0; i < n_keep; i++)
+				free(keep[i]);
+			n_keep = 0;
+			na = child_args(w, n_w, lo, 1, args, keep, &n_keep);
+			if (!tj) {
+				args[na++] = "-B";
+				args[na++] = DRAWS_TASK_JITTER;
+			}
+			if (!sj) {
+				args[na++] = "-B";
+				args[na++] = DRAWS_SHARE_JITTER;
+			}
+			snprintf(seed, sizeof(seed), "jitter_seed=%u", j);
 			args[na++] = "-B";
-			args[na++] = DRAWS_TASK_JITTER;
+			args[na++] = seed;
+			args[na++] = "--backend";
+			args[na++] = "sim";
+			args[na++] = "-j";
+			args[na++] = "1";
+			args[na++] = "-o";
+			sub = xasprintf("%s/%u", dir, j);
+			log = xasprintf("%s/%u.log", dir, j);
+			args[na++] = sub;
+			args[na] = NULL;
+			/* (the child has its own copy of args: they may change now) */
+			pids[j - 1] = start_child(args, log);
+			if (pids[j - 1] < 0) {
+				fprintf(stderr, "hyde compare: draw %u: %s\n", j, strerror((int)-pids[j - 1]));
+				failed = 1;
+			} else {
+				running++;
+			}
+			free(sub);
+			free(log);
+			continue;
 		}
-		if (!sj) {
-			args[na++] = "-B";
-			args[na++] = DRAWS_SHARE_JITTER;
+		pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "hyde compare: waitpid: %s\n", strerror(errno));
+			failed = 1;
+			break;
 		}
-		snprintf(seed, sizeof(seed), "jitter_seed=%u", j);
-		args[na++] = "-B";
-		args[na++] = seed;
-		args[na++] = "--backend";
-		args[na++] = "sim";
-		args[na++] = "-o";
-		args[na++] = sub;
-		args[na] = NULL;
-		r = run_child(args, log);
+		for (j = 1; j <= draws && pids[j - 1] != pid; j++)
+			;
+		if (j > draws)
+			continue; /* not a draw */
+		running--;
+		r = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN_FAILED;
+		sub = xasprintf("%s/%u", dir, j);
+		log = xasprintf("%s/%u.log", dir, j);
 		if (r || load_from(sub, &dspecs[j - 1], &dn[j - 1], &druns[j - 1], &bk, errbuf)) {
 			fprintf(stderr, "hyde compare: draw %u (%s) failed: see %s\n", j, sub, log);
 			dspecs[j - 1] = NULL;
@@ -2125,6 +2189,7 @@ out:
 		free(keep[i]);
 	free(keep);
 	free(args);
+	free(pids);
 	free(dir);
 	return failed;
 }
@@ -2403,6 +2468,11 @@ static int compare_sim_draws(const struct cmp_word *w, size_t n_w, const struct 
 	return failed;
 }
 
+/* --backend both: the same compare once in emulation (OUT/emul) and once
+ * in the simulator (OUT/sim), each its own hyde compare with every other
+ * option as given, then each run's fidelity (hyde fidelity: the emulated
+ * run against the simulated one of the same scheduler and seed, free
+ * decisions) into OUT/fidelity/, and one table of them. */
 static int compare_both(const struct cmp_word *w, size_t n_w, const struct option *lo,
 			const char *outdir, unsigned draws, bool quiet)
 {
