@@ -2051,9 +2051,9 @@ static int child_args(const struct cmp_word *w, size_t n_w, const struct option 
 	return na;
 }
 
-/* Whether the simulation's -B gives key (KEY=...; -B sim:KEY=... with
- * --backend both). */
-static bool sim_kv_has(const struct cmp_word *w, size_t n_w, const char *key)
+/* The simulation's -B that gives key (KEY=...; -B sim:KEY=... with
+ * --backend both), as given; NULL if none does. */
+static const char *sim_kv(const struct cmp_word *w, size_t n_w, const char *key)
 {
 	size_t i, n = strlen(key);
 	const char *kv;
@@ -2061,8 +2061,8 @@ static bool sim_kv_has(const struct cmp_word *w, size_t n_w, const char *key)
 	for (i = 0; i < n_w; i++)
 		if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) != 0 && !strncmp(kv, key, n) &&
 		    kv[n] == '=')
-			return true;
-	return false;
+			return w[i].arg;
+	return NULL;
 }
 
 /* The draws' spread unless -B gives it. task_jitter: what an emulated
@@ -2104,7 +2104,7 @@ static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *
 	const char **args = xcalloc(2 * n_w + 18, sizeof(char *));
 	char **keep = xcalloc(2 * n_w + 1, sizeof(char *));
 	char *dir = xasprintf("%s/draws", outdir), errbuf[512], seed[32];
-	bool tj = sim_kv_has(w, n_w, "task_jitter"), sj = sim_kv_has(w, n_w, "share_jitter");
+	bool tj = sim_kv(w, n_w, "task_jitter"), sj = sim_kv(w, n_w, "share_jitter");
 	pid_t *pids = xcalloc(draws, sizeof(pid_t));
 	unsigned j, next = 1, running = 0, at_once = draws_at_once(w, n_w, draws);
 	size_t n_keep = 0, i;
@@ -2628,7 +2628,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct cmp_spec *specs = NULL;
 	char errbuf[512], outbuf[128];
-	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL, *draws_arg = NULL;
+	const char *jobs_arg = NULL, *runs_arg = NULL, *seed_arg = NULL, *draws_arg = NULL, *js;
 	unsigned draws = 0;
 	char *from_backend = NULL;
 	char *scheds_acc = NULL; /* -s given more than once: the lists joined */
@@ -2743,15 +2743,10 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		draws = (unsigned)v;
-		for (i = 0; i < n_words; i++) {
-			const char *kv;
-
-			if (words[i].code == 'B' && scoped_kv(words[i].arg, &kv) != 0 &&
-			    !strncmp(kv, "jitter_seed=", 12)) {
-				r = cli_usage_error("compare", "--draws sets each draw's jitter_seed: "
-						    "-B %s does not go with it", words[i].arg);
-				goto out;
-			}
+		if ((js = sim_kv(words, n_words, "jitter_seed"))) {
+			r = cli_usage_error("compare", "--draws sets each draw's jitter_seed: "
+					    "-B %s does not go with it", js);
+			goto out;
 		}
 	}
 	if (!strcmp(o.backend, "both")) {

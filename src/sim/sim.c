@@ -2280,7 +2280,7 @@ static const struct opt_desc sim_opts[] = {
 	    "and a further draw in [0, this) later, fixed per task by jitter_seed (0: none): runs of several seeds say how far one run's decisions can move"),
 	OPT(sim_opts, share_jitter, O_DOUBLE, 0, 16,
 	    "each host pair's flows get a weight drawn from [1, 1 + this) by jitter_seed, and max-min is weighted by it, as TCP shares a link unevenly (0: evenly)"),
-	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
+	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
 	OPT(sim_opts, port_queue, O_BOOL, 0, 0,
