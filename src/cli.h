@@ -60,6 +60,10 @@ struct fidelity_summary {
 };
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs);
+/* The same against several simulated runs of the same decisions (draws):
+ * each simulated time the median of its times over them. */
+int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const char *out,
+		   bool quiet, struct fidelity_summary *fs);
 
 /* Helpers for subcommands. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -548,6 +548,63 @@ static void join(const struct fd_set *e, const struct fd_set *s, struct fd_join 
 	}
 }
 
+/* The median of several simulated runs of the same decisions (draws of
+ * what the model leaves out: replays with -B share_jitter and other
+ * jitter_seeds), name by name: into *out, the first set's rows with each
+ * time the median (nearest rank) of its times in all n sets, a run in
+ * which it did not end (-1) counting as longer than any. A name not in
+ * every set is left out and counted in *partial. */
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void median_set(const struct fd_set *s, size_t n, struct fd_set *out, size_t *partial)
+{
+	size_t *at = xcalloc(n, sizeof(*at)), cap = 0, k, m;
+	int64_t *t = xmalloc(n * sizeof(*t));
+
+	memset(out, 0, sizeof(*out));
+	*partial = 0;
+	out->present = s[0].present;
+	for (;;) { /* every set is sorted by name: the least name at the cursors */
+		const struct fd_row *r = NULL;
+
+		for (k = 0; k < n; k++)
+			if (at[k] < s[k].n && (!r || strcmp(s[k].r[at[k]].name, r->name) < 0))
+				r = &s[k].r[at[k]];
+		if (!r)
+			break;
+		for (k = m = 0; k < n; k++)
+			if (at[k] < s[k].n && !strcmp(s[k].r[at[k]].name, r->name))
+				t[m++] = s[k].r[at[k]].t;
+		if (m < n) {
+			(*partial)++;
+		} else {
+			for (k = 0; k < n; k++)
+				if (t[k] < 0)
+					t[k] = INT64_MAX;
+			xqsort(t, n, sizeof(*t), cmp_i64);
+			xgrow((void **)&out->r, &cap, out->n + 1, sizeof(*out->r));
+			out->r[out->n] = *r;
+			out->r[out->n].name = xstrdup(r->name);
+			m = (n + 1) / 2; /* nearest rank, as pct() */
+			out->r[out->n].t = t[m - 1] == INT64_MAX ? -1 : t[m - 1];
+			out->n++;
+		}
+		for (k = 0; k < n; k++) /* r stays valid: the rows do not move */
+			if (at[k] < s[k].n && s[k].r + at[k] != r && !strcmp(s[k].r[at[k]].name, r->name))
+				at[k]++;
+		for (k = 0; k < n; k++)
+			if (at[k] < s[k].n && s[k].r + at[k] == r)
+				at[k]++;
+	}
+	free(at);
+	free(t);
+}
+
 /* Nearest rank. */
 static double pct(const double *v, size_t n, double q)
 {
@@ -789,7 +846,7 @@ static void scatter_body(FILE *fp, const void *arg)
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: hyde fidelity EMUL_RUN SIM_RUN [-o DIR] [-q]\n\n"
+		"usage: hyde fidelity EMUL_RUN SIM_RUN [SIM_RUN...] [-o DIR] [-q]\n\n"
 		"How far a simulation is from an emulated run: flows joined by name\n"
 		"(flows.csv's name: job, kind, task, map or read or hop, source host),\n"
 		"coflows and jobs by job id. For every pair timed on both sides (FCT, CCT,\n"
@@ -807,10 +864,16 @@ static void usage(FILE *fp)
 		"starts of both events.log are joined too (job, kind, index: host): how\n"
 		"many were on the same host, and CCT and JCT also for the jobs placed\n"
 		"alike (every task on the same host) and those placed otherwise.\n\n"
+		"With several SIM_RUNs, draws of the model for the same decisions (replays\n"
+		"of EMUL_RUN with share_jitter drawn by jitter_seed 1..K: hyde-sim(1)), each\n"
+		"flow's, coflow's and job's simulated time is its median over them\n"
+		"(nearest rank; a run in which it did not end counts as longer than any),\n"
+		"and a name not in every one is left out: the model's median prediction\n"
+		"where TCP's uneven share of a link is a draw it does not know.\n\n"
 		"  -o, --out DIR         where fidelity.csv (every joined pair: level, name,\n"
 		"                        kind, path, bytes, emul_ns, sim_ns, ratio; -1: not\n"
 		"                        timed on both) and fidelity.png (simulated against\n"
-		"                        emulated, log-log) go (default SIM_RUN)\n"
+		"                        emulated, log-log) go (default the first SIM_RUN)\n"
 		"  -q, --quiet           no tables\n\n"
 		"Exit status: 0 done, 2 bad usage or input (nothing written).\n");
 }
@@ -900,8 +963,45 @@ static void report_task_delays(const char *const dir[2], const struct fd_tasks t
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs)
 {
+	return fidelity_run_n(emul, &sim, 1, out, quiet, fs);
+}
+
+/* The simulated side of one level: SIM_RUN's set, or with several the
+ * median of theirs (*partial: names not in every one). 0, or -EINVAL
+ * with errbuf set. */
+static int read_sim_set(const char *const *sims, size_t nsim, int lv, struct fd_set *out,
+			size_t *partial, char *errbuf)
+{
+	struct fd_set *ss;
+	size_t k;
+	int r = 0;
+
+	*partial = 0;
+	if (nsim == 1)
+		return read_set(sims[0], lv, out, errbuf);
+	ss = xcalloc(nsim, sizeof(*ss));
+	for (k = 0; k < nsim && !r; k++)
+		r = read_set(sims[k], lv, &ss[k], errbuf);
+	for (k = 1; k < nsim && !r; k++)
+		if (ss[k].present != ss[0].present) {
+			errbuf_set(errbuf, "%s has %s and %s has none: not runs of the same kind",
+				   sims[ss[0].present ? 0 : k], RUNDIR_JOBS, sims[ss[0].present ? k : 0]);
+			r = -EINVAL;
+		}
+	if (!r)
+		median_set(ss, nsim, out, partial);
+	for (k = 0; k < nsim; k++)
+		set_free(&ss[k]);
+	free(ss);
+	return r;
+}
+
+int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const char *out,
+		   bool quiet, struct fidelity_summary *fs)
+{
 	char errbuf[HYDE_ERRBUF_SIZE];
-	const char *dir[2] = { emul, sim };
+	const char *dir[2] = { emul, sims[0] };
+	size_t partial[LV_N] = { 0 }, i;
 	struct fd_set sets[2][LV_N];
 	struct fd_tasks tasks[2];
 	struct fd_placement place;
@@ -916,9 +1016,9 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 	memset(&all, 0, sizeof(all));
 	if (fs)
 		memset(fs, 0, sizeof(*fs));
-	for (k = 0; k < 2; k++)
-		if (stat(dir[k], &sb) || !S_ISDIR(sb.st_mode)) {
-			fprintf(stderr, "hyde fidelity: %s: not a run directory\n", dir[k]);
+	for (i = 0; i <= nsim; i++)
+		if (stat(i ? sims[i - 1] : emul, &sb) || !S_ISDIR(sb.st_mode)) {
+			fprintf(stderr, "hyde fidelity: %s: not a run directory\n", i ? sims[i - 1] : emul);
 			return EXIT_USAGE;
 		}
 	if (stat(out, &sb) || !S_ISDIR(sb.st_mode)) {
@@ -927,7 +1027,8 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 	}
 	for (lv = 0; lv < LV_N; lv++)
 		for (k = 0; k < 2; k++)
-			if (read_set(dir[k], lv, &sets[k][lv], errbuf)) {
+			if (k ? read_sim_set(sims, nsim, lv, &sets[k][lv], &partial[lv], errbuf) :
+				read_set(dir[k], lv, &sets[k][lv], errbuf)) {
 				fprintf(stderr, "hyde fidelity: %s\n", errbuf);
 				r = EXIT_USAGE;
 				goto out;
@@ -947,7 +1048,16 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		read_tasks(dir[k], &tasks[k]);
 	placement(&tasks[0], &tasks[1], &place);
 	if (!quiet) {
-		printf("hyde fidelity: %s (emulated) against %s (simulated)\n", dir[0], dir[1]);
+		if (nsim == 1)
+			printf("hyde fidelity: %s (emulated) against %s (simulated)\n", dir[0], dir[1]);
+		else {
+			printf("hyde fidelity: %s (emulated) against the median of %zu simulated runs:", dir[0],
+			       nsim);
+			for (i = 0; i < nsim; i++)
+				printf(" %s", sims[i]);
+			printf("\nsimulated: each flow's, coflow's and job's time is its median over the %zu (nearest rank; a run in which it did not end counts as longer than any); left out, not in every one of them: %zu flows, %zu coflows, %zu jobs; decisions and task times below: the first's\n",
+			       nsim, partial[LV_FLOW], partial[LV_COFLOW], partial[LV_JOB]);
+		}
 		printf("ratio: emulated / simulated (above 1: the emulation slower); |err|: |sim - emul| / emul\n\n");
 		report_options(dir[0], dir[1]);
 		if (place.known)
@@ -985,7 +1095,7 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		for (lv = 0; lv < LV_N; lv++) {
 			const struct fd_pair **v = xmalloc((all.j[lv].n + 1) * sizeof(*v));
 			struct fd_stat st;
-			size_t i, n = 0;
+			size_t n = 0;
 
 			for (i = 0; all.have[lv] && i < all.j[lv].n; i++)
 				if (!isnan(all.j[lv].p[i].ratio))
@@ -1067,8 +1177,8 @@ int cmd_fidelity(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2)
-		return cli_usage_error("fidelity", "expected two run directories, EMUL_RUN and SIM_RUN");
-	return fidelity_run(argv[optind], argv[optind + 1], out ? out : argv[optind + 1], quiet,
-			    NULL);
+	if (argc - optind < 2)
+		return cli_usage_error("fidelity", "expected two run directories or more, EMUL_RUN and SIM_RUN...");
+	return fidelity_run_n(argv[optind], (const char *const *)argv + optind + 1,
+			      (size_t)(argc - optind - 1), out ? out : argv[optind + 1], quiet, NULL);
 }

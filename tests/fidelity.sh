@@ -345,6 +345,72 @@ grep -qx 'job,a,heavy,-,1,10000000000,5000000000,2.000000' "$tmpdir/fidelity.csv
 	fail "fidelity.csv: job a: $(grep '^job' "$tmpdir/fidelity.csv")"
 [ "$(wc -l <"$tmpdir/fidelity.csv")" = 11 ] || fail "fidelity.csv: $(wc -l <"$tmpdir/fidelity.csv") lines, expected 1 + 6 + 2 + 2"
 
+# ---- hyde fidelity against several SIM_RUNs (draws of the model): each
+# simulated time its median over them, nearest rank, a run in which it did
+# not end counting as longer than any; a name not in every one left out ----
+S2="$tmpdir/s2"
+S3="$tmpdir/s3"
+cp -r "$S" "$S2"
+cp -r "$S" "$S3"
+# a/m0: 100, 300, 200 ms: median 200 (ratio 0.5); a/m1 (OCS): 100 ms,
+# not ended twice: not ended; b/m2: not ended, 1 ms, 3 ms: 3 ms (ratio
+# 1/3); b/m9 not in S2 and b/m8 in S3 only: left out; the rest as in S
+sed -i -e 's|^11,\(.*\),0,100000000,100000000,|11,\1,0,300000000,300000000,|' \
+	-e 's|^10,\(.*\),0,100000000,100000000,|10,\1,0,-1,-1,|' \
+	-e 's|^14,\(.*\),0,-1,-1,|14,\1,0,1000000,1000000,|' -e '/^15,/d' "$S2/flows.csv"
+sed -i -e 's|^11,\(.*\),0,100000000,100000000,|11,\1,0,200000000,200000000,|' \
+	-e 's|^10,\(.*\),0,100000000,100000000,|10,\1,0,-1,-1,|' \
+	-e 's|^14,\(.*\),0,-1,-1,|14,\1,0,3000000,3000000,|' "$S3/flows.csv"
+echo "17,1,b,eps,1000,0,1000000,1000000,0,1000,0,-1,shuffle,r0h1,r1h1,b/shuffle/r0/m8@r0h1" >>"$S3/flows.csv"
+# coflow a: 0.8, 1.0, 2.0 s: 1.0 s (ratio 1)
+sed -i 's|^0,a,2,4000000,0,800000000,800000000,|0,a,2,4000000,0,1000000000,1000000000,|' "$S2/coflows.csv"
+sed -i 's|^0,a,2,4000000,0,800000000,800000000,|0,a,2,4000000,0,2000000000,2000000000,|' "$S3/coflows.csv"
+M="$tmpdir/m"
+mkdir "$M"
+expect_status 0 "$HYDE" fidelity "$E" "$S2" "$S" "$S3" -o "$M"
+contains "$out" "against the median of 3 simulated runs: $S2 $S $S3"
+contains "$out" "left out, not in every one of them: 2 flows, 0 coflows, 0 jobs"
+contains "$out" "FCT: 6 flows joined; 1 only in EMUL_RUN, 0 only in SIM_RUN; not ended: 0 in EMUL_RUN, 1 in SIM_RUN"
+for l in 'flow,a/shuffle/r0/m0@r1h0,shuffle,eps,2000000,100000000,200000000,0.500000' \
+	'flow,a/shuffle/r0/m1@r1h1,shuffle,ocs,2000000,200000000,-1,-1' \
+	'flow,b/shuffle/r0/m2@r0h1,shuffle,eps,1000,1000000,3000000,0.333333' \
+	'flow,b/shuffle/r0/m0@r0h0,shuffle,eps,20000000,400000000,400000000,1.000000' \
+	'coflow,a,-,-,4000000,1000000000,1000000000,1.000000' \
+	'job,a,heavy,-,1,10000000000,5000000000,2.000000'; do
+	grep -qx "$l" "$M/fidelity.csv" || fail "median of 3: no line $l in $(cat "$M/fidelity.csv")"
+done
+grep -q 'm[89]@' "$M/fidelity.csv" && fail "median of 3: a flow not in every SIM_RUN joined: $(cat "$M/fidelity.csv")"
+# of two, the lower (nearest rank): a/m0 100 ms of 100 and 300
+expect_status 0 "$HYDE" fidelity "$E" "$S" "$S2" -o "$M"
+grep -qx 'flow,a/shuffle/r0/m0@r1h0,shuffle,eps,2000000,100000000,100000000,1.000000' "$M/fidelity.csv" ||
+	fail "median of 2: $(grep m0@r1h0 "$M/fidelity.csv")"
+# replays of one run with drawn shares: their median is one of theirs
+for j in 1 2 3; do
+	expect_status 0 "$HYDE" sim -q --replay "$A" -B share_jitter=2 -B jitter_seed=$j -o "$tmpdir/d$j"
+done
+expect_status 0 "$HYDE" fidelity "$A" "$tmpdir/d1" "$tmpdir/d2" "$tmpdir/d3" -o "$M" -q
+bad=$(awk -F, 'FNR == 1 { f++; next }
+	f <= 3 { t[$16] = t[$16] " " $8; next }
+	$1 == "flow" { n = split(t[$2], v, " "); if (n != 3) { print "not in 3: " $2; next }
+		for (i = 1; i <= 3; i++) { if (v[i] < 0) v[i] = 1e30 }
+		# the middle of three: one that is neither below both nor above both
+		m = (v[1] - v[2]) * (v[1] - v[3]) <= 0 ? v[1] : (v[2] - v[1]) * (v[2] - v[3]) <= 0 ? v[2] : v[3]
+		if (m >= 1e30) m = -1
+		if ($7 != m) print $2 ": " $7 " not the median of" t[$2]; c++ }
+	END { if (c < 100) print "only " c " flows" }' "$tmpdir/d1/flows.csv" "$tmpdir/d2/flows.csv" \
+	"$tmpdir/d3/flows.csv" "$M/fidelity.csv")
+[ -z "$bad" ] || fail "fidelity of 3 replays: $(echo "$bad" | head -5)"
+# and they differ: the draws are draws
+cmp -s "$tmpdir/d1/flows.csv" "$tmpdir/d2/flows.csv" && fail "replays with other jitter_seeds: the same flows.csv"
+# runs of other kinds: one with jobs.csv, one without
+cp -r "$S" "$tmpdir/nojobs"
+rm "$tmpdir/nojobs/jobs.csv"
+O2="$tmpdir/out2"
+mkdir "$O2"
+expect_status 2 "$HYDE" fidelity "$E" "$S" "$tmpdir/nojobs" -o "$O2"
+contains "$err" "$S has jobs.csv and $tmpdir/nojobs has none"
+[ -z "$(ls "$O2")" ] || fail "a refused fidelity of 3 wrote: $(ls "$O2")"
+
 # ---- run_options: a run directory says how it was made, and hyde
 # fidelity names what two runs were made with otherwise ----
 grep -qx "0 run_options topology=$T workload=$W seed=3 copies=5 heartbeat=1s net=fair coflow=none io=hdfs ocs_fetch=circuit fetch_order=fifo coflow_only=no horizon=0" "$A/events.log" ||
