@@ -13,11 +13,17 @@
 # Usage: bench/fidelity.sh EMUL_RUN...
 #        (e.g. the runs of `hyde compare --backend emul -o DIR`: DIR/*/);
 #        BENCH_OPTS: option sets separated by ';' (default: the README's
-#        options, then the same with -B burst=yes)
+#        options, then the same with -B burst=yes, then with -B
+#        share_jitter=2 too); a set with a *_jitter option is replayed
+#        BENCH_DRAWS times (default 9, jitter_seed 1..BENCH_DRAWS) and
+#        joined by the median of the draws (hyde fidelity with several
+#        SIM_RUNs: the model's median where TCP's share is a draw)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 HYDE=${HYDE:-$here/../hyde}
-OPTS=${BENCH_OPTS:-"-B setup=1ms -B payload=0.956; -B setup=1ms -B payload=0.956 -B burst=yes"}
+OPTS=${BENCH_OPTS:-"-B setup=1ms -B payload=0.956; -B setup=1ms -B payload=0.956 -B burst=yes; -B setup=1ms -B payload=0.956 -B burst=yes -B share_jitter=2"}
+DRAWS=${BENCH_DRAWS:-9}
+case $DRAWS in '' | *[!0-9]* | 0) echo "bench/fidelity.sh: BENCH_DRAWS: expected a count of 1 or more, got '$DRAWS'" >&2; exit 2 ;; esac
 [ $# -gt 0 ] || { echo "usage: bench/fidelity.sh EMUL_RUN... (emulated run directories, analysed)" >&2; exit 2; }
 for r in "$@"; do
 	[ -f "$r/flows.csv" ] && [ -f "$r/events.log" ] ||
@@ -38,7 +44,7 @@ figures() {
 			n, strd, med, p90, e, nb, medb, p90b, eb, cstrd }' "$1"
 }
 
-printf '%-22s %-48s %4s %3s  %6s %6s %7s  |  %4s %6s %6s %7s  |  %s\n' run options flows strd \
+printf '%-22s %-64s %4s %3s  %6s %6s %7s  |  %4s %6s %6s %7s  |  %s\n' run options flows strd \
 	med p90 "|e|med" ">=100K" med p90 "|e|med" "cf strd"
 i=0
 for r in "$@"; do
@@ -49,16 +55,30 @@ for r in "$@"; do
 	for o in $OPTS; do
 		IFS=$old_ifs
 		i=$((i + 1))
+		# a set that draws what the model leaves out: DRAWS replays, joined
+		# by their median (hyde fidelity with several SIM_RUNs)
+		case $o in *_jitter=*) n=$DRAWS label="$(echo $o) (median of $DRAWS)" ;; *) n=1 label=$(echo $o) ;; esac
+		j=1
+		ds=""
+		failed=""
+		while [ $j -le "$n" ] && [ -z "$failed" ]; do
+			seed=""
+			[ "$n" -gt 1 ] && seed="-B jitter_seed=$j"
+			# shellcheck disable=SC2086
+			"$HYDE" sim --replay "$r" -q -o "$tmp/$i-$j" $o $seed >"$tmp/$i.out" 2>&1 || failed=1
+			ds="$ds $tmp/$i-$j"
+			j=$((j + 1))
+		done
+		if [ -n "$failed" ]; then
+			printf '%-22s %-64s replay failed: %s\n' "$name" "$label" "$(tail -1 "$tmp/$i.out")"
+			continue
+		fi
 		# shellcheck disable=SC2086
-		if ! "$HYDE" sim --replay "$r" -q -o "$tmp/$i" $o >"$tmp/$i.out" 2>&1; then
-			printf '%-22s %-48s replay failed: %s\n' "$name" "$o" "$(tail -1 "$tmp/$i.out")"
+		if ! "$HYDE" fidelity "$r" $ds >"$tmp/$i.fid" 2>&1; then
+			printf '%-22s %-64s fidelity failed: %s\n' "$name" "$label" "$(tail -1 "$tmp/$i.fid")"
 			continue
 		fi
-		if ! "$HYDE" fidelity "$r" "$tmp/$i" >"$tmp/$i.fid" 2>&1; then
-			printf '%-22s %-48s fidelity failed: %s\n' "$name" "$o" "$(tail -1 "$tmp/$i.fid")"
-			continue
-		fi
-		printf '%-22s %-48s %s\n' "$name" "$(echo $o)" "$(figures "$tmp/$i.fid")"
+		printf '%-22s %-64s %s\n' "$name" "$label" "$(figures "$tmp/$i.fid")"
 		IFS=';'
 	done
 	IFS=$old_ifs

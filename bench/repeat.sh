@@ -18,9 +18,12 @@
 #    against itself, and of each run against its replay in the model.
 # A benchmark: prints figures, never fails on them. Needs root.
 # Usage: [RUNS=5] [SCHED=fair] [SEED=1] [OPTS="--heartbeat 0 ..."]
-#        [SIM_OPTS="-B setup=1ms ..."] bench/repeat.sh [TOPOLOGY WORKLOAD]
+#        [SIM_OPTS="-B setup=1ms ..."] [DRAWS=9 [DRAW_OPTS="-B share_jitter=2"]]
+#        bench/repeat.sh [TOPOLOGY WORKLOAD]
 #        (OPTS: both backends; SIM_OPTS: the simulation's only, e.g. the
-#        fidelity options of README's Fidelity section)
+#        fidelity options of README's Fidelity section; DRAWS: also
+#        each run against the median of that many replays with DRAW_OPTS
+#        and jitter_seed 1..DRAWS)
 #        (default topologies/rack8.topo workloads/fb-small.wl: the main job);
 #        KEEP=1 keeps the runs (their directory is printed); FROM=DIR
 #        reads the runs kept in DIR instead of running (RUNS as they were)
@@ -36,6 +39,7 @@ WL=${2:-$src/workloads/fb-small.wl}
 P=hyderep$$
 [ -n "${FROM:-}" ] || [ "$(id -u)" = 0 ] || { echo "bench/repeat.sh: needs root" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]* | 0 | 1) echo "bench/repeat.sh: RUNS: expected a count of 2 or more, got '$RUNS'" >&2; exit 2 ;; esac
+case ${DRAWS:-0} in *[!0-9]*) echo "bench/repeat.sh: DRAWS: expected a count, got '$DRAWS'" >&2; exit 2 ;; esac
 command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench/repeat.sh: needs /usr/bin/time (GNU time)" >&2; exit 2; }
 if [ -n "${FROM:-}" ]; then
 	tmp=$FROM
@@ -51,6 +55,11 @@ fi
 # a figure from summary.json: fig FILE KEY
 fig() { sed -n "s/^  \"$2\": \\([0-9.eE+-]*\\),*\$/\\1/p" "$1" | head -1; }
 
+# runs kept elsewhere say what they ran
+if [ -n "${FROM:-}" ] && [ -f "$tmp/r1/summary.json" ]; then
+	s=$(sed -n 's/^  "scheduler": "\([^"]*\)",*$/\1/p' "$tmp/r1/summary.json" | head -1)
+	[ -n "$s" ] && SCHED=$s
+fi
 echo "hyde repeat: $RUNS runs of $SCHED, seed $SEED, $(basename "$TOPO") x $(basename "$WL")${OPTS:+, $OPTS}${SIM_OPTS:+, simulated with $SIM_OPTS} ($(nproc) cores)"
 printf '%-5s %10s %10s %10s %7s %7s %9s\n' run makespan_s avg_jct_s avg_cct_s load0 load1 cpu_s
 i=1
@@ -99,7 +108,7 @@ done
 # per-job CCT and JCT, per-flow FCT (flows by name, where flows.csv has
 # names): the CV of each over the runs, for the items present in every run
 cv_of() { # FILE_GLOB KEYCOL VALCOL: median and p90 of the per-item CV
-	awk -F, -v runs="$RUNS" -v kc="$2" -v vc="$3" -v what="$4" '
+	awk -F, -v runs="${CV_RUNS:-$RUNS}" -v kc="$2" -v vc="$3" -v what="$4" '
 		FNR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) ck = i; if ($i == vc) cv = i }; next }
 		ck && cv && $cv > 0 { n[$ck]++; s[$ck] += $cv; q[$ck] += $cv * $cv }
 		END {
@@ -149,3 +158,37 @@ while [ $i -le "$RUNS" ]; do
 			"$(sed -n 's/^FCT: .*not ended: [0-9]* in EMUL_RUN, \([0-9]*\) in SIM_RUN.*/\1/p' "$tmp/fidp$i.txt")"
 	i=$((i + 1))
 done
+# and against the model's median over DRAWS replays with TCP's uneven
+# share drawn (DRAW_OPTS, jitter_seed 1..DRAWS; hyde fidelity with several
+# SIM_RUNs): the plain model's even share ends most flows of a shared link
+# later than TCP's uneven one, and the median of the draws is the model's
+# prediction where that share is a draw it does not know
+if [ "${DRAWS:-0}" -gt 0 ]; then
+	i=1
+	while [ $i -le "$RUNS" ]; do
+		ds=""
+		j=1
+		while [ $j -le "$DRAWS" ]; do
+			# shellcheck disable=SC2086
+			[ -f "$tmp/rd$i-$j/flows.csv" ] ||
+				"$HYDE" sim --replay "$tmp/r$i" ${SIM_OPTS:-} ${DRAW_OPTS:--B share_jitter=2} \
+					-B jitter_seed=$j -o "$tmp/rd$i-$j" -q >/dev/null 2>&1 ||
+				{ echo "bench/repeat.sh: replay draw $j of run $i failed" >&2; exit 1; }
+			ds="$ds $tmp/rd$i-$j"
+			j=$((j + 1))
+		done
+		mkdir -p "$tmp/fidd$i"
+		# shellcheck disable=SC2086
+		"$HYDE" fidelity "$tmp/r$i" $ds -o "$tmp/fidd$i" >"$tmp/fidd$i.txt" 2>&1 &&
+			printf '  run %d against the median of %d replays (%s): %s, %s OCS flows stranded\n' $i "$DRAWS" \
+				"$(echo ${SIM_OPTS:-} ${DRAW_OPTS:--B share_jitter=2})" "$(between "$tmp/fidd$i.txt")" \
+				"$(sed -n 's/^FCT: .*not ended: [0-9]* in EMUL_RUN, \([0-9]*\) in SIM_RUN.*/\1/p' "$tmp/fidd$i.txt")"
+		i=$((i + 1))
+	done
+	# the spread the draws give a flow, beside the runs' (flow FCT above):
+	# share_jitter's width is chosen to match it
+	ds=""
+	j=1
+	while [ $j -le "$DRAWS" ]; do ds="$ds $tmp/rd1-$j/flows.csv"; j=$((j + 1)); done
+	[ "$DRAWS" -gt 1 ] && CV_RUNS=$DRAWS cv_of "$ds" name fct_ns "flow FCT, run 1's replays (draws)"
+fi
