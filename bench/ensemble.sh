@@ -44,10 +44,12 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # a figure from summary.json: fig FILE KEY
 fig() { sed -n "s/^  \"$2\": \\([0-9.eE+-]*\\),*\$/\\1/p" "$1" | head -1; }
-# the draws' figures of scheduler s: "avg_jct avg_cct" a line
+# the draws' figures of scheduler s: "avg_jct avg_cct" a line (compare.csv's
+# columns by their names)
 draws_of() {
 	for f in "$tmp/c"/draws/*/compare.csv; do
-		awk -F, -v s="$1" 'NR > 1 && $1 == s && $4 == 1 { print $8, $9 }' "$f"
+		awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["label"] == s && $c["ok"] == 1 { print $c["avg_jct_s"], $c["avg_cct_s"] }' "$f"
 	done
 }
 # where x falls among the draws: rank FILE COLUMN X; "k of N below"
