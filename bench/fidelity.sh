@@ -57,6 +57,8 @@ for r in "$@"; do
 		i=$((i + 1))
 		# a set that draws what the model leaves out: DRAWS replays, joined
 		# by their median (hyde fidelity with several SIM_RUNs)
+		# (echo: the set's words with single spaces, as printed; set -f is on)
+		# shellcheck disable=SC2086,SC2116
 		case $o in *_jitter=*) n=$DRAWS label="$(echo $o) (median of $DRAWS)" ;; *) n=1 label=$(echo $o) ;; esac
 		j=1
 		ds=""
