@@ -57,6 +57,10 @@ struct fidelity_summary {
 	size_t joined[3], n[3];
 	double ratio_med[3], ratio_p90[3];
 	size_t jobs_alike, jobs_placed;
+	/* the flows between hosts (the per-flow goal's): timed on both, the
+	 * ratio's median and p90; and the flows the simulation did not end */
+	size_t hosts_n, untimed_s;
+	double hosts_med, hosts_p90;
 };
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs);

@@ -162,7 +162,9 @@ static void compare_usage(FILE *fp)
 		"                        gives them; jitter_seed 1..N; DIR/draws/): how far\n"
 		"                        each simulated run's averages would move, and how\n"
 		"                        often each scheduler is the fastest; with both,\n"
-		"                        where each emulated run's averages fall among them\n"
+		"                        where each emulated run's averages fall among them,\n"
+		"                        and its flows against its replays (the plain model\n"
+		"                        and the median of N with shares drawn)\n"
 		"  -o, --out DIR         where the runs, compare.csv and the plots go\n"
 		"                        (default runs/compare-DATE-TIME)\n"
 		"  -S KEY=VALUE          an option for every scheduler (e.g. slowstart=0.05)\n"
@@ -2358,6 +2360,138 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 	free(v);
 }
 
+/* --backend both --draws N: emulated run EMUL replayed (hyde sim --replay:
+ * its flows, start times and circuits held) with the simulation's -B,
+ * once as the model is (FO/replay) and N times with link shares drawn
+ * (share_jitter, 2 unless -B gives it; jitter_seed J: FO/replay-draws/J),
+ * then hyde fidelity of EMUL against the plain replay (its files in
+ * FO/replay) and against the median of the draws (FO/replay-draws). The
+ * two joins' figures into *fs; 0, or 1 if a replay or a join failed (said
+ * on stderr: the replays' output is in FO/replay.log). */
+static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, const char *fo,
+		      unsigned draws, struct fidelity_summary fs[2])
+{
+	const char **args = xcalloc(2 * n_w + 16, sizeof(char *));
+	char **dirs = xcalloc(draws + 1, sizeof(char *)), seed[32];
+	char *log = xasprintf("%s/replay.log", fo), *ddir = xasprintf("%s/replay-draws", fo);
+	char errbuf[512];
+	bool sj = sim_kv(w, n_w, "share_jitter");
+	int na, failed = 0, r;
+	unsigned j;
+	size_t i;
+
+	dirs[0] = xasprintf("%s/replay", fo);
+	if (mkdirs(ddir, errbuf)) {
+		fprintf(stderr, "hyde compare: %s\n", errbuf);
+		failed = 1;
+	}
+	for (j = 0; j <= draws && !failed; j++) {
+		na = 0;
+		args[na++] = "hyde";
+		args[na++] = "sim";
+		args[na++] = "--replay";
+		args[na++] = emul;
+		args[na++] = "-q";
+		for (i = 0; i < n_w; i++) {
+			const char *kv;
+
+			/* the simulation's -B: both backends' and its own */
+			if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) != 0) {
+				args[na++] = "-B";
+				args[na++] = kv;
+			}
+		}
+		if (j) {
+			if (!sj) {
+				args[na++] = "-B";
+				args[na++] = DRAWS_SHARE_JITTER;
+			}
+			snprintf(seed, sizeof(seed), "jitter_seed=%u", j);
+			args[na++] = "-B";
+			args[na++] = seed;
+			dirs[j] = xasprintf("%s/%u", ddir, j);
+		}
+		args[na++] = "-o";
+		args[na++] = dirs[j];
+		args[na] = NULL;
+		r = run_child(args, log);
+		if (r) {
+			fprintf(stderr, "hyde compare: the replay of %s (%s) failed: see %s\n", emul,
+				dirs[j], log);
+			failed = 1;
+		}
+	}
+	if (!failed && (fidelity_run(emul, dirs[0], dirs[0], true, &fs[0]) ||
+			fidelity_run_n(emul, (const char *const *)dirs + 1, draws, ddir, true, &fs[1])))
+		failed = 1;
+	for (j = 0; j <= draws; j++)
+		free(dirs[j]);
+	free(dirs);
+	free(ddir);
+	free(log);
+	free(args);
+	return failed;
+}
+
+/* --backend both --draws N: each emulated run against its replays (the
+ * per-flow goal's figures: FCT ratio over the flows between hosts, median
+ * and p90, against the plain model and against the median of N draws of
+ * link shares; and the flows the model did not end), also into
+ * FIDELITY/replay.csv. 0, or 1 if one failed. */
+static int report_replays(const struct cmp_word *w, size_t n_w, struct cmp_spec *const specs[2],
+			  const size_t n[2], const unsigned runs[2], unsigned draws,
+			  const char *fdir)
+{
+	char *path = xasprintf("%s/replay.csv", fdir);
+	FILE *fp = draws_csv(path, "scheduler,seed,flows,plain_median,plain_p90,plain_stranded,draws,draws_median,draws_p90,draws_stranded");
+	size_t i;
+	unsigned k;
+	int failed = 0;
+
+	printf("\nreplay: each emulated run's flows with its decisions held (hyde sim --replay, the\n"
+	       "simulation's -B), against the plain model and against the median of %u replays\n"
+	       "with link shares drawn (%s unless -B gives it): FCT ratio emulated /\n"
+	       "simulated over the flows between hosts, median/p90 (the per-flow goal: median\n"
+	       "0.9-1.1, p90 under 1.5); stranded: flows the model did not end\n",
+	       draws, DRAWS_SHARE_JITTER);
+	printf("%-16s %6s %6s %15s %9s %17s %9s\n", "scheduler", "seed", "flows", "plain model",
+	       "stranded", "median of draws", "stranded");
+	for (i = 0; i < n[0] && i < n[1]; i++)
+		for (k = 0; k < runs[0]; k++) {
+			struct cmp_run *re = &specs[0][i].runs[k];
+			struct fidelity_summary fs[2];
+			char *d, *fo, c[2][32];
+
+			if (!re->ok)
+				continue;
+			d = spec_dirname(specs[0][i].label);
+			fo = runs[0] == 1 ? xasprintf("%s/%s", fdir, d) :
+				xasprintf("%s/%s-seed-%" PRIu64, fdir, d, re->seed);
+			free(d);
+			if (replay_run(w, n_w, re->dir, fo, draws, fs)) {
+				printf("%-16s %6" PRIu64 " (no replay: see above)\n", specs[0][i].label,
+				       re->seed);
+				failed = 1;
+				free(fo);
+				continue;
+			}
+			fmt_ratio(fs[0].hosts_med, fs[0].hosts_p90, c[0], sizeof(c[0]));
+			fmt_ratio(fs[1].hosts_med, fs[1].hosts_p90, c[1], sizeof(c[1]));
+			printf("%-16s %6" PRIu64 " %6zu %15s %9zu %17s %9zu\n", specs[0][i].label,
+			       re->seed, fs[1].hosts_n, c[0], fs[0].untimed_s, c[1], fs[1].untimed_s);
+			if (fp)
+				fprintf(fp, "%s,%" PRIu64 ",%zu,%.6f,%.6f,%zu,%u,%.6f,%.6f,%zu\n",
+					specs[0][i].label, re->seed, fs[1].hosts_n, fs[0].hosts_med,
+					fs[0].hosts_p90, fs[0].untimed_s, draws, fs[1].hosts_med,
+					fs[1].hosts_p90, fs[1].untimed_s);
+			free(fo);
+		}
+	if (fp && fclose(fp))
+		fprintf(stderr, "hyde compare: %s: %s\n", path, strerror(errno));
+	free(path);
+	return failed;
+}
+
 /* --backend sim --draws: how far each scheduler's averages move over the
  * draws (min, median, max, mean, CV; the plain run / median), and in how
  * many draws of each seed each scheduler had the lowest average, also
@@ -2579,10 +2713,12 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 			       specs[0][i].label, re->seed, fs.joined[0], fs.flows_e, c1, c2, c3, jj, cc, ja);
 			free(fo);
 		}
-	if (draws)
+	if (draws) {
 		report_draws(specs, n, runs, dspecs, dn, druns, draws, fdir);
+		failed |= report_replays(w, n_w, specs, n, runs, draws, fdir) != 0;
+	}
 	printf("\nper run: %s/<scheduler>[-seed-N]/fidelity.csv, fidelity.png (hyde fidelity EMUL_RUN SIM_RUN for the tables)%s\n",
-	       fdir, draws ? "; draws.csv" : "");
+	       fdir, draws ? "; draws.csv; replay.csv, and per run replay/ and replay-draws/ (their fidelity.csv, fidelity.png)" : "");
 	r = failed ? EXIT_RUN_FAILED : 0;
 out:
 	draws_free(dspecs, dn, druns, draws);

@@ -1092,6 +1092,22 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 		fs->flows_s = sets[1][LV_FLOW].n;
 		fs->jobs_alike = place.n_alike;
 		fs->jobs_placed = place.n_jobs;
+		fs->untimed_s = all.j[LV_FLOW].untimed_s;
+		{
+			const struct fd_join *j = &all.j[LV_FLOW];
+			const struct fd_pair **v = xmalloc((j->n + 1) * sizeof(*v));
+			struct fd_stat st;
+			size_t n = 0;
+
+			for (i = 0; i < j->n; i++)
+				if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host"))
+					v[n++] = &j->p[i];
+			stats(v, n, &st);
+			fs->hosts_n = st.n;
+			fs->hosts_med = st.n ? st.r_med : NAN;
+			fs->hosts_p90 = st.n ? st.r_p90 : NAN;
+			free(v);
+		}
 		for (lv = 0; lv < LV_N; lv++) {
 			const struct fd_pair **v = xmalloc((all.j[lv].n + 1) * sizeof(*v));
 			struct fd_stat st;

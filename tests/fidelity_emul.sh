@@ -110,6 +110,7 @@ C="$tmpdir/both"
 # and link shares by its jitter_seed, and the emulated run among them)
 expect_status 0 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
 	-o "$C" --prefix $P -qBsim:payload=0.956 --draws 3
+both_out=$out
 for j in 1 2 3; do
 	grep -qx "0 backend_options payload=0.956 task_jitter=10ms share_jitter=2 jitter_seed=$j" \
 		"$C/draws/$j/fair/events.log" ||
@@ -139,6 +140,41 @@ for m in avg_jct_s avg_cct_s; do
 		END { exit !ok }' "$C/fidelity/draws.csv" ||
 		fail "--draws: $m in draws.csv, $(grep ",$m," "$C/fidelity/draws.csv"), is not the runs' (emulated $e, draws $want)"
 done
+# and each emulated run against its replays (--draws): the plain model's
+# and the median of three with drawn shares, the simulation's -B too;
+# replay.csv's figures are hyde fidelity's of those directories
+R="$C/fidelity/fair"
+grep -qx '0 backend_options payload=0.956' "$R/replay/events.log" ||
+	fail "replay: ran with $(grep backend_options "$R/replay/events.log" 2>&1)"
+for j in 1 2 3; do
+	grep -qx "0 backend_options payload=0.956 share_jitter=2 jitter_seed=$j" "$R/replay-draws/$j/events.log" ||
+		fail "replay draw $j: ran with $(grep backend_options "$R/replay-draws/$j/events.log" 2>&1)"
+done
+echo "$both_out" | grep -Eq "^fair +5 +[0-9]+ +[0-9.]+/[0-9.]+ +[0-9]+ +[0-9.]+/[0-9.]+ +[0-9]+\$" ||
+	fail "replay: no table line for fair: $both_out"
+between() { echo "$1" | awk '/^  between hosts / { printf "%d %s %s", $3, $4, $5 }'; }
+expect_status 0 "$HYDE" fidelity "$C/emul/fair" "$R/replay" -o "$tmpdir"
+bp=$(between "$out")
+expect_status 0 "$HYDE" fidelity "$C/emul/fair" "$R/replay-draws/1" "$R/replay-draws/2" "$R/replay-draws/3" -o "$tmpdir"
+bd=$(between "$out")
+[ -n "$bp" ] && [ -n "$bd" ] || fail "replay: hyde fidelity of the replays gave no figures"
+got=$(awk -F, 'NR == 2 && $1 == "fair" && $2 == 5 && $7 == 3 { printf "%.3f %.3f|%d %.3f %.3f", $4, $5, $3, $8, $9 }' \
+	"$C/fidelity/replay.csv")
+[ "$got" = "${bp#* }|$bd" ] ||
+	fail "replay.csv: '$got', hyde fidelity: plain '$bp', median of the draws '$bd' ($(cat "$C/fidelity/replay.csv"))"
+# the median's join (replay-draws/fidelity.csv): each flow's simulated
+# time the median of its three draws' (the draws differ: shares drawn)
+cmp -s "$R/replay-draws/1/flows.csv" "$R/replay-draws/2/flows.csv" && fail "replay draws 1 and 2: the same flows.csv"
+bad=$(awk -F, 'FNR == 1 { f++; next }
+	f <= 3 { t[$16] = t[$16] " " $8; next }
+	$1 == "flow" { n = split(t[$2], v, " "); if (n != 3) { print "not in 3: " $2; next }
+		for (i = 1; i <= 3; i++) if (v[i] < 0) v[i] = 1e30
+		m = (v[1] - v[2]) * (v[1] - v[3]) <= 0 ? v[1] : (v[2] - v[1]) * (v[2] - v[3]) <= 0 ? v[2] : v[3]
+		if (m >= 1e30) m = -1
+		if ($7 != m) print $2 ": " $7 " not the median of" t[$2]; c++ }
+	END { if (!c) print "no flow joined" }' "$R/replay-draws/1/flows.csv" "$R/replay-draws/2/flows.csv" \
+	"$R/replay-draws/3/flows.csv" "$R/replay-draws/fidelity.csv")
+[ -z "$bad" ] || fail "replay-draws/fidelity.csv: $(echo "$bad" | head -3)"
 for f in emul/compare.csv sim/compare.csv emul/fair/flows.csv sim/fair/flows.csv \
 	fidelity/fair/fidelity.csv; do
 	[ -f "$C/$f" ] || fail "compare --backend both: no $f"
@@ -148,11 +184,11 @@ grep -qx '0 backend_options payload=0.956' "$C/sim/fair/events.log" ||
 grep -q " backend_options prefix=$P\$" "$C/emul/fair/events.log" ||
 	fail "compare --backend both: the emulation ran with $(grep backend_options "$C/emul/fair/events.log")"
 ne=$(($(wc -l <"$C/emul/fair/flows.csv") - 1))
-echo "$out" | grep -Eq "^fair +5 +[0-9]+ of $ne " || fail "compare --backend both: no fidelity line for fair: $out"
+echo "$both_out" | grep -Eq "^fair +5 +[0-9]+ of $ne " || fail "compare --backend both: no fidelity line for fair: $both_out"
 # the last column: the jobs placed alike, of the workload's (each ran
 # tasks on both backends); how many are alike is the run's to say
 nj=$(grep -c '^job' "$D/io.wl")
-echo "$out" | grep -Eq "^fair +5 .* [0-9]+ of $nj\$" || fail "compare --backend both: no 'K of $nj' jobs alike: $out"
+echo "$both_out" | grep -Eq "^fair +5 .* [0-9]+ of $nj\$" || fail "compare --backend both: no 'K of $nj' jobs alike: $both_out"
 [ "$(grep -c '^flow,' "$C/fidelity/fair/fidelity.csv")" -ge 1 ] || fail "compare --backend both: no flow joined"
 expect_status 2 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s nosuch -o "$tmpdir/b2" -q
 contains "$err" "unknown scheduler 'nosuch'"
