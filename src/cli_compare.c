@@ -2076,6 +2076,26 @@ static const char *sim_kv(const struct cmp_word *w, size_t n_w, const char *key)
 #define DRAWS_TASK_JITTER "task_jitter=10ms"
 #define DRAWS_SHARE_JITTER "share_jitter=2"
 
+/* A draw's -B words after args[na]: the defaults asked for (task_jitter,
+ * share_jitter: those -B does not give) and jitter_seed=J in seed (the
+ * caller's, len bytes). The new count. */
+static int draw_words(const char **args, int na, bool task, bool share, unsigned j, char *seed,
+		      size_t len)
+{
+	if (task) {
+		args[na++] = "-B";
+		args[na++] = DRAWS_TASK_JITTER;
+	}
+	if (share) {
+		args[na++] = "-B";
+		args[na++] = DRAWS_SHARE_JITTER;
+	}
+	snprintf(seed, len, "jitter_seed=%u", j);
+	args[na++] = "-B";
+	args[na++] = seed;
+	return na;
+}
+
 /* How many draws run at once: -j's (the last given), else the cores. */
 static unsigned draws_at_once(const struct cmp_word *w, size_t n_w, unsigned draws)
 {
@@ -2128,17 +2148,7 @@ static int run_draws(const struct cmp_word *w, size_t n_w, const struct option *
 				free(keep[i]);
 			n_keep = 0;
 			na = child_args(w, n_w, lo, 1, args, keep, &n_keep);
-			if (!tj) {
-				args[na++] = "-B";
-				args[na++] = DRAWS_TASK_JITTER;
-			}
-			if (!sj) {
-				args[na++] = "-B";
-				args[na++] = DRAWS_SHARE_JITTER;
-			}
-			snprintf(seed, sizeof(seed), "jitter_seed=%u", j);
-			args[na++] = "-B";
-			args[na++] = seed;
+			na = draw_words(args, na, !tj, !sj, j, seed, sizeof(seed));
 			args[na++] = "--backend";
 			args[na++] = "sim";
 			args[na++] = "-j";
@@ -2402,13 +2412,7 @@ static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, co
 			}
 		}
 		if (j) {
-			if (!sj) {
-				args[na++] = "-B";
-				args[na++] = DRAWS_SHARE_JITTER;
-			}
-			snprintf(seed, sizeof(seed), "jitter_seed=%u", j);
-			args[na++] = "-B";
-			args[na++] = seed;
+			na = draw_words(args, na, false, !sj, j, seed, sizeof(seed));
 			dirs[j] = xasprintf("%s/%u", ddir, j);
 		}
 		args[na++] = "-o";
