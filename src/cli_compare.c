@@ -2370,6 +2370,17 @@ static void report_draws(struct cmp_spec *const specs[2], const size_t n[2], con
 	free(v);
 }
 
+/* A run's directory under OUT/fidelity: FDIR/<scheduler>, with several
+ * seeds FDIR/<scheduler>-seed-N. The caller frees it. */
+static char *fidelity_dir(const char *fdir, const char *label, unsigned runs, uint64_t seed)
+{
+	char *d = spec_dirname(label), *fo;
+
+	fo = runs == 1 ? xasprintf("%s/%s", fdir, d) : xasprintf("%s/%s-seed-%" PRIu64, fdir, d, seed);
+	free(d);
+	return fo;
+}
+
 /* --backend both --draws N: emulated run EMUL replayed (hyde sim --replay:
  * its flows, start times and circuits held) with the simulation's -B,
  * once as the model is (FO/replay) and N times with link shares drawn
@@ -2464,14 +2475,11 @@ static int report_replays(const struct cmp_word *w, size_t n_w, struct cmp_spec 
 		for (k = 0; k < runs[0]; k++) {
 			struct cmp_run *re = &specs[0][i].runs[k];
 			struct fidelity_summary fs[2];
-			char *d, *fo, c[2][32];
+			char *fo, c[2][32];
 
 			if (!re->ok)
 				continue;
-			d = spec_dirname(specs[0][i].label);
-			fo = runs[0] == 1 ? xasprintf("%s/%s", fdir, d) :
-				xasprintf("%s/%s-seed-%" PRIu64, fdir, d, re->seed);
-			free(d);
+			fo = fidelity_dir(fdir, specs[0][i].label, runs[0], re->seed);
 			if (replay_run(w, n_w, re->dir, fo, draws, fs)) {
 				printf("%-16s %6" PRIu64 " (no replay: see above)\n", specs[0][i].label,
 				       re->seed);
@@ -2687,17 +2695,14 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 		for (k = 0; k < runs[0] && k < runs[1]; k++) {
 			struct cmp_run *re = &specs[0][i].runs[k], *rs = &specs[1][i].runs[k];
 			struct fidelity_summary fs;
-			char *d, *fo, c1[32], c2[32], c3[32], jj[16], cc[16], ja[32];
+			char *fo, c1[32], c2[32], c3[32], jj[16], cc[16], ja[32];
 
 			if (!re->ok || !rs->ok) {
 				printf("%-16s %6" PRIu64 " (a run failed: no fidelity)\n", specs[0][i].label,
 				       re->seed);
 				continue;
 			}
-			d = spec_dirname(specs[0][i].label);
-			fo = runs[0] == 1 ? xasprintf("%s/%s", fdir, d) :
-				xasprintf("%s/%s-seed-%" PRIu64, fdir, d, re->seed);
-			free(d);
+			fo = fidelity_dir(fdir, specs[0][i].label, runs[0], re->seed);
 			if (mkdirs(fo, errbuf) || fidelity_run(re->dir, rs->dir, fo, true, &fs)) {
 				printf("%-16s %6" PRIu64 " (no fidelity: see above)\n", specs[0][i].label,
 				       re->seed);

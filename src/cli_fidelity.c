@@ -550,8 +550,9 @@ static void join(const struct fd_set *e, const struct fd_set *s, struct fd_join 
 
 /* The median of several simulated runs of the same decisions (draws of
  * what the model leaves out: replays with -B share_jitter and other
- * jitter_seeds), name by name: into *out, the first set's rows with each
- * time the median (nearest rank) of its times in all n sets, a run in
+ * jitter_seeds), name by name: into *out, each name's row (bytes, path,
+ * kind: the same in every set) with its time the median (nearest rank) of
+ * its times in all n sets, a run in
  * which it did not end (-1) counting as longer than any. A name not in
  * every set is left out and counted in *partial. */
 static int cmp_i64(const void *a, const void *b)
@@ -594,11 +595,8 @@ static void median_set(const struct fd_set *s, size_t n, struct fd_set *out, siz
 			out->r[out->n].t = t[m - 1] == INT64_MAX ? -1 : t[m - 1];
 			out->n++;
 		}
-		for (k = 0; k < n; k++) /* r stays valid: the rows do not move */
-			if (at[k] < s[k].n && s[k].r + at[k] != r && !strcmp(s[k].r[at[k]].name, r->name))
-				at[k]++;
-		for (k = 0; k < n; k++)
-			if (at[k] < s[k].n && s[k].r + at[k] == r)
+		for (k = 0; k < n; k++) /* (r stays valid: a cursor moves, no row) */
+			if (at[k] < s[k].n && !strcmp(s[k].r[at[k]].name, r->name))
 				at[k]++;
 	}
 	free(at);
@@ -640,6 +638,19 @@ static void stats(const struct fd_pair *const *v, size_t n, struct fd_stat *st)
 	}
 	free(r);
 	free(e);
+}
+
+/* Over the flows between hosts timed on both (a same-host fetch is not in
+ * the network model): what the per-flow goal is stated on. v: room for
+ * j->n. */
+static void hosts_stats(const struct fd_join *j, const struct fd_pair **v, struct fd_stat *st)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->n; i++)
+		if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host"))
+			v[n++] = &j->p[i];
+	stats(v, n, st);
 }
 
 static void print_stat(const char *group, const struct fd_stat *st)
@@ -689,11 +700,7 @@ static void report_level(int lv, const struct fd_join *j, const struct fd_placem
 	stats(v, n, &st);
 	print_stat("all", &st);
 	if (lv == LV_FLOW) {
-		/* the network model's flows: a same-host fetch is not in it */
-		for (i = n = 0; i < j->n; i++)
-			if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host"))
-				v[n++] = &j->p[i];
-		stats(v, n, &st);
+		hosts_stats(j, v, &st);
 		print_stat("between hosts", &st);
 		for (i = n = 0; i < j->n; i++)
 			if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host") &&
@@ -1094,15 +1101,10 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 		fs->jobs_placed = place.n_jobs;
 		fs->untimed_s = all.j[LV_FLOW].untimed_s;
 		{
-			const struct fd_join *j = &all.j[LV_FLOW];
-			const struct fd_pair **v = xmalloc((j->n + 1) * sizeof(*v));
+			const struct fd_pair **v = xmalloc((all.j[LV_FLOW].n + 1) * sizeof(*v));
 			struct fd_stat st;
-			size_t n = 0;
 
-			for (i = 0; i < j->n; i++)
-				if (!isnan(j->p[i].ratio) && strcmp(j->p[i].e->path, "host"))
-					v[n++] = &j->p[i];
-			stats(v, n, &st);
+			hosts_stats(&all.j[LV_FLOW], v, &st);
 			fs->hosts_n = st.n;
 			fs->hosts_med = st.n ? st.r_med : NAN;
 			fs->hosts_p90 = st.n ? st.r_p90 : NAN;
