@@ -107,13 +107,15 @@ done
 
 # per-job CCT and JCT, per-flow FCT (flows by name, where flows.csv has
 # names): the CV of each over the runs, for the items present in every run
-cv_of() { # FILE_GLOB KEYCOL VALCOL: median and p90 of the per-item CV
-	awk -F, -v runs="${CV_RUNS:-$RUNS}" -v kc="$2" -v vc="$3" -v what="$4" '
+cv_of() { # FILE_GLOB KEYCOL VALCOL WHAT [MIN]: median and p90 of the per-item
+	# CV (MIN: only items whose mean is at least that)
+	awk -F, -v runs="${CV_RUNS:-$RUNS}" -v kc="$2" -v vc="$3" -v what="$4" -v min="${5:-0}" '
 		FNR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) ck = i; if ($i == vc) cv = i }; next }
 		ck && cv && $cv > 0 { n[$ck]++; s[$ck] += $cv; q[$ck] += $cv * $cv }
 		END {
 			if (!ck || !cv) { printf "%s: no %s/%s columns\n", what, kc, vc; exit }
-			for (k in n) { total++; if (n[k] != runs) continue
+			for (k in n) { if (s[k] / n[k] < min) continue
+				total++; if (n[k] != runs) continue
 				m = s[k] / runs; v = (q[k] - runs * m * m) / (runs - 1); if (v < 0) v = 0
 				c[++kept] = sqrt(v) / m }
 			for (i = 2; i <= kept; i++) { x = c[i]; for (j = i - 1; j >= 1 && c[j] > x; j--) c[j + 1] = c[j]; c[j + 1] = x }
@@ -127,6 +129,9 @@ cv_of "$(files jobs.csv)" job jct_ns "job JCT"
 cv_of "$(files coflows.csv)" job cct_ns "job CCT"
 if head -1 "$tmp/r1/flows.csv" | grep -q ',name'; then
 	cv_of "$(files flows.csv)" name fct_ns "flow FCT (name)"
+	# a long flow's spread: TCP's uneven share of a link averages out
+	# over a long connection (the draws' -B share_period)
+	cv_of "$(files flows.csv)" name fct_ns "flow FCT >= 10 s" 10000000000
 else
 	echo "flow FCT: flows.csv has no name column: flows are not comparable across runs"
 fi
@@ -191,4 +196,5 @@ if [ "${DRAWS:-0}" -gt 0 ]; then
 	j=1
 	while [ $j -le "$DRAWS" ]; do ds="$ds $tmp/rd1-$j/flows.csv"; j=$((j + 1)); done
 	[ "$DRAWS" -gt 1 ] && CV_RUNS=$DRAWS cv_of "$ds" name fct_ns "flow FCT, run 1's replays (draws)"
+	[ "$DRAWS" -gt 1 ] && CV_RUNS=$DRAWS cv_of "$ds" name fct_ns "flow FCT >= 10 s, run 1's replays (draws)" 10000000000
 fi

@@ -193,6 +193,39 @@ for sj in 0:0 1:1 1:2 1:3 1:4; do
 	firsts="$firsts $1"
 done
 [ "$(echo $firsts | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ] || fail "share_jitter: four seeds drew hardly any other weights: $firsts"
+# share_period: the weights drawn anew every period. A period longer than
+# the flows changes nothing (the first period's draw is share_jitter's).
+# Two 10 MB flows (2 s together on the link): weights drawn once leave one
+# ahead all along; drawn anew every 10 ms, 200 times before either ends,
+# each gets about half, so the first ends near 2 s (within 5%: one draw's
+# share is 1/2 +- 1/6, its mean over 200 within +-0.02), and the second
+# at 2 s, as ever (the link is never idle).
+for j in 1 2 3 4; do
+	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt,min_flow=1MB" \
+		-B share_jitter=1 -B share_period=1s -B jitter_seed=$j -o "$tmpdir/sp$j" -q
+	[ "$(ends "$tmpdir/sp$j")" = "$(ends "$tmpdir/sj1:$j")" ] ||
+		fail "share_period=1s, jitter_seed $j: flows ended at $(ends "$tmpdir/sp$j"), not as with one draw: $(ends "$tmpdir/sj1:$j")"
+done
+printf '150 1\n7 0 2 0 1 1 2:20.0\n' >"$tmpdir/two10.txt"
+fixed_lo=0
+for j in 1 2 3 4; do
+	for p in 0s 10ms; do
+		expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two10.txt,min_flow=1MB" \
+			-B share_jitter=1 -B share_period=$p -B jitter_seed=$j -o "$tmpdir/sp10-$p-$j" -q
+	done
+	set -- $(ends "$tmpdir/sp10-10ms-$j")
+	[ $# = 2 ] && [ "$1" -ge 1900000000 ] && [ "$1" -le 2000000001 ] && [ "$2" -ge 1999999999 ] && [ "$2" -le 2000000001 ] ||
+		fail "share_period=10ms, jitter_seed $j: flows ended at $*, expected one in [1.9, 2] s, the other at 2 s"
+	set -- $(ends "$tmpdir/sp10-0s-$j")
+	[ "$1" -lt 1900000000 ] && fixed_lo=$((fixed_lo + 1))
+done
+[ "$fixed_lo" -ge 2 ] || fail "share_jitter=1 drawn once: expected most seeds' first flow before 1.9 s (the test's contrast), $fixed_lo of 4"
+HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-B share_jitter=3 -B share_period=50ms -B jitter_seed=5 -o "$tmpdir/spv" -q
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	-B share_period=1s -o "$tmpdir/spx"
+contains "$err" "share_period: only with share_jitter"
+[ -e "$tmpdir/spx" ] && fail "a refused share_period left $tmpdir/spx"
 # the incremental solver still agrees with water-filling from scratch
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-B share_jitter=3 -B jitter_seed=5 -B task_jitter=20ms -o "$tmpdir/sjv" -q

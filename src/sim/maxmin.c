@@ -166,6 +166,11 @@ bool mm_pending(const struct mm *m)
 	return m->n_seed || m->n_pend;
 }
 
+size_t mm_count(const struct mm *m)
+{
+	return m->n_all;
+}
+
 /* xgrow, the common case (room enough) inline: it is called for every
  * class the sweep notes */
 static inline void grow(void **arr, size_t *cap, size_t need, size_t elsz)

@@ -71,6 +71,8 @@ bool mm_link_full(const struct mm *m, unsigned link);
 uint64_t mm_link_fired(const struct mm *m, unsigned link);
 /* Anything to solve? */
 bool mm_pending(const struct mm *m);
+/* How many classes are in the solver. */
+size_t mm_count(const struct mm *m);
 /* Brings every level up to date. Returns the classes whose level changed
  * (their `old` field holds the level before), valid until the next call. */
 struct mm_class *const *mm_solve(struct mm *m, size_t *n_changed);

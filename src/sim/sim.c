@@ -202,6 +202,11 @@ struct sim_opts {
 	 * [1, 1 + share_jitter), by jitter_seed, and max-min is weighted by
 	 * it (0: even, processor sharing) */
 	double share_jitter;
+	/* and the weights drawn anew for every class at each multiple of
+	 * this (0: a class keeps its draw while it has members): TCP's
+	 * uneven share of a link is not held for good, so a long flow's
+	 * share averages out over the periods (see share_fire) */
+	int64_t share_period;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
 	/* each link's token bucket, as the emulator's HTB has it */
@@ -272,6 +277,8 @@ struct sim {
 	struct sim_class **tails;
 	size_t n_tails, cap_tails;
 	struct evtimer tail_timer;
+	/* -B share_period: the weights' next draw */
+	struct evtimer share_timer;
 	/* -B src_queue: a flow's share of a VOQ (units), 0: off; the classes
 	 * with bits in one or heading for one */
 	i128 qf;
@@ -711,9 +718,11 @@ static uint64_t class_n(const struct sim_class *c)
 	return (uint64_t)c->n * c->w;
 }
 
-/* -B share_jitter: the weight of a new class, in 1/SHARE_UNIT of a flow */
+/* -B share_jitter: a class's weight in the share period `epoch` (0: the
+ * first draw, the one without -B share_period), in 1/SHARE_UNIT of a
+ * flow */
 #define SHARE_UNIT 1024
-static uint32_t class_weight(const struct sim *s, const struct sim_class *c)
+static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uint64_t epoch)
 {
 	uint64_t k, span;
 
@@ -722,7 +731,26 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c)
 	span = (uint64_t)llround(s->opts.share_jitter * SHARE_UNIT);
 	k = s->opts.jitter_seed ^ 0x5ea5ed5ea5ed5ea5ULL;
 	k = splitmix64(&k) + (uint64_t)c->seq * 0x9e3779b97f4a7c15ULL;
+	if (epoch)
+		k = splitmix64(&k) + epoch * 0xd1b54a32d192ed03ULL;
 	return SHARE_UNIT + (uint32_t)(span ? splitmix64(&k) % span : 0);
+}
+
+/* The period of the weights' draws now in effect. */
+static uint64_t share_epoch(const struct sim *s)
+{
+	return s->opts.share_period ? (uint64_t)(ctl_now(s->ctl) / s->opts.share_period) : 0;
+}
+
+/* -B share_period: the next draw, while some class moves (is in the
+ * solver: a class whose circuit never comes back, left with bytes at the
+ * end of a replay, would draw for ever) */
+static void share_arm(struct sim *s)
+{
+	if (s->opts.share_period && s->opts.share_jitter > 0 && !evtimer_armed(&s->share_timer) &&
+	    mm_count(s->mm))
+		evloop_at(ctl_loop(s->ctl), &s->share_timer,
+			  ((int64_t)share_epoch(s) + 1) * s->opts.share_period);
 }
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
@@ -740,7 +768,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 				return c;
 	c = xcalloc(1, sizeof(*c));
 	c->seq = s->seq++;
-	c->w = class_weight(s, c);
+	c->w = class_weight(s, c, share_epoch(s));
 	c->src = src;
 	c->dst = f->dst_host;
 	c->sr = topo_host_rack(s->t, src);
@@ -1241,6 +1269,8 @@ static void class_drop(struct sim *s, struct sim_class *c)
 	}
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
+	if (!s->n_act && evtimer_armed(&s->share_timer))
+		evloop_cancel(ctl_loop(s->ctl), &s->share_timer);
 }
 
 static void class_release(struct sim *s, struct sim_class *c)
@@ -1366,6 +1396,7 @@ static void compute_maxmin(struct sim *s)
 		q_steady_check(s);
 	if (s->bkt)
 		burst_arm(s);
+	share_arm(s);
 	if (s->port_full) {
 		unsigned h;
 
@@ -1548,6 +1579,32 @@ static void rates_dirty_now(struct sim *s)
 
 	if (!evtimer_armed(&s->rate_timer) || s->rate_timer.node.t > now)
 		evloop_at(ctl_loop(s->ctl), &s->rate_timer, now);
+}
+
+/* -B share_period: every class with members draws its weight anew for
+ * the period that starts now, and the rates follow at this instant. A
+ * flow that lasts many periods gets about the mean weight, as a long TCP
+ * connection gets about its even share, where a weight drawn once would
+ * hold it fast or slow for its whole life. */
+static void share_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, share_timer));
+	uint64_t epoch = share_epoch(s);
+	size_t i;
+
+	(void)l;
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+
+		touch(s, c);
+		c->w = class_weight(s, c, epoch);
+		if (!c->running)
+			continue;
+		mm_set_n(s->mm, &c->m, class_n(c));
+		/* its level may stay (the solve reports those that move) */
+		set_rate(s, c, c->m.lv * c->w);
+	}
+	rates_dirty_now(s); /* (its solve arms the next draw) */
 }
 
 static void rate_fire(struct evloop *l, struct evtimer *t)
@@ -1913,6 +1970,7 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->qf = (i128)llround((double)s->opts.src_queue * 8 * pf) << s->shift;
 	}
 	evtimer_init(&s->tail_timer, tail_fire);
+	evtimer_init(&s->share_timer, share_fire);
 	evtimer_init(&s->q_timer, q_fire);
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
@@ -1936,7 +1994,8 @@ static void sim_timers_drop(struct evloop *l)
 
 		if (t->cb == compute_fire || t->cb == port_fire || t->cb == done_fire ||
 		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire ||
-		    t->cb == burst_fire || t->cb == tail_fire || t->cb == q_fire) {
+		    t->cb == burst_fire || t->cb == tail_fire || t->cb == q_fire ||
+		    t->cb == share_fire) {
 			xgrow((void **)&mine, &cap, n + 1, sizeof(*mine));
 			mine[n++] = t;
 		}
@@ -2280,6 +2339,8 @@ static const struct opt_desc sim_opts[] = {
 	    "and a further draw in [0, this) later, fixed per task by jitter_seed (0: none): runs of several seeds say how far one run's decisions can move"),
 	OPT(sim_opts, share_jitter, O_DOUBLE, 0, 16,
 	    "each host pair's flows get a weight drawn from [1, 1 + this) by jitter_seed, and max-min is weighted by it, as TCP shares a link unevenly (0: evenly)"),
+	OPT(sim_opts, share_period, O_TIME, 0, 0,
+	    "and drawn anew for every host pair at each multiple of this (0: once per host pair while it has flows), so that a long flow's share averages out as a long TCP connection's does"),
 	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
@@ -2317,6 +2378,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 			errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, o->rates);
 			return -EINVAL;
 		}
+	}
+	if (o->share_period && !(o->share_jitter > 0)) {
+		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
+		return -EINVAL;
 	}
 	if (o->share_jitter > 0 && o->src_queue) {
 		errbuf_set(errbuf, "share_jitter: not with src_queue (a VOQ's feeder is not weighted)");
