@@ -48,7 +48,11 @@ printf '%-22s %-64s %4s %3s  %6s %6s %7s  |  %4s %6s %6s %7s  |  %s\n' run optio
 	med p90 "|e|med" ">=100K" med p90 "|e|med" "cf strd"
 i=0
 for r in "$@"; do
+	# the run's directory, and its scheduler where that is not its name
+	# (bench-repeat's kept runs are r1, r2...)
 	name=$(basename "$r")
+	sched=$(sed -n 's/.*"scheduler": *"\([^"]*\)".*/\1/p' "$r/summary.json" 2>/dev/null | head -1)
+	[ -n "$sched" ] && [ "$sched" != "$name" ] && name="$sched/$name"
 	old_ifs=$IFS
 	IFS=';'
 	set -f
