@@ -1,0 +1,116 @@
+#!/bin/sh
+# How TCP shares one bottleneck among long flows that start together,
+# against the model's draws of it (-B share_jitter, share_period): the
+# emulated fabric carries a many-to-one transfer RUNS times, with no
+# scheduler and no circuit (--coflow-only -C none: every flow placed
+# and started at once, over the EPS), and the simulator carries the same
+# transfer DRAWS times per option set. Two transfers on rack8, both into
+# rack r1 over its 40 Mbit/s downlink: 28 flows of 5.1 MB (about 26 s
+# each) and 12 of 25 MB (about 60 s each). Prints for each, per row:
+#  - within a run: the CV of the flows' FCTs (median over the runs): how
+#    unevenly one run shares the link, which sets when the last of a
+#    set of reads ends (a map phase);
+#  - across runs: the CV of one flow's FCT over the runs (median over
+#    the flows): how far a flow's time is a draw;
+#  - the mean FCT, and each figure against the emulated runs'.
+# A model whose draws are independent gives both CVs alike; TCP's share
+# is partly the same run after run, so the emulator's across-run CV is
+# the smaller (README, Fidelity, "A long flow's share").
+# A benchmark: prints figures, never fails on them. Root.
+# Usage: [RUNS=3] [DRAWS=9] [SETS="-B share_jitter=2; ..."]
+#        [SIM_OPTS="-B setup=1ms -B payload=0.956 -B burst=yes"] bench/share.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+HYDE=${HYDE:-$here/../hyde}
+RUNS=${RUNS:-3}
+DRAWS=${DRAWS:-9}
+SETS=${SETS:-"-B share_jitter=2; -B share_jitter=3 -B share_period=5s; -B share_jitter=3 -B share_period=15s"}
+SIM_OPTS=${SIM_OPTS:-"-B setup=1ms -B payload=0.956 -B burst=yes"}
+TOPO=$src/topologies/rack8.topo
+P=hydeshare$$
+[ "$(id -u)" = 0 ] || { echo "bench/share.sh: needs root" >&2; exit 2; }
+case $RUNS in '' | *[!0-9]* | 0 | 1) echo "bench/share.sh: RUNS: expected a count of 2 or more, got '$RUNS'" >&2; exit 2 ;; esac
+case $DRAWS in '' | *[!0-9]* | 0 | 1) echo "bench/share.sh: DRAWS: expected a count of 2 or more, got '$DRAWS'" >&2; exit 2 ;; esac
+tmp=$(mktemp -d /tmp/hydeshare.XXXXXX)
+cleanup() {
+	"$HYDE" clean --prefix $P >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+# the two transfers (Coflow-Benchmark lines: mappers' racks, reducers'
+# racks and MB): 7 racks into 4 reducers on r1, 36 MB each; 4 racks into
+# 3 reducers on r1, 100 MB each
+printf '8 1\n1 0 7 0 2 3 4 5 6 7 4 1:36.0 1:36.0 1:36.0 1:36.0\n' >"$tmp/c28.txt"
+printf '8 1\n1 0 4 0 2 3 4 3 1:100.0 1:100.0 1:100.0\n' >"$tmp/c12.txt"
+
+# the figures over some runs' flows.csv: within-run CV (median over the
+# files), a flow's CV across the files (median over the flows in all),
+# mean FCT (s); population standard deviations
+spread() {
+	awk -F, '
+		FNR == 1 { f++; for (i = 1; i <= NF; i++) { if ($i == "name") cn = i; if ($i == "fct_ns") cf = i; if ($i == "end_ns") ce = i }; next }
+		$ce > 0 { v = $cf / 1e9; n[f]++; s[f] += v; q[f] += v * v; fn[$cn]++; fs[$cn] += v; fq[$cn] += v * v; all += v; na++ }
+		function med(a, k,   i, j, x) {
+			for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+		}
+		function cv(s, q, n,   m, var) { m = s / n; var = q / n - m * m; return var > 0 ? sqrt(var) / m : 0 }
+		END {
+			for (i = 1; i <= f; i++) w[i] = cv(s[i], q[i], n[i])
+			k = 0
+			for (x in fn) if (fn[x] == f) a[++k] = cv(fs[x], fq[x], f)
+			printf "%.4f %.4f %.3f\n", med(w, f), k ? med(a, k) : 0, na ? all / na : 0
+		}' "$@"
+}
+
+for c in c28 c12; do
+	case $c in c28) what="28 flows of 5.1 MB" ;; *) what="12 flows of 25 MB" ;; esac
+	i=1
+	es=""
+	while [ $i -le "$RUNS" ]; do
+		"$HYDE" run -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/$c.txt" -B prefix=$P \
+			-o "$tmp/$c-e$i" >"$tmp/$c-e$i.log" 2>&1 ||
+			{ echo "bench/share.sh: emulated run $i of $c failed:" >&2; tail -3 "$tmp/$c-e$i.log" >&2; exit 1; }
+		es="$es $tmp/$c-e$i/flows.csv"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086,SC2046
+	set -- $(spread $es)
+	ew=$1 ea=$2 em=$3
+	printf '\n%s into r1 (40 Mbit/s), all at once: %d emulated runs, %d draws per set (%s)\n' "$what" "$RUNS" "$DRAWS" "$SIM_OPTS"
+	printf '%-48s %9s %7s %9s %7s %8s %7s\n' "" "within" "/emul" "across" "/emul" "mean s" "/emul"
+	printf '%-48s %8.1f%% %7s %8.1f%% %7s %8.2f %7s\n' "emulated" "$(echo "$ew" | awk '{ print 100 * $1 }')" "" \
+		"$(echo "$ea" | awk '{ print 100 * $1 }')" "" "$em" ""
+	old_ifs=$IFS
+	IFS=';'
+	set -f
+	k=0
+	for o in $SETS; do
+		IFS=$old_ifs
+		k=$((k + 1))
+		j=1
+		ds=""
+		while [ $j -le "$DRAWS" ]; do
+			# shellcheck disable=SC2086
+			"$HYDE" sim -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/$c.txt" $SIM_OPTS $o -B jitter_seed=$j \
+				-o "$tmp/$c-s$k-$j" -q >"$tmp/$c-s$k.log" 2>&1 ||
+				{ echo "bench/share.sh: draw $j of '$o' failed: $(tail -1 "$tmp/$c-s$k.log")" >&2; exit 1; }
+			ds="$ds $tmp/$c-s$k-$j/flows.csv"
+			j=$((j + 1))
+		done
+		# shellcheck disable=SC2086,SC2046
+		set -- $(spread $ds)
+		# (echo: the set's words with single spaces; set -f is on)
+		# shellcheck disable=SC2086,SC2116
+		printf '%-48s %8.1f%% %7.2f %8.1f%% %7.2f %8.2f %7.3f\n' "$(echo $o)" \
+			"$(echo "$1" | awk '{ print 100 * $1 }')" "$(echo "$1 $ew" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
+			"$(echo "$2" | awk '{ print 100 * $1 }')" "$(echo "$2 $ea" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
+			"$3" "$(echo "$3 $em" | awk '{ print $1 / $2 }')"
+		IFS=';'
+	done
+	IFS=$old_ifs
+	set +f
+done
+printf '\n(within: CV of the FCTs in one run, median over the runs; across: CV of one flow'"'"'s FCT over the runs,\n median over the flows; population standard deviations)\n'
