@@ -13,9 +13,10 @@
 #  - across runs: the CV of one flow's FCT over the runs (median over
 #    the flows): how far a flow's time is a draw;
 #  - the mean FCT, and each figure against the emulated runs'.
-# A model whose draws are independent gives both CVs alike; TCP's share
-# is partly the same run after run, so the emulator's across-run CV is
-# the smaller (README, Fidelity, "A long flow's share").
+# Weights drawn from a uniform range give both CVs alike; TCP's
+# across-run CV is the smaller, as a few flows of a run end early and
+# most together near the link's total (README, Fidelity, "A long flow's
+# share").
 # A benchmark: prints figures, never fails on them. Root.
 # Usage: [RUNS=3] [DRAWS=9] [SETS="-B share_jitter=2; ..."]
 #        [SIM_OPTS="-B setup=1ms -B payload=0.956 -B burst=yes"] bench/share.sh
