@@ -220,6 +220,12 @@ for j in 1 2 3 4; do
 	[ "$1" -lt 1900000000 ] && fixed_lo=$((fixed_lo + 1))
 done
 [ "$fixed_lo" -ge 2 ] || fail "share_jitter=1 drawn once: expected most seeds' first flow before 1.9 s (the test's contrast), $fixed_lo of 4"
+# a replay ends when its flows do, not at the next draw (3 s) after them
+expect_status 0 "$HYDE" sim -q --replay "$tmpdir/sp10-10ms-1" -B share_jitter=1 -B share_period=3s -B jitter_seed=1 \
+	-o "$tmpdir/spr"
+last=$(awk '$2 == "flow_done" { t = $1 } END { print t }' "$tmpdir/spr/events.log")
+end=$(awk '$2 == "run_end" { print $1 }' "$tmpdir/spr/events.log")
+[ -n "$last" ] && [ "$end" = "$last" ] || fail "share_period=3s: the replay ended at $end ns, its last flow at $last ns"
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-B share_jitter=3 -B share_period=50ms -B jitter_seed=5 -o "$tmpdir/spv" -q
 expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \

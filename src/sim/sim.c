@@ -742,15 +742,23 @@ static uint64_t share_epoch(const struct sim *s)
 	return s->opts.share_period ? (uint64_t)(ctl_now(s->ctl) / s->opts.share_period) : 0;
 }
 
-/* -B share_period: the next draw, while some class moves (is in the
- * solver: a class whose circuit never comes back, left with bytes at the
- * end of a replay, would draw for ever) */
+/* -B share_period, after every solve: the next draw while some class
+ * moves (is in the solver), none once nothing does (a class whose circuit
+ * never comes back, left with bytes at the end of a replay, would draw
+ * for ever, and a draw after the last flow would end the run late) */
 static void share_arm(struct sim *s)
 {
-	if (s->opts.share_period && s->opts.share_jitter > 0 && !evtimer_armed(&s->share_timer) &&
-	    mm_count(s->mm))
+	bool armed = evtimer_armed(&s->share_timer);
+
+	if (!s->opts.share_period || !(s->opts.share_jitter > 0))
+		return;
+	if (!mm_count(s->mm)) {
+		if (armed)
+			evloop_cancel(ctl_loop(s->ctl), &s->share_timer);
+	} else if (!armed) {
 		evloop_at(ctl_loop(s->ctl), &s->share_timer,
 			  ((int64_t)share_epoch(s) + 1) * s->opts.share_period);
+	}
 }
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
@@ -1269,8 +1277,6 @@ static void class_drop(struct sim *s, struct sim_class *c)
 	}
 	s->act[c->slot] = s->act[--s->n_act];
 	s->act[c->slot]->slot = c->slot;
-	if (!s->n_act && evtimer_armed(&s->share_timer))
-		evloop_cancel(ctl_loop(s->ctl), &s->share_timer);
 }
 
 static void class_release(struct sim *s, struct sim_class *c)
