@@ -243,6 +243,63 @@ expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflo
 contains "$err" "share_jitter: not with src_queue"
 [ -e "$tmpdir/sjx" ] && fail "a refused share_jitter left $tmpdir/sjx"
 
+# join_time: a host pair's flows weigh join_weight of a flow for join_time
+# after they start. A 10 MB flow alone into rack 2's 80 Mbit/s link from 0,
+# a 1 MB one joining at 500 ms (5 MB left of the first; two containers
+# there, so that it need not wait). Even: 40 Mbit/s each, the newcomer ends
+# at 700 ms, the first at 1.1 s (the link carried both). join_time=400ms,
+# join_weight=0.125: the newcomer gets 1/9 of the link until 900 ms, then
+# half, and ends at 1011.1 ms; join_time=100ms: 1/9 until 600 ms, it ends
+# at 777.8 ms. join_time=1s: the first is still joining too when the
+# newcomer comes, and they weigh alike: as even.
+printf 'name e3c\nracks 3\nhosts 1\ncontainers 2\nhost_rate 80Mbit\nuplink_rate 80Mbit\nocs no\n' >"$tmpdir/e3c.topo"
+printf '150 2\n1 0 1 0 1 2:10.0\n2 500 1 1 1 2:1.0\n' >"$tmpdir/join.txt"
+join_ends() { # DIR: the first flow's end and the newcomer's, ns
+	awk -F, 'NR > 1 { e[$2] = $7 } END { print e[0], e[1] }' "$1/flows.csv"
+}
+near() { # NS TARGET: within 2 ns
+	[ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]
+}
+for jt in 0s:0 400ms:0.125 100ms:0.125 1s:0.125 400ms:0 400ms:0.2; do
+	jo="-B join_time=${jt%:*}"
+	[ "${jt#*:}" = 0 ] || jo="$jo -B join_weight=${jt#*:}"
+	# shellcheck disable=SC2086
+	expect_status 0 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "coflow:$tmpdir/join.txt,min_flow=1MB" \
+		$jo -o "$tmpdir/join$jt" -q
+done
+set -- $(join_ends "$tmpdir/join0s:0")
+near "$1" 1100000000 && near "$2" 700000000 || fail "join_time=0: flows ended at $*, expected 1.1 s and 700 ms"
+set -- $(join_ends "$tmpdir/join400ms:0.125")
+near "$1" 1100000000 && near "$2" 1011111111 || fail "join_time=400ms: flows ended at $*, expected 1.1 s and 1011.1 ms"
+set -- $(join_ends "$tmpdir/join100ms:0.125")
+near "$1" 1100000000 && near "$2" 777777778 || fail "join_time=100ms: flows ended at $*, expected 1.1 s and 777.8 ms"
+set -- $(join_ends "$tmpdir/join1s:0.125")
+near "$1" 1100000000 && near "$2" 700000000 || fail "join_time=1s: flows ended at $*, expected 1.1 s and 700 ms (both joining)"
+# both joining, then the first's time ends before the newcomer's: a 20 MB
+# flow from 0 and a 4 MB one at 500 ms, join_time=1s: alike until 1 s,
+# 1/9 of the link for the newcomer until 1.5 s, then half: it ends at
+# 1688.9 ms, the first at 2.4 s
+printf '150 2\n1 0 1 0 1 2:20.0\n2 500 1 1 1 2:4.0\n' >"$tmpdir/join2.txt"
+expect_status 0 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "coflow:$tmpdir/join2.txt,min_flow=1MB" \
+	-B join_time=1s -B join_weight=0.125 -o "$tmpdir/join2" -q
+set -- $(join_ends "$tmpdir/join2")
+near "$1" 2400000000 && near "$2" 1688888889 || fail "join_time=1s, two joining: flows ended at $*, expected 2.4 s and 1688.9 ms"
+[ "$(join_ends "$tmpdir/join400ms:0")" = "$(join_ends "$tmpdir/join400ms:0.2")" ] ||
+	fail "join_weight: 0 is not its default 0.2: $(join_ends "$tmpdir/join400ms:0") against $(join_ends "$tmpdir/join400ms:0.2")"
+# flows that start together weigh alike: as without it
+expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt,min_flow=1MB" \
+	-B join_time=1s -o "$tmpdir/jtog" -q
+[ "$(ends "$tmpdir/jtog")" = "200000000 200000000 " ] || fail "join_time: two flows that start together ended at $(ends "$tmpdir/jtog"), expected both at 200 ms"
+HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-B share_jitter=3 -B share_period=50ms -B join_time=300ms -B jitter_seed=5 -o "$tmpdir/jv" -q
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	-B join_weight=0.2 -o "$tmpdir/jx"
+contains "$err" "join_weight: only with join_time"
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	--rates srpt -B join_time=1s -o "$tmpdir/jx"
+contains "$err" "join_time: only with max-min rates (not 'srpt')"
+[ -e "$tmpdir/jx" ] && fail "a refused join_time left $tmpdir/jx"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"

@@ -119,6 +119,10 @@ struct sim_class {
 	enum flow_path path;
 	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
 	uint32_t w;	 /* -B share_jitter: its members' weight (1: even) */
+	int64_t born;	 /* -B join_time: when it was made (its first member) */
+	struct sim_class *jnext, *jprev; /* on the joining list while born +
+					  * join_time is ahead */
+	bool joining;
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
 	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
@@ -207,6 +211,18 @@ struct sim_opts {
 	 * uneven share of a link is not held for good, so a long flow's
 	 * share averages out over the periods (see share_fire) */
 	int64_t share_period;
+	/* A connection that joins a link others already fill gets far less
+	 * than its even share for a while (its slow start overshoots the
+	 * full drop-tail queue; the losses and timeouts that follow keep its
+	 * window small while the others' are large): for this long after it
+	 * is made, a class across racks over the EPS weighs join_weight of a
+	 * flow (0: 0.2) in the max-min share. Flows that start together
+	 * weigh alike, and where the others leave room a newcomer takes it
+	 * whatever its weight. Measured on the emulated fabric's oversubscribed
+	 * uplinks (make bench-share); in a rack and on a circuit it did not
+	 * hold, so those classes weigh a flow from the start. */
+	int64_t join_time;
+	double join_weight;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
 	/* each link's token bucket, as the emulator's HTB has it */
@@ -279,6 +295,10 @@ struct sim {
 	struct evtimer tail_timer;
 	/* -B share_period: the weights' next draw */
 	struct evtimer share_timer;
+	/* -B join_time: the classes still joining, oldest first (all wait
+	 * alike, so in the order they were made), and the next one's end */
+	struct sim_class *jhead, *jtail;
+	struct evtimer join_timer;
 	/* -B src_queue: a flow's share of a VOQ (units), 0: off; the classes
 	 * with bits in one or heading for one */
 	i128 qf;
@@ -724,16 +744,26 @@ static uint64_t class_n(const struct sim_class *c)
 #define SHARE_UNIT 1024
 static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uint64_t epoch)
 {
-	uint64_t k, span;
+	uint64_t k, span, w = SHARE_UNIT;
 
-	if (s->opts.share_jitter <= 0)
+	if (s->opts.share_jitter <= 0 && !s->opts.join_time)
 		return 1;
-	span = (uint64_t)llround(s->opts.share_jitter * SHARE_UNIT);
-	k = s->opts.jitter_seed ^ 0x5ea5ed5ea5ed5ea5ULL;
-	k = splitmix64(&k) + (uint64_t)c->seq * 0x9e3779b97f4a7c15ULL;
-	if (epoch)
-		k = splitmix64(&k) + epoch * 0xd1b54a32d192ed03ULL;
-	return SHARE_UNIT + (uint32_t)(span ? splitmix64(&k) % span : 0);
+	if (s->opts.share_jitter > 0) {
+		span = (uint64_t)llround(s->opts.share_jitter * SHARE_UNIT);
+		k = s->opts.jitter_seed ^ 0x5ea5ed5ea5ed5ea5ULL;
+		k = splitmix64(&k) + (uint64_t)c->seq * 0x9e3779b97f4a7c15ULL;
+		if (epoch)
+			k = splitmix64(&k) + epoch * 0xd1b54a32d192ed03ULL;
+		w += span ? splitmix64(&k) % span : 0;
+	}
+	if (c->joining) { /* -B join_time */
+		double jw = s->opts.join_weight > 0 ? s->opts.join_weight : 0.2;
+
+		w = (uint64_t)llround((double)w * jw);
+		if (!w)
+			w = 1;
+	}
+	return (uint32_t)w;
 }
 
 /* The period of the weights' draws now in effect. */
@@ -761,6 +791,38 @@ static void share_arm(struct sim *s)
 	}
 }
 
+/* -B join_time: a new class joins, on the list's tail (the newest), and
+ * the timer for the oldest's end */
+static void join_add(struct sim *s, struct sim_class *c)
+{
+	c->joining = true;
+	c->jnext = NULL;
+	c->jprev = s->jtail;
+	if (s->jtail)
+		s->jtail->jnext = c;
+	else
+		s->jhead = c;
+	s->jtail = c;
+	if (!evtimer_armed(&s->join_timer))
+		evloop_at(ctl_loop(s->ctl), &s->join_timer, c->born + s->opts.join_time);
+}
+
+static void join_remove(struct sim *s, struct sim_class *c)
+{
+	if (!c->joining)
+		return;
+	c->joining = false;
+	if (c->jprev)
+		c->jprev->jnext = c->jnext;
+	else
+		s->jhead = c->jnext;
+	if (c->jnext)
+		c->jnext->jprev = c->jprev;
+	else
+		s->jtail = c->jprev;
+	c->jnext = c->jprev = NULL;
+}
+
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
 {
 	/* by the host whose link it leaves by (a fetch from several hosts
@@ -776,13 +838,16 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 				return c;
 	c = xcalloc(1, sizeof(*c));
 	c->seq = s->seq++;
-	c->w = class_weight(s, c, share_epoch(s));
 	c->src = src;
 	c->dst = f->dst_host;
 	c->sr = topo_host_rack(s->t, src);
 	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
 	c->no_link = f->no_link;
+	c->born = ctl_now(s->ctl);
+	if (s->opts.join_time && c->path == PATH_EPS)
+		join_add(s, c);
+	c->w = class_weight(s, c, share_epoch(s));
 	class_links(s, c);
 	if (!per_flow(s->model)) {
 		c->hnext = s->tab[h];
@@ -1259,6 +1324,7 @@ static void class_drop(struct sim *s, struct sim_class *c)
 	}
 	stop_class(s, c);
 	ch_remove(s, c);
+	join_remove(s, c);
 	if (c->hashed) {
 		size_t h = class_hash(s, c->src, c->dst, c->path, c->no_link);
 		struct sim_class **pp;
@@ -1613,6 +1679,33 @@ static void share_fire(struct evloop *l, struct evtimer *t)
 	rates_dirty_now(s); /* (its solve arms the next draw) */
 }
 
+/* -B join_time: the classes made join_time ago weigh a whole flow from
+ * now, and the rates follow at this instant; then the timer for the
+ * next. */
+static void join_fire(struct evloop *l, struct evtimer *t)
+{
+	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, join_timer));
+	int64_t now = ctl_now(s->ctl);
+	bool moved = false;
+
+	while (s->jhead && now - s->jhead->born >= s->opts.join_time) {
+		struct sim_class *c = s->jhead;
+
+		touch(s, c);
+		join_remove(s, c);
+		c->w = class_weight(s, c, share_epoch(s));
+		if (c->running) {
+			mm_set_n(s->mm, &c->m, class_n(c));
+			set_rate(s, c, c->m.lv * c->w);
+			moved = true;
+		}
+	}
+	if (s->jhead)
+		evloop_at(l, t, s->jhead->born + s->opts.join_time);
+	if (moved)
+		rates_dirty_now(s);
+}
+
 static void rate_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, rate_timer));
@@ -1874,6 +1967,10 @@ static int sim_init(struct backend *b, char *errbuf)
 		errbuf_set(errbuf, "share_jitter: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
+	if (s->opts.join_time && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "join_time: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
 	if (!strcmp(s->opts.fetch, "rack")) {
 		if (ctl_options(b->ctl)->replay) {
 			errbuf_set(errbuf, "fetch: not with --replay (the replayed run's flows are as it made them)");
@@ -1977,6 +2074,7 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	evtimer_init(&s->tail_timer, tail_fire);
 	evtimer_init(&s->share_timer, share_fire);
+	evtimer_init(&s->join_timer, join_fire);
 	evtimer_init(&s->q_timer, q_fire);
 	evtimer_init(&s->done_timer, done_fire);
 	evtimer_init(&s->rate_timer, rate_fire);
@@ -2001,7 +2099,7 @@ static void sim_timers_drop(struct evloop *l)
 		if (t->cb == compute_fire || t->cb == port_fire || t->cb == done_fire ||
 		    t->cb == rate_fire || t->cb == cross_fire || t->cb == setup_fire ||
 		    t->cb == burst_fire || t->cb == tail_fire || t->cb == q_fire ||
-		    t->cb == share_fire) {
+		    t->cb == share_fire || t->cb == join_fire) {
 			xgrow((void **)&mine, &cap, n + 1, sizeof(*mine));
 			mine[n++] = t;
 		}
@@ -2347,6 +2445,10 @@ static const struct opt_desc sim_opts[] = {
 	    "each host pair's flows get a weight drawn from [1, 1 + this) by jitter_seed, and max-min is weighted by it, as TCP shares a link unevenly (0: evenly)"),
 	OPT(sim_opts, share_period, O_TIME, 0, 0,
 	    "and drawn anew for every host pair at each multiple of this (0: once per host pair while it has flows), so that a long flow's share averages out as a long TCP connection's does"),
+	OPT(sim_opts, join_time, O_TIME, 0, 0,
+	    "for this long after a host pair's flows across racks over the EPS start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full uplink gets little at first (0: off; 3s fits the emulator's)"),
+	OPT(sim_opts, join_weight, O_DOUBLE, 0, 1,
+	    "a joining host pair's weight under join_time (0: 0.2)"),
 	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
@@ -2378,6 +2480,7 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	if (o->rates[0] && flow_model(o->rates)->key) {
 		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
 				   : o->share_jitter > 0 ? "share_jitter"
+				   : o->join_time ? "join_time"
 				   : o->port_queue ? "port_queue" : o->src_queue ? "src_queue" : NULL;
 
 		if (what) {
@@ -2387,6 +2490,14 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	}
 	if (o->share_period && !(o->share_jitter > 0)) {
 		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
+		return -EINVAL;
+	}
+	if (o->join_weight > 0 && !o->join_time) {
+		errbuf_set(errbuf, "join_weight: only with join_time (how long it holds)");
+		return -EINVAL;
+	}
+	if (o->join_time && o->src_queue) {
+		errbuf_set(errbuf, "join_time: not with src_queue (a VOQ's feeder is not weighted)");
 		return -EINVAL;
 	}
 	if (o->share_jitter > 0 && o->src_queue) {
