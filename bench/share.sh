@@ -17,8 +17,14 @@
 # across-run CV is the smaller, as a few flows of a run end early and
 # most together near the link's total (README, Fidelity, "A long flow's
 # share").
+# Then how TCP shares a link a newcomer joins (-B join_time): three 25 MB
+# flows into r1 from 0, and at 5 s one or four newcomers of 1.5 MB or
+# 5 MB each; prints the newcomers' mean FCT, emulated (RUNS runs) and in
+# the model under each of JOIN_SETS (one run each: nothing is drawn).
 # A benchmark: prints figures, never fails on them. Root.
 # Usage: [RUNS=3] [DRAWS=9] [SETS="-B share_jitter=2; ..."]
+#        [JOIN_SETS="-B join_time=0s; -B join_time=3s; ..."]
+#        [ONLY=share|join]
 #        [SIM_OPTS="-B setup=1ms -B payload=0.956 -B burst=yes"] bench/share.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,11 +34,14 @@ RUNS=${RUNS:-3}
 DRAWS=${DRAWS:-9}
 SETS=${SETS:-"-B share_jitter=2; -B share_jitter=3 -B share_period=5s; -B share_jitter=3 -B share_period=15s"}
 SIM_OPTS=${SIM_OPTS:-"-B setup=1ms -B payload=0.956 -B burst=yes"}
+JOIN_SETS=${JOIN_SETS:-"-B join_time=0s; -B join_time=2s -B join_weight=0.1; -B join_time=3s -B join_weight=0.2"}
+ONLY=${ONLY:-}
 TOPO=$src/topologies/rack8.topo
 P=hydeshare$$
 [ "$(id -u)" = 0 ] || { echo "bench/share.sh: needs root" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]* | 0 | 1) echo "bench/share.sh: RUNS: expected a count of 2 or more, got '$RUNS'" >&2; exit 2 ;; esac
 case $DRAWS in '' | *[!0-9]* | 0 | 1) echo "bench/share.sh: DRAWS: expected a count of 2 or more, got '$DRAWS'" >&2; exit 2 ;; esac
+case $ONLY in '' | share | join) ;; *) echo "bench/share.sh: ONLY: expected share or join, got '$ONLY'" >&2; exit 2 ;; esac
 tmp=$(mktemp -d /tmp/hydeshare.XXXXXX)
 cleanup() {
 	"$HYDE" clean --prefix $P >/dev/null 2>&1
@@ -66,7 +75,8 @@ spread() {
 		}' "$@"
 }
 
-for c in c28 c12; do
+if [ "$ONLY" = join ]; then set --; else set -- c28 c12; fi
+for c in "$@"; do
 	case $c in c28) what="28 flows of 5.1 MB" ;; *) what="12 flows of 25 MB" ;; esac
 	i=1
 	es=""
@@ -114,4 +124,71 @@ for c in c28 c12; do
 	IFS=$old_ifs
 	set +f
 done
-printf '\n(within: CV of the FCTs in one run, median over the runs; across: CV of one flow'"'"'s FCT over the runs,\n median over the flows; population standard deviations)\n'
+[ "$ONLY" = join ] ||
+	printf '\n(within: CV of the FCTs in one run, median over the runs; across: CV of one flow'"'"'s FCT over the runs,\n median over the flows; population standard deviations)\n'
+[ "$ONLY" = share ] && exit 0
+
+# a newcomer on a full link: three 25 MB flows from r2, r3 and r4 into one
+# host of r1 (its rack's 40 Mbit/s downlink the bottleneck), and at 5 s
+# NEW more from r5, r6, r7 and r0 of SIZE each into the same host
+newcomers() { # FLOWS.CSV...: the newcomers' (started 4 s or more after the first flow) mean FCT, s
+	awk -F, '
+		FNR == 1 { f++; for (i = 1; i <= NF; i++) { if ($i == "start_ns") cs = i; if ($i == "fct_ns") cf = i }; next }
+		{ st[f, FNR] = $cs; fc[f, FNR] = $cf; if (!(f in t0) || $cs < t0[f]) t0[f] = $cs; nr[f] = FNR }
+		END {
+			for (i = 1; i <= f; i++)
+				for (j = 2; j <= nr[i]; j++)
+					if (st[i, j] - t0[i] >= 4e9) { s += fc[i, j] / 1e9; n++ }
+			printf "%.3f\n", n ? s / n : 0
+		}' "$@"
+}
+printf '\nA newcomer on a full link: three 25 MB flows into r1 (40 Mbit/s) from 0, NEW newcomers of SIZE at 5 s;\n'
+printf 'the newcomers'"'"' mean FCT (s), %d emulated runs, the model (%s) under each set\n' "$RUNS" "$SIM_OPTS"
+printf '%-10s %9s' "NEW x SIZE" emulated
+old_ifs=$IFS
+IFS=';'
+set -f
+for o in $JOIN_SETS; do
+	IFS=$old_ifs
+	# shellcheck disable=SC2086,SC2116
+	printf ' | %-34s' "$(echo $o)"
+	IFS=';'
+done
+IFS=$old_ifs
+set +f
+printf '\n'
+for c in 1x1.5 4x1.5 1x5 4x5; do
+	n=${c%x*} mb=${c#*x}
+	racks=$(echo "5 6 7 0" | cut -d' ' -f1-"$n")
+	printf '8 2\n1 0 3 2 3 4 1 1:75.0\n2 5000 %s %s 1 1:%s\n' "$n" "$racks" \
+		"$(echo "$n $mb" | awk '{ printf "%.1f", $1 * $2 }')" >"$tmp/j$c.txt"
+	i=1
+	es=""
+	while [ $i -le "$RUNS" ]; do
+		"$HYDE" run -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/j$c.txt" -B prefix=$P \
+			-o "$tmp/j$c-e$i" >"$tmp/j$c-e$i.log" 2>&1 ||
+			{ echo "bench/share.sh: emulated run $i of j$c failed:" >&2; tail -3 "$tmp/j$c-e$i.log" >&2; exit 1; }
+		es="$es $tmp/j$c-e$i/flows.csv"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	em=$(newcomers $es)
+	printf '%-10s %9.3f' "$n x ${mb}MB" "$em"
+	IFS=';'
+	set -f
+	k=0
+	for o in $JOIN_SETS; do
+		IFS=$old_ifs
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		"$HYDE" sim -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/j$c.txt" $SIM_OPTS $o \
+			-o "$tmp/j$c-s$k" -q >"$tmp/j$c-s$k.log" 2>&1 ||
+			{ echo "bench/share.sh: '$o' on j$c failed: $(tail -1 "$tmp/j$c-s$k.log")" >&2; exit 1; }
+		m=$(newcomers "$tmp/j$c-s$k/flows.csv")
+		printf ' | %9.3f  %5.2f of emulated      ' "$m" "$(echo "$m $em" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
+		IFS=';'
+	done
+	IFS=$old_ifs
+	set +f
+	printf '\n'
+done
