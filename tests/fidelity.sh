@@ -284,6 +284,12 @@ expect_status 0 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "cofl
 	-B join_time=1s -B join_weight=0.125 -o "$tmpdir/join2" -q
 set -- $(join_ends "$tmpdir/join2")
 near "$1" 2400000000 && near "$2" 1688888889 || fail "join_time=1s, two joining: flows ended at $*, expected 2.4 s and 1688.9 ms"
+# a replay ends when its flows do, not when the last class's join_time
+# does (3 s, after flows that end at 2 s)
+expect_status 0 "$HYDE" sim -q --replay "$tmpdir/sp10-10ms-1" -B join_time=3s -o "$tmpdir/jr"
+last=$(awk '$2 == "flow_done" { t = $1 } END { print t }' "$tmpdir/jr/events.log")
+end=$(awk '$2 == "run_end" { print $1 }' "$tmpdir/jr/events.log")
+[ -n "$last" ] && [ "$end" = "$last" ] || fail "join_time=3s: the replay ended at $end ns, its last flow at $last ns"
 [ "$(join_ends "$tmpdir/join400ms:0")" = "$(join_ends "$tmpdir/join400ms:0.2")" ] ||
 	fail "join_weight: 0 is not its default 0.2: $(join_ends "$tmpdir/join400ms:0") against $(join_ends "$tmpdir/join400ms:0.2")"
 # flows that start together weigh alike: as without it

@@ -821,6 +821,8 @@ static void join_remove(struct sim *s, struct sim_class *c)
 	else
 		s->jtail = c->jprev;
 	c->jnext = c->jprev = NULL;
+	if (!s->jhead) /* none left: no timer (a replay would run on to it) */
+		evloop_cancel(ctl_loop(s->ctl), &s->join_timer);
 }
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
@@ -2445,7 +2447,7 @@ static const struct opt_desc sim_opts[] = {
 	    "each host pair's flows get a weight drawn from [1, 1 + this) by jitter_seed, and max-min is weighted by it, as TCP shares a link unevenly (0: evenly)"),
 	OPT(sim_opts, share_period, O_TIME, 0, 0,
 	    "and drawn anew for every host pair at each multiple of this (0: once per host pair while it has flows), so that a long flow's share averages out as a long TCP connection's does"),
-	OPT(sim_opts, join_time, O_TIME, 0, 0,
+	OPT(sim_opts, join_time, O_TIME, 0, 1e15,
 	    "for this long after a host pair's flows across racks over the EPS start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full uplink gets little at first (0: off; 3s fits the emulator's)"),
 	OPT(sim_opts, join_weight, O_DOUBLE, 0, 1,
 	    "a joining host pair's weight under join_time (0: 0.2)"),
