@@ -75,18 +75,23 @@ spread() {
 		}' "$@"
 }
 
-if [ "$ONLY" = join ]; then set --; else set -- c28 c12; fi
-for c in "$@"; do
-	case $c in c28) what="28 flows of 5.1 MB" ;; *) what="12 flows of 25 MB" ;; esac
+# RUNS emulated runs of the transfer $tmp/NAME.txt; es: their flows.csv
+emulate() { # NAME
 	i=1
 	es=""
 	while [ $i -le "$RUNS" ]; do
-		"$HYDE" run -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/$c.txt" -B prefix=$P \
-			-o "$tmp/$c-e$i" >"$tmp/$c-e$i.log" 2>&1 ||
-			{ echo "bench/share.sh: emulated run $i of $c failed:" >&2; tail -3 "$tmp/$c-e$i.log" >&2; exit 1; }
-		es="$es $tmp/$c-e$i/flows.csv"
+		"$HYDE" run -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/$1.txt" -B prefix=$P \
+			-o "$tmp/$1-e$i" >"$tmp/$1-e$i.log" 2>&1 ||
+			{ echo "bench/share.sh: emulated run $i of $1 failed:" >&2; tail -3 "$tmp/$1-e$i.log" >&2; exit 1; }
+		es="$es $tmp/$1-e$i/flows.csv"
 		i=$((i + 1))
 	done
+}
+
+if [ "$ONLY" = join ]; then set --; else set -- c28 c12; fi
+for c in "$@"; do
+	case $c in c28) what="28 flows of 5.1 MB" ;; *) what="12 flows of 25 MB" ;; esac
+	emulate "$c"
 	# shellcheck disable=SC2086,SC2046
 	set -- $(spread $es)
 	ew=$1 ea=$2 em=$3
@@ -162,15 +167,7 @@ for c in 1x1.5 4x1.5 1x5 4x5; do
 	racks=$(echo "5 6 7 0" | cut -d' ' -f1-"$n")
 	printf '8 2\n1 0 3 2 3 4 1 1:75.0\n2 5000 %s %s 1 1:%s\n' "$n" "$racks" \
 		"$(echo "$n $mb" | awk '{ printf "%.1f", $1 * $2 }')" >"$tmp/j$c.txt"
-	i=1
-	es=""
-	while [ $i -le "$RUNS" ]; do
-		"$HYDE" run -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/j$c.txt" -B prefix=$P \
-			-o "$tmp/j$c-e$i" >"$tmp/j$c-e$i.log" 2>&1 ||
-			{ echo "bench/share.sh: emulated run $i of j$c failed:" >&2; tail -3 "$tmp/j$c-e$i.log" >&2; exit 1; }
-		es="$es $tmp/j$c-e$i/flows.csv"
-		i=$((i + 1))
-	done
+	emulate "j$c"
 	# shellcheck disable=SC2086
 	em=$(newcomers $es)
 	printf '%-10s %9.3f' "$n x ${mb}MB" "$em"
