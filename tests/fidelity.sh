@@ -243,14 +243,16 @@ expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflo
 contains "$err" "share_jitter: not with src_queue"
 [ -e "$tmpdir/sjx" ] && fail "a refused share_jitter left $tmpdir/sjx"
 
-# join_time: a host pair's flows weigh join_weight of a flow for join_time
-# after they start. A 10 MB flow alone into rack 2's 80 Mbit/s link from 0,
+# join_drains: a host pair's flows across racks weigh join_weight of a flow
+# for join_drains drains of their path's slowest link's queue after they
+# start (here 256 KiB at 80 Mbit/s, 26.2144 ms: 15.2587890625 of them are
+# 400 ms, 3.814697265625 100 ms, 38.14697265625 1 s). A 10 MB flow alone into rack 2's 80 Mbit/s link from 0,
 # a 1 MB one joining at 500 ms (5 MB left of the first; two containers
 # there, so that it need not wait). Even: 40 Mbit/s each, the newcomer ends
-# at 700 ms, the first at 1.1 s (the link carried both). join_time=400ms,
-# join_weight=0.125: the newcomer gets 1/9 of the link until 900 ms, then
-# half, and ends at 1011.1 ms; join_time=100ms: 1/9 until 600 ms, it ends
-# at 777.8 ms. join_time=1s: the first is still joining too when the
+# at 700 ms, the first at 1.1 s (the link carried both). join_drains for 400
+# ms, join_weight=0.125: the newcomer gets 1/9 of the link until 900 ms, then
+# half, and ends at 1011.1 ms; 100 ms: 1/9 until 600 ms, it ends
+# at 777.8 ms. 1 s: the first is still joining too when the
 # newcomer comes, and they weigh alike: as even.
 printf 'name e3c\nracks 3\nhosts 1\ncontainers 2\nhost_rate 80Mbit\nuplink_rate 80Mbit\nocs no\n' >"$tmpdir/e3c.topo"
 printf '150 2\n1 0 1 0 1 2:10.0\n2 500 1 1 1 2:1.0\n' >"$tmpdir/join.txt"
@@ -260,51 +262,61 @@ join_ends() { # DIR: the first flow's end and the newcomer's, ns
 near() { # NS TARGET: within 2 ns
 	[ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]
 }
-for jt in 0s:0 400ms:0.125 100ms:0.125 1s:0.125 400ms:0 400ms:0.2; do
-	jo="-B join_time=${jt%:*}"
+for jt in 0:0 15.2587890625:0.125 3.814697265625:0.125 38.14697265625:0.125 15.2587890625:0 15.2587890625:0.2; do
+	jo="-B join_drains=${jt%:*}"
 	[ "${jt#*:}" = 0 ] || jo="$jo -B join_weight=${jt#*:}"
 	# shellcheck disable=SC2086
 	expect_status 0 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "coflow:$tmpdir/join.txt,min_flow=1MB" \
 		$jo -o "$tmpdir/join$jt" -q
 done
-set -- $(join_ends "$tmpdir/join0s:0")
-near "$1" 1100000000 && near "$2" 700000000 || fail "join_time=0: flows ended at $*, expected 1.1 s and 700 ms"
-set -- $(join_ends "$tmpdir/join400ms:0.125")
-near "$1" 1100000000 && near "$2" 1011111111 || fail "join_time=400ms: flows ended at $*, expected 1.1 s and 1011.1 ms"
-set -- $(join_ends "$tmpdir/join100ms:0.125")
-near "$1" 1100000000 && near "$2" 777777778 || fail "join_time=100ms: flows ended at $*, expected 1.1 s and 777.8 ms"
-set -- $(join_ends "$tmpdir/join1s:0.125")
-near "$1" 1100000000 && near "$2" 700000000 || fail "join_time=1s: flows ended at $*, expected 1.1 s and 700 ms (both joining)"
+set -- $(join_ends "$tmpdir/join0:0")
+near "$1" 1100000000 && near "$2" 700000000 || fail "join_drains=0: flows ended at $*, expected 1.1 s and 700 ms"
+set -- $(join_ends "$tmpdir/join15.2587890625:0.125")
+near "$1" 1100000000 && near "$2" 1011111111 || fail "join_drains (400 ms): flows ended at $*, expected 1.1 s and 1011.1 ms"
+set -- $(join_ends "$tmpdir/join3.814697265625:0.125")
+near "$1" 1100000000 && near "$2" 777777778 || fail "join_drains (100 ms): flows ended at $*, expected 1.1 s and 777.8 ms"
+set -- $(join_ends "$tmpdir/join38.14697265625:0.125")
+near "$1" 1100000000 && near "$2" 700000000 || fail "join_drains (1 s): flows ended at $*, expected 1.1 s and 700 ms (both joining)"
+# the slowest link's queue: the same transfer over a 40 Mbit/s uplink (its
+# 256 KiB drains in 52.4288 ms), the newcomer at 1 s: the same drains join
+# twice as long, 800 ms, and every time doubles (the newcomer at 2022.2
+# ms, the first at 2.2 s)
+printf 'name e3s\nracks 3\nhosts 1\ncontainers 2\nhost_rate 80Mbit\nuplink_rate 40Mbit\nocs no\n' >"$tmpdir/e3s.topo"
+printf '150 2\n1 0 1 0 1 2:10.0\n2 1000 1 1 1 2:1.0\n' >"$tmpdir/joins.txt"
+expect_status 0 "$HYDE" sim -t "$tmpdir/e3s.topo" --coflow-only -C none -w "coflow:$tmpdir/joins.txt,min_flow=1MB" \
+	-B join_drains=15.2587890625 -B join_weight=0.125 -o "$tmpdir/joins" -q
+set -- $(join_ends "$tmpdir/joins")
+near "$1" 2200000000 && near "$2" 2022222222 || fail "join_drains on a 40 Mbit/s uplink: flows ended at $*, expected 2.2 s and 2022.2 ms"
 # both joining, then the first's time ends before the newcomer's: a 20 MB
-# flow from 0 and a 4 MB one at 500 ms, join_time=1s: alike until 1 s,
+# flow from 0 and a 4 MB one at 500 ms, joining for 1 s: alike until 1 s,
 # 1/9 of the link for the newcomer until 1.5 s, then half: it ends at
 # 1688.9 ms, the first at 2.4 s
 printf '150 2\n1 0 1 0 1 2:20.0\n2 500 1 1 1 2:4.0\n' >"$tmpdir/join2.txt"
 expect_status 0 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "coflow:$tmpdir/join2.txt,min_flow=1MB" \
-	-B join_time=1s -B join_weight=0.125 -o "$tmpdir/join2" -q
+	-B join_drains=38.14697265625 -B join_weight=0.125 -o "$tmpdir/join2" -q
 set -- $(join_ends "$tmpdir/join2")
-near "$1" 2400000000 && near "$2" 1688888889 || fail "join_time=1s, two joining: flows ended at $*, expected 2.4 s and 1688.9 ms"
-# a replay ends when its flows do, not when the last class's join_time
-# does (3 s, after flows that end at 2 s)
-expect_status 0 "$HYDE" sim -q --replay "$tmpdir/sp10-10ms-1" -B join_time=3s -o "$tmpdir/jr"
+near "$1" 2400000000 && near "$2" 1688888889 || fail "join_drains (1 s), two joining: flows ended at $*, expected 2.4 s and 1688.9 ms"
+# a replay ends when its flows do, not when the last class's joining does
+# (120 drains, 3.15 s, after flows that end at 2 s)
+expect_status 0 "$HYDE" sim -q --replay "$tmpdir/sp10-10ms-1" -B join_drains=120 -o "$tmpdir/jr"
 last=$(awk '$2 == "flow_done" { t = $1 } END { print t }' "$tmpdir/jr/events.log")
 end=$(awk '$2 == "run_end" { print $1 }' "$tmpdir/jr/events.log")
-[ -n "$last" ] && [ "$end" = "$last" ] || fail "join_time=3s: the replay ended at $end ns, its last flow at $last ns"
-[ "$(join_ends "$tmpdir/join400ms:0")" = "$(join_ends "$tmpdir/join400ms:0.2")" ] ||
-	fail "join_weight: 0 is not its default 0.2: $(join_ends "$tmpdir/join400ms:0") against $(join_ends "$tmpdir/join400ms:0.2")"
+[ -n "$last" ] && [ "$end" = "$last" ] || fail "join_drains=120: the replay ended at $end ns, its last flow at $last ns"
+[ "$(join_ends "$tmpdir/join15.2587890625:0")" = "$(join_ends "$tmpdir/join15.2587890625:0.2")" ] ||
+	fail "join_weight: 0 is not its default 0.2: $(join_ends "$tmpdir/join15.2587890625:0") against $(join_ends "$tmpdir/join15.2587890625:0.2")"
 # flows that start together weigh alike: as without it
 expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt,min_flow=1MB" \
-	-B join_time=1s -o "$tmpdir/jtog" -q
-[ "$(ends "$tmpdir/jtog")" = "200000000 200000000 " ] || fail "join_time: two flows that start together ended at $(ends "$tmpdir/jtog"), expected both at 200 ms"
+	-B join_drains=40 -o "$tmpdir/jtog" -q
+[ "$(ends "$tmpdir/jtog")" = "200000000 200000000 " ] || fail "join_drains: two flows that start together ended at $(ends "$tmpdir/jtog"), expected both at 200 ms"
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
-	-B share_jitter=3 -B share_period=50ms -B join_time=300ms -B jitter_seed=5 -o "$tmpdir/jv" -q
+	-B share_jitter=3 -B share_period=50ms -B join_drains=20 -B jitter_seed=5 -o "$tmpdir/jv" -q
 expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
 	-B join_weight=0.2 -o "$tmpdir/jx"
-contains "$err" "join_weight: only with join_time"
+contains "$err" "join_weight: only with join_drains"
 expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	--rates srpt -B join_time=1s -o "$tmpdir/jx"
-contains "$err" "join_time: only with max-min rates (not 'srpt')"
-[ -e "$tmpdir/jx" ] && fail "a refused join_time left $tmpdir/jx"
+	--rates srpt -B join_drains=57 -o "$tmpdir/jx"
+contains "$err" "join_drains: only with max-min rates (not 'srpt')"
+[ -e "$tmpdir/jx" ] && fail "a refused join_drains left $tmpdir/jx"
 
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"

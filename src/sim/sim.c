@@ -119,9 +119,8 @@ struct sim_class {
 	enum flow_path path;
 	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
 	uint32_t w;	 /* -B share_jitter: its members' weight (1: even) */
-	int64_t born;	 /* -B join_time: when it was made (its first member) */
-	struct sim_class *jnext, *jprev; /* on the joining list while born +
-					  * join_time is ahead */
+	int64_t jend;	 /* -B join_drains: when its joining ends */
+	struct sim_class *jnext, *jprev; /* on the joining list until then */
 	bool joining;
 	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
@@ -214,14 +213,17 @@ struct sim_opts {
 	/* A connection that joins a link others already fill gets far less
 	 * than its even share for a while (its slow start overshoots the
 	 * full drop-tail queue; the losses and timeouts that follow keep its
-	 * window small while the others' are large): for this long after it
-	 * is made, a class across racks over the EPS weighs join_weight of a
-	 * flow (0: 0.2) in the max-min share. Flows that start together
-	 * weigh alike, and where the others leave room a newcomer takes it
-	 * whatever its weight. Measured on the emulated fabric's oversubscribed
-	 * uplinks (make bench-share); in a rack and on a circuit it did not
-	 * hold, so those classes weigh a flow from the start. */
-	int64_t join_time;
+	 * window small while the others' are large): for this many drains of
+	 * its bottleneck's queue after it is made (its path's slowest link's:
+	 * the emulated fabric's FIFO, 5 ms of the rate, at least 256 KiB), a
+	 * class across racks over the EPS weighs join_weight of a flow (0:
+	 * 0.2) in the max-min share. Flows that start together weigh alike,
+	 * and where the others leave room a newcomer takes it whatever its
+	 * weight. Measured on the emulated fabric (make bench-share): about
+	 * 57 drains, on a 40 Mbit/s uplink (3 s) as on a 100 Mbit/s host link
+	 * (1.2 s). Classes in a rack or on a circuit weigh a flow from the
+	 * start: weighed so too, the emulated runs' replays moved away. */
+	double join_drains;
 	double join_weight;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
@@ -295,8 +297,10 @@ struct sim {
 	struct evtimer tail_timer;
 	/* -B share_period: the weights' next draw */
 	struct evtimer share_timer;
-	/* -B join_time: the classes still joining, oldest first (all wait
-	 * alike, so in the order they were made), and the next one's end */
+	/* -B join_drains: how long a class joins, and those still joining in
+	 * the order they were made (all join as long, so the oldest ends
+	 * first); the timer at the oldest's end */
+	int64_t jdur;
 	struct sim_class *jhead, *jtail;
 	struct evtimer join_timer;
 	/* -B src_queue: a flow's share of a VOQ (units), 0: off; the classes
@@ -746,7 +750,7 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uin
 {
 	uint64_t k, span, w = SHARE_UNIT;
 
-	if (s->opts.share_jitter <= 0 && !s->opts.join_time)
+	if (s->opts.share_jitter <= 0 && !(s->opts.join_drains > 0))
 		return 1;
 	if (s->opts.share_jitter > 0) {
 		span = (uint64_t)llround(s->opts.share_jitter * SHARE_UNIT);
@@ -756,7 +760,7 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uin
 			k = splitmix64(&k) + epoch * 0xd1b54a32d192ed03ULL;
 		w += span ? splitmix64(&k) % span : 0;
 	}
-	if (c->joining) { /* -B join_time */
+	if (c->joining) { /* -B join_drains */
 		double jw = s->opts.join_weight > 0 ? s->opts.join_weight : 0.2;
 
 		w = (uint64_t)llround((double)w * jw);
@@ -791,11 +795,23 @@ static void share_arm(struct sim *s)
 	}
 }
 
-/* -B join_time: a new class joins, on the list's tail (the newest), and
- * the timer for the oldest's end */
+/* -B join_drains: the timer at the oldest joining class's end, none
+ * while no class joins (a replay would run on to it) */
+static void join_arm(struct sim *s)
+{
+	if (!s->jhead) {
+		if (evtimer_armed(&s->join_timer))
+			evloop_cancel(ctl_loop(s->ctl), &s->join_timer);
+	} else if (!evtimer_armed(&s->join_timer) || s->join_timer.node.t != s->jhead->jend) {
+		evloop_at(ctl_loop(s->ctl), &s->join_timer, s->jhead->jend);
+	}
+}
+
+/* A new class joins: on the list's tail (the newest). */
 static void join_add(struct sim *s, struct sim_class *c)
 {
 	c->joining = true;
+	c->jend = ctl_now(s->ctl) + s->jdur;
 	c->jnext = NULL;
 	c->jprev = s->jtail;
 	if (s->jtail)
@@ -803,8 +819,7 @@ static void join_add(struct sim *s, struct sim_class *c)
 	else
 		s->jhead = c;
 	s->jtail = c;
-	if (!evtimer_armed(&s->join_timer))
-		evloop_at(ctl_loop(s->ctl), &s->join_timer, c->born + s->opts.join_time);
+	join_arm(s);
 }
 
 static void join_remove(struct sim *s, struct sim_class *c)
@@ -821,8 +836,7 @@ static void join_remove(struct sim *s, struct sim_class *c)
 	else
 		s->jtail = c->jprev;
 	c->jnext = c->jprev = NULL;
-	if (!s->jhead) /* none left: no timer (a replay would run on to it) */
-		evloop_cancel(ctl_loop(s->ctl), &s->join_timer);
+	join_arm(s);
 }
 
 static struct sim_class *class_get(struct sim *s, const struct flow *f)
@@ -846,8 +860,7 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 	c->dr = topo_host_rack(s->t, f->dst_host);
 	c->path = f->path;
 	c->no_link = f->no_link;
-	c->born = ctl_now(s->ctl);
-	if (s->opts.join_time && c->path == PATH_EPS)
+	if (s->jdur && c->path == PATH_EPS)
 		join_add(s, c);
 	c->w = class_weight(s, c, share_epoch(s));
 	class_links(s, c);
@@ -1681,16 +1694,18 @@ static void share_fire(struct evloop *l, struct evtimer *t)
 	rates_dirty_now(s); /* (its solve arms the next draw) */
 }
 
-/* -B join_time: the classes made join_time ago weigh a whole flow from
- * now, and the rates follow at this instant; then the timer for the
- * next. */
+/* -B join_drains: the classes whose joining ends now weigh a whole flow
+ * from now, and the rates follow at this instant (join_remove arms the
+ * timer for the next). */
 static void join_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, join_timer));
 	int64_t now = ctl_now(s->ctl);
 	bool moved = false;
 
-	while (s->jhead && now - s->jhead->born >= s->opts.join_time) {
+	(void)l;
+	(void)t;
+	while (s->jhead && s->jhead->jend <= now) {
 		struct sim_class *c = s->jhead;
 
 		touch(s, c);
@@ -1702,8 +1717,7 @@ static void join_fire(struct evloop *l, struct evtimer *t)
 			moved = true;
 		}
 	}
-	if (s->jhead)
-		evloop_at(l, t, s->jhead->born + s->opts.join_time);
+	join_arm(s); /* (join_remove did, but for a head dropped meanwhile) */
 	if (moved)
 		rates_dirty_now(s);
 }
@@ -1969,8 +1983,8 @@ static int sim_init(struct backend *b, char *errbuf)
 		errbuf_set(errbuf, "share_jitter: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
-	if (s->opts.join_time && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "join_time: only with max-min rates (not '%s')", m->name);
+	if (s->opts.join_drains > 0 && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "join_drains: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
 	if (!strcmp(s->opts.fetch, "rack")) {
@@ -2067,6 +2081,14 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->tail_ns = (int64_t)((unsigned __int128)topo_port_queue(t->host_rate) * 8 *
 				       1000000000 / t->host_rate);
 		s->port_full = xcalloc(s->H, sizeof(bool));
+	}
+	if (s->opts.join_drains > 0 && t->has_eps) { /* an EPS path's slowest link's queue */
+		uint64_t r = t->uplink_rate < t->host_rate ? t->uplink_rate : t->host_rate;
+
+		double d = s->opts.join_drains * (double)topo_port_queue(r) * 8 * 1e9 / (double)r;
+
+		/* (longer than any run: its sum with a time stays in range) */
+		s->jdur = d < 1e15 ? llround(d) : (int64_t)1e15;
 	}
 	if (s->opts.src_queue && t->has_ocs) {
 		double pf = s->opts.payload > 0 ? s->opts.payload : 1;
@@ -2447,10 +2469,10 @@ static const struct opt_desc sim_opts[] = {
 	    "each host pair's flows get a weight drawn from [1, 1 + this) by jitter_seed, and max-min is weighted by it, as TCP shares a link unevenly (0: evenly)"),
 	OPT(sim_opts, share_period, O_TIME, 0, 0,
 	    "and drawn anew for every host pair at each multiple of this (0: once per host pair while it has flows), so that a long flow's share averages out as a long TCP connection's does"),
-	OPT(sim_opts, join_time, O_TIME, 0, 1e15,
-	    "for this long after a host pair's flows across racks over the EPS start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full uplink gets little at first (0: off; 3s fits the emulator's)"),
+	OPT(sim_opts, join_drains, O_DOUBLE, 0, 1e6,
+	    "for this many drains of its bottleneck's queue after a host pair's flows start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full link gets little at first (0: off; 57 fits the emulator's: 3 s on a 40 Mbit/s link, 1.2 s on 100 Mbit/s)"),
 	OPT(sim_opts, join_weight, O_DOUBLE, 0, 1,
-	    "a joining host pair's weight under join_time (0: 0.2)"),
+	    "a joining host pair's weight under join_drains (0: 0.2)"),
 	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
@@ -2482,7 +2504,7 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	if (o->rates[0] && flow_model(o->rates)->key) {
 		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
 				   : o->share_jitter > 0 ? "share_jitter"
-				   : o->join_time ? "join_time"
+				   : o->join_drains > 0 ? "join_drains"
 				   : o->port_queue ? "port_queue" : o->src_queue ? "src_queue" : NULL;
 
 		if (what) {
@@ -2494,12 +2516,12 @@ static int sim_opts_check(const void *priv, char *errbuf)
 		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
 		return -EINVAL;
 	}
-	if (o->join_weight > 0 && !o->join_time) {
-		errbuf_set(errbuf, "join_weight: only with join_time (how long it holds)");
+	if (o->join_weight > 0 && !(o->join_drains > 0)) {
+		errbuf_set(errbuf, "join_weight: only with join_drains (how long it holds)");
 		return -EINVAL;
 	}
-	if (o->join_time && o->src_queue) {
-		errbuf_set(errbuf, "join_time: not with src_queue (a VOQ's feeder is not weighted)");
+	if (o->join_drains > 0 && o->src_queue) {
+		errbuf_set(errbuf, "join_drains: not with src_queue (a VOQ's feeder is not weighted)");
 		return -EINVAL;
 	}
 	if (o->share_jitter > 0 && o->src_queue) {
