@@ -17,13 +17,16 @@
 # across-run CV is the smaller, as a few flows of a run end early and
 # most together near the link's total (README, Fidelity, "A long flow's
 # share").
-# Then how TCP shares a link a newcomer joins (-B join_time): three 25 MB
-# flows into r1 from 0, and at 5 s one or four newcomers of 1.5 MB or
-# 5 MB each; prints the newcomers' mean FCT, emulated (RUNS runs) and in
-# the model under each of JOIN_SETS (one run each: nothing is drawn).
+# Then how TCP shares a link a newcomer joins (-B join_drains): three long
+# flows into one host of r1 from 0, and at 5 s one or four newcomers of
+# 1.5 MB or 5 MB each, on rack8 (the bottleneck r1's 40 Mbit/s downlink)
+# and on flat8 (rack8's hosts with 400 Mbit/s uplinks: the bottleneck the
+# host's 100 Mbit/s link); prints the newcomers' mean FCT, emulated (RUNS
+# runs) and in the model under each of JOIN_SETS (one run each: nothing
+# is drawn).
 # A benchmark: prints figures, never fails on them. Root.
 # Usage: [RUNS=3] [DRAWS=9] [SETS="-B share_jitter=2; ..."]
-#        [JOIN_SETS="-B join_time=0s; -B join_time=3s; ..."]
+#        [JOIN_SETS="-B join_drains=0; -B join_drains=57; ..."]
 #        [ONLY=share|join]
 #        [SIM_OPTS="-B setup=1ms -B payload=0.956 -B burst=yes"] bench/share.sh
 set -u
@@ -34,7 +37,7 @@ RUNS=${RUNS:-3}
 DRAWS=${DRAWS:-9}
 SETS=${SETS:-"-B share_jitter=2; -B share_jitter=3 -B share_period=5s; -B share_jitter=3 -B share_period=15s"}
 SIM_OPTS=${SIM_OPTS:-"-B setup=1ms -B payload=0.956 -B burst=yes"}
-JOIN_SETS=${JOIN_SETS:-"-B join_time=0s; -B join_time=2s -B join_weight=0.1; -B join_time=3s -B join_weight=0.2"}
+JOIN_SETS=${JOIN_SETS:-"-B join_drains=0; -B join_drains=38 -B join_weight=0.1; -B join_drains=57"}
 ONLY=${ONLY:-}
 TOPO=$src/topologies/rack8.topo
 P=hydeshare$$
@@ -75,12 +78,13 @@ spread() {
 		}' "$@"
 }
 
-# RUNS emulated runs of the transfer $tmp/NAME.txt; es: their flows.csv
-emulate() { # NAME
+# RUNS emulated runs of the transfer $tmp/NAME.txt (on TOPO, default
+# rack8); es: their flows.csv
+emulate() { # NAME [TOPO]
 	i=1
 	es=""
 	while [ $i -le "$RUNS" ]; do
-		"$HYDE" run -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/$1.txt" -B prefix=$P \
+		"$HYDE" run -t "${2:-$TOPO}" --coflow-only -C none -w "coflow:$tmp/$1.txt" -B prefix=$P \
 			-o "$tmp/$1-e$i" >"$tmp/$1-e$i.log" 2>&1 ||
 			{ echo "bench/share.sh: emulated run $i of $1 failed:" >&2; tail -3 "$tmp/$1-e$i.log" >&2; exit 1; }
 		es="$es $tmp/$1-e$i/flows.csv"
@@ -133,9 +137,12 @@ done
 	printf '\n(within: CV of the FCTs in one run, median over the runs; across: CV of one flow'"'"'s FCT over the runs,\n median over the flows; population standard deviations)\n'
 [ "$ONLY" = share ] && exit 0
 
-# a newcomer on a full link: three 25 MB flows from r2, r3 and r4 into one
-# host of r1 (its rack's 40 Mbit/s downlink the bottleneck), and at 5 s
-# NEW more from r5, r6, r7 and r0 of SIZE each into the same host
+# a newcomer on a full link: three long flows from r2, r3 and r4 into one
+# host of r1, and at 5 s NEW more from r5, r6, r7 and r0 of SIZE each into
+# the same host: on rack8 three of 25 MB (r1's 40 Mbit/s downlink the
+# bottleneck), on flat8 three of 60 MB (the host's 100 Mbit/s link)
+sed -e 's/^name .*/name flat8/' -e 's/^uplink_rate .*/uplink_rate 400Mbit/' -e 's/^ocs .*/ocs no/' \
+	-e '/^ocs_rate/d' -e '/^delta/d' -e '/^t_e/d' "$TOPO" >"$tmp/flat8.topo"
 newcomers() { # FLOWS.CSV...: the newcomers' (started 4 s or more after the first flow) mean FCT, s
 	awk -F, '
 		FNR == 1 { f++; for (i = 1; i <= NF; i++) { if ($i == "start_ns") cs = i; if ($i == "fct_ns") cf = i }; next }
@@ -147,30 +154,34 @@ newcomers() { # FLOWS.CSV...: the newcomers' (started 4 s or more after the firs
 			printf "%.3f\n", n ? s / n : 0
 		}' "$@"
 }
-printf '\nA newcomer on a full link: three 25 MB flows into r1 (40 Mbit/s) from 0, NEW newcomers of SIZE at 5 s;\n'
+printf '\nA newcomer on a full link: three long flows into a host of r1 from 0, NEW newcomers of SIZE at 5 s\n'
+printf '(rack8: 25 MB flows, the bottleneck r1'"'"'s 40 Mbit/s downlink; flat8: 60 MB flows, the host'"'"'s 100 Mbit/s link);\n'
 printf 'the newcomers'"'"' mean FCT (s), %d emulated runs, the model (%s) under each set\n' "$RUNS" "$SIM_OPTS"
-printf '%-10s %9s' "NEW x SIZE" emulated
+printf '%-16s %9s' "NEW x SIZE" emulated
 old_ifs=$IFS
 IFS=';'
 set -f
 for o in $JOIN_SETS; do
 	IFS=$old_ifs
 	# shellcheck disable=SC2086,SC2116
-	printf ' | %-34s' "$(echo $o)"
+	printf ' | %-36s' "$(echo $o)"
 	IFS=';'
 done
 IFS=$old_ifs
 set +f
 printf '\n'
-for c in 1x1.5 4x1.5 1x5 4x5; do
+for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 flat8:1x1.5 flat8:4x1.5; do
+	tn=${c%%:*} c=${c#*:}
 	n=${c%x*} mb=${c#*x}
 	racks=$(echo "5 6 7 0" | cut -d' ' -f1-"$n")
-	printf '8 2\n1 0 3 2 3 4 1 1:75.0\n2 5000 %s %s 1 1:%s\n' "$n" "$racks" \
+	if [ "$tn" = flat8 ]; then topo=$tmp/flat8.topo inc=180.0; else topo=$TOPO inc=75.0; fi
+	c=$tn-$c
+	printf '8 2\n1 0 3 2 3 4 1 1:%s\n2 5000 %s %s 1 1:%s\n' "$inc" "$n" "$racks" \
 		"$(echo "$n $mb" | awk '{ printf "%.1f", $1 * $2 }')" >"$tmp/j$c.txt"
-	emulate "j$c"
+	emulate "j$c" "$topo"
 	# shellcheck disable=SC2086
 	em=$(newcomers $es)
-	printf '%-10s %9.3f' "$n x ${mb}MB" "$em"
+	printf '%-16s %9.3f' "$tn: $n x ${mb}MB" "$em"
 	IFS=';'
 	set -f
 	k=0
@@ -178,11 +189,11 @@ for c in 1x1.5 4x1.5 1x5 4x5; do
 		IFS=$old_ifs
 		k=$((k + 1))
 		# shellcheck disable=SC2086
-		"$HYDE" sim -t "$TOPO" --coflow-only -C none -w "coflow:$tmp/j$c.txt" $SIM_OPTS $o \
+		"$HYDE" sim -t "$topo" --coflow-only -C none -w "coflow:$tmp/j$c.txt" $SIM_OPTS $o \
 			-o "$tmp/j$c-s$k" -q >"$tmp/j$c-s$k.log" 2>&1 ||
 			{ echo "bench/share.sh: '$o' on j$c failed: $(tail -1 "$tmp/j$c-s$k.log")" >&2; exit 1; }
 		m=$(newcomers "$tmp/j$c-s$k/flows.csv")
-		printf ' | %9.3f  %5.2f of emulated      ' "$m" "$(echo "$m $em" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
+		printf ' | %9.3f  %5.2f of emulated        ' "$m" "$(echo "$m $em" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
 		IFS=';'
 	done
 	IFS=$old_ifs
