@@ -317,6 +317,17 @@ expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflo
 	--rates srpt -B join_drains=57 -o "$tmpdir/jx"
 contains "$err" "join_drains: only with max-min rates (not 'srpt')"
 [ -e "$tmpdir/jx" ] && fail "a refused join_drains left $tmpdir/jx"
+# a coflow model is the controller's: refused as the simulator starts, after
+# the run directory was set up, which goes again (a directory that held
+# something already stays, with it)
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "coflow:$tmpdir/join.txt,min_flow=1MB" \
+	--coflow varys -B join_drains=57 -o "$tmpdir/jxc"
+contains "$err" "join_drains: only with max-min rates (not 'varys')"
+[ -e "$tmpdir/jxc" ] && fail "a join_drains refused under --coflow varys left $tmpdir/jxc: $(ls -R "$tmpdir/jxc")"
+mkdir "$tmpdir/jxk" && echo kept >"$tmpdir/jxk/mine"
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "coflow:$tmpdir/join.txt,min_flow=1MB" \
+	--coflow varys -B share_jitter=1 -o "$tmpdir/jxk"
+[ "$(ls -A "$tmpdir/jxk")" = mine ] || fail "a refused run took or left more than it made in $tmpdir/jxk: $(ls -A "$tmpdir/jxk")"
 
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"

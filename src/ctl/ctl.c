@@ -272,8 +272,10 @@ int ctl_new(const struct ctl_opts *o, struct ctl **out, char *errbuf)
 	c->be.loop = &c->loop;
 	/* a failed init is torn down by destroy (what it made half-way),
 	 * in ctl_free */
-	if ((r = o->backend->init(&c->be, errbuf)))
+	if ((r = o->backend->init(&c->be, errbuf))) {
+		rundir_discard(c); /* nothing half-built */
 		goto err;
+	}
 	*out = c;
 	return 0;
 err:

@@ -375,6 +375,7 @@ uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
 /* rundir.c: make the run directory (opts.outdir; none: nothing) and open
  * events.log. */
 int rundir_setup(struct ctl *c, char *errbuf);
+void rundir_discard(struct ctl *c);
 
 /* report.c */
 int report_flows_begin(struct ctl *c, char *errbuf);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "core/rundir.h"
@@ -118,4 +119,32 @@ int rundir_setup(struct ctl *c, char *errbuf)
 err:
 	errbuf_set(errbuf, "%s: %s", path, strerror(-r));
 	return r;
+}
+
+/* A run refused after its directory was set up (the backend's own checks
+ * of its options against the controller's): what rundir_setup made goes,
+ * and the directory too when nothing else is in it (rmdir leaves one that
+ * holds anything more). */
+void rundir_discard(struct ctl *c)
+{
+	static const char *const files[] = { RUNDIR_EVENTS, RUNDIR_INPUT_TOPO, RUNDIR_INPUT_WL };
+	static const char *const dirs[] = { "inputs", "app" };
+	char path[4096];
+	size_t i;
+
+	if (!c->outdir)
+		return;
+	if (c->events) {
+		fclose(c->events);
+		c->events = NULL;
+	}
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->outdir, files[i]);
+		unlink(path);
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->outdir, dirs[i]);
+		rmdir(path);
+	}
+	rmdir(c->outdir);
 }
