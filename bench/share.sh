@@ -18,7 +18,7 @@
 # most together near the link's total (README, Fidelity, "A long flow's
 # share").
 # Then how TCP shares a link a newcomer joins (-B join_drains): three long
-# flows into one host of r1 from 0, and at 5 s one or four newcomers of
+# flows into one host of r1 from 0, and at 5 s (once at 1 s) one or four newcomers of
 # 1.5 MB or 5 MB each, on rack8 (the bottleneck r1's 40 Mbit/s downlink)
 # and on flat8 (rack8's hosts with 400 Mbit/s uplinks: the bottleneck the
 # host's 100 Mbit/s link); prints the newcomers' mean FCT, emulated (RUNS
@@ -138,26 +138,28 @@ done
 [ "$ONLY" = share ] && exit 0
 
 # a newcomer on a full link: three long flows from r2, r3 and r4 into one
-# host of r1, and at 5 s NEW more from r5, r6, r7 and r0 of SIZE each into
+# host of r1, and at T (5 s; once 1 s) NEW more from r5, r6, r7 and r0 of SIZE each into
 # the same host: on rack8 three of 25 MB (r1's 40 Mbit/s downlink the
 # bottleneck), on flat8 three of 60 MB (the host's 100 Mbit/s link)
 sed -e 's/^name .*/name flat8/' -e 's/^uplink_rate .*/uplink_rate 400Mbit/' -e 's/^ocs .*/ocs no/' \
 	-e '/^ocs_rate/d' -e '/^delta/d' -e '/^t_e/d' "$TOPO" >"$tmp/flat8.topo"
-newcomers() { # FLOWS.CSV...: the newcomers' (started 4 s or more after the first flow) mean FCT, s
-	awk -F, '
+newcomers() { # AT FLOWS.CSV...: the newcomers' (started AT - 0.5 s or more after the first flow) mean FCT, s
+	at=$1
+	shift
+	awk -F, -v th="$(echo "$at" | awk '{ print ($1 - 0.5) * 1e9 }')" '
 		FNR == 1 { f++; for (i = 1; i <= NF; i++) { if ($i == "start_ns") cs = i; if ($i == "fct_ns") cf = i }; next }
 		{ st[f, FNR] = $cs; fc[f, FNR] = $cf; if (!(f in t0) || $cs < t0[f]) t0[f] = $cs; nr[f] = FNR }
 		END {
 			for (i = 1; i <= f; i++)
 				for (j = 2; j <= nr[i]; j++)
-					if (st[i, j] - t0[i] >= 4e9) { s += fc[i, j] / 1e9; n++ }
+					if (st[i, j] - t0[i] >= th) { s += fc[i, j] / 1e9; n++ }
 			printf "%.3f\n", n ? s / n : 0
 		}' "$@"
 }
-printf '\nA newcomer on a full link: three long flows into a host of r1 from 0, NEW newcomers of SIZE at 5 s\n'
+printf '\nA newcomer on a full link: three long flows into a host of r1 from 0, NEW newcomers of SIZE at T\n'
 printf '(rack8: 25 MB flows, the bottleneck r1'"'"'s 40 Mbit/s downlink; flat8: 60 MB flows, the host'"'"'s 100 Mbit/s link);\n'
 printf 'the newcomers'"'"' mean FCT (s), %d emulated runs, the model (%s) under each set\n' "$RUNS" "$SIM_OPTS"
-printf '%-16s %9s' "NEW x SIZE" emulated
+printf '%-20s %9s' "NEW x SIZE at T" emulated
 old_ifs=$IFS
 IFS=';'
 set -f
@@ -170,18 +172,20 @@ done
 IFS=$old_ifs
 set +f
 printf '\n'
-for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 flat8:1x1.5 flat8:4x1.5; do
+for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 rack8:4x1.5@1 flat8:1x1.5 flat8:4x1.5; do
 	tn=${c%%:*} c=${c#*:}
+	at=5
+	case $c in *@*) at=${c#*@} c=${c%@*} ;; esac
 	n=${c%x*} mb=${c#*x}
 	racks=$(echo "5 6 7 0" | cut -d' ' -f1-"$n")
 	if [ "$tn" = flat8 ]; then topo=$tmp/flat8.topo inc=180.0; else topo=$TOPO inc=75.0; fi
-	c=$tn-$c
-	printf '8 2\n1 0 3 2 3 4 1 1:%s\n2 5000 %s %s 1 1:%s\n' "$inc" "$n" "$racks" \
+	c=$tn-$c-$at
+	printf '8 2\n1 0 3 2 3 4 1 1:%s\n2 %s %s %s 1 1:%s\n' "$inc" "$((at * 1000))" "$n" "$racks" \
 		"$(echo "$n $mb" | awk '{ printf "%.1f", $1 * $2 }')" >"$tmp/j$c.txt"
 	emulate "j$c" "$topo"
 	# shellcheck disable=SC2086
-	em=$(newcomers $es)
-	printf '%-16s %9.3f' "$tn: $n x ${mb}MB" "$em"
+	em=$(newcomers "$at" $es)
+	printf '%-20s %9.3f' "$tn: $n x ${mb}MB at ${at}s" "$em"
 	IFS=';'
 	set -f
 	k=0
@@ -192,7 +196,7 @@ for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 flat8:1x1.5 flat8:4x1.5; do
 		"$HYDE" sim -t "$topo" --coflow-only -C none -w "coflow:$tmp/j$c.txt" $SIM_OPTS $o \
 			-o "$tmp/j$c-s$k" -q >"$tmp/j$c-s$k.log" 2>&1 ||
 			{ echo "bench/share.sh: '$o' on j$c failed: $(tail -1 "$tmp/j$c-s$k.log")" >&2; exit 1; }
-		m=$(newcomers "$tmp/j$c-s$k/flows.csv")
+		m=$(newcomers "$at" "$tmp/j$c-s$k/flows.csv")
 		printf ' | %9.3f  %5.2f of emulated        ' "$m" "$(echo "$m $em" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
 		IFS=';'
 	done
