@@ -18,8 +18,9 @@
 # most together near the link's total (README, Fidelity, "A long flow's
 # share").
 # Then how TCP shares a link a newcomer joins (-B join_drains): three long
-# flows into one host of r1 from 0, and at 5 s (once at 1 s) one or four newcomers of
-# 1.5 MB or 5 MB each, on rack8 (the bottleneck r1's 40 Mbit/s downlink)
+# flows into one host of r1 from 0, and at 5 s (once at 1 s) one or four
+# newcomers of 1.5 MB or 5 MB each, on rack8 (the bottleneck r1's 40 Mbit/s
+# downlink)
 # and on flat8 (rack8's hosts with 400 Mbit/s uplinks: the bottleneck the
 # host's 100 Mbit/s link); prints the newcomers' mean FCT, emulated (RUNS
 # runs) and in the model under each of JOIN_SETS (one run each: nothing
@@ -138,9 +139,10 @@ done
 [ "$ONLY" = share ] && exit 0
 
 # a newcomer on a full link: three long flows from r2, r3 and r4 into one
-# host of r1, and at T (5 s; once 1 s) NEW more from r5, r6, r7 and r0 of SIZE each into
-# the same host: on rack8 three of 25 MB (r1's 40 Mbit/s downlink the
-# bottleneck), on flat8 three of 60 MB (the host's 100 Mbit/s link)
+# host of r1, and at T (5 s; once 1 s) NEW more from r5, r6, r7 and r0 of
+# SIZE each into the same host: on rack8 three of 25 MB (r1's 40 Mbit/s
+# downlink the bottleneck), on flat8 three of 60 MB (the host's 100 Mbit/s
+# link)
 sed -e 's/^name .*/name flat8/' -e 's/^uplink_rate .*/uplink_rate 400Mbit/' -e 's/^ocs .*/ocs no/' \
 	-e '/^ocs_rate/d' -e '/^delta/d' -e '/^t_e/d' "$TOPO" >"$tmp/flat8.topo"
 newcomers() { # AT FLOWS.CSV...: the newcomers' (started AT - 0.5 s or more after the first flow) mean FCT, s
@@ -159,7 +161,7 @@ newcomers() { # AT FLOWS.CSV...: the newcomers' (started AT - 0.5 s or more afte
 printf '\nA newcomer on a full link: three long flows into a host of r1 from 0, NEW newcomers of SIZE at T\n'
 printf '(rack8: 25 MB flows, the bottleneck r1'"'"'s 40 Mbit/s downlink; flat8: 60 MB flows, the host'"'"'s 100 Mbit/s link);\n'
 printf 'the newcomers'"'"' mean FCT (s), %d emulated runs, the model (%s) under each set\n' "$RUNS" "$SIM_OPTS"
-printf '%-20s %9s' "NEW x SIZE at T" emulated
+printf '%-24s %9s' "NEW x SIZE at T" emulated
 old_ifs=$IFS
 IFS=';'
 set -f
@@ -185,7 +187,7 @@ for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 rack8:4x1.5@1 flat8:1x1.5 f
 	emulate "j$c" "$topo"
 	# shellcheck disable=SC2086
 	em=$(newcomers "$at" $es)
-	printf '%-20s %9.3f' "$tn: $n x ${mb}MB at ${at}s" "$em"
+	printf '%-24s %9.3f' "$tn: $n x ${mb}MB at ${at}s" "$em"
 	IFS=';'
 	set -f
 	k=0
