@@ -20,11 +20,10 @@
 # Then how TCP shares a link a newcomer joins (-B join_drains): three long
 # flows into one host of r1 from 0, and at 5 s (once at 1 s) one or four
 # newcomers of 1.5 MB or 5 MB each, on rack8 (the bottleneck r1's 40 Mbit/s
-# downlink)
-# and on flat8 (rack8's hosts with 400 Mbit/s uplinks: the bottleneck the
-# host's 100 Mbit/s link); prints the newcomers' mean FCT, emulated (RUNS
-# runs) and in the model under each of JOIN_SETS (one run each: nothing
-# is drawn).
+# downlink) and on flat8 (rack8's hosts with 400 Mbit/s uplinks: the
+# bottleneck the host's 100 Mbit/s link); prints the newcomers' mean FCT,
+# emulated (RUNS runs) and in the model under each of JOIN_SETS (one run
+# each: nothing is drawn).
 # A benchmark: prints figures, never fails on them. Root.
 # Usage: [RUNS=3] [DRAWS=9] [SETS="-B share_jitter=2; ..."]
 #        [JOIN_SETS="-B join_drains=0; -B join_drains=57; ..."]
