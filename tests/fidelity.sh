@@ -317,6 +317,11 @@ expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflo
 	--rates srpt -B join_drains=57 -o "$tmpdir/jx"
 contains "$err" "join_drains: only with max-min rates (not 'srpt')"
 [ -e "$tmpdir/jx" ] && fail "a refused join_drains left $tmpdir/jx"
+# without an EPS it would hold nothing back: refused, not a silent no-op
+expect_status 2 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/coflow150.topo" --coflow-only -w "coflow:$tmpdir/join.txt,min_flow=1MB" \
+	-B join_drains=57 -o "$tmpdir/jxe"
+contains "$err" "join_drains: only with an EPS"
+[ -e "$tmpdir/jxe" ] && fail "a join_drains refused for want of an EPS left $tmpdir/jxe"
 # a coflow model is the controller's: refused as the simulator starts, after
 # the run directory was set up, which goes again (a directory that held
 # something already stays, with it)

@@ -1668,6 +1668,21 @@ static void rates_dirty_now(struct sim *s)
 		evloop_at(ctl_loop(s->ctl), &s->rate_timer, now);
 }
 
+/* A class's weight drawn again (share_jitter's period, join_drains' end),
+ * its bits so far at the old rate; the solver's count and its rate follow
+ * when it moves (its level may stay: the solve reports those that move).
+ * Whether it moves. */
+static bool class_reweigh(struct sim *s, struct sim_class *c, uint64_t epoch)
+{
+	touch(s, c);
+	c->w = class_weight(s, c, epoch);
+	if (!c->running)
+		return false;
+	mm_set_n(s->mm, &c->m, class_n(c));
+	set_rate(s, c, c->m.lv * c->w);
+	return true;
+}
+
 /* -B share_period: every class with members draws its weight anew for
  * the period that starts now, and the rates follow at this instant. A
  * flow that lasts many periods gets about the mean weight, as a long TCP
@@ -1680,17 +1695,8 @@ static void share_fire(struct evloop *l, struct evtimer *t)
 	size_t i;
 
 	(void)l;
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
-
-		touch(s, c);
-		c->w = class_weight(s, c, epoch);
-		if (!c->running)
-			continue;
-		mm_set_n(s->mm, &c->m, class_n(c));
-		/* its level may stay (the solve reports those that move) */
-		set_rate(s, c, c->m.lv * c->w);
-	}
+	for (i = 0; i < s->n_act; i++)
+		class_reweigh(s, s->act[i], epoch);
 	rates_dirty_now(s); /* (its solve arms the next draw) */
 }
 
@@ -1704,18 +1710,11 @@ static void join_fire(struct evloop *l, struct evtimer *t)
 	bool moved = false;
 
 	(void)l;
-	(void)t;
 	while (s->jhead && s->jhead->jend <= now) {
 		struct sim_class *c = s->jhead;
 
-		touch(s, c);
-		join_remove(s, c);
-		c->w = class_weight(s, c, share_epoch(s));
-		if (c->running) {
-			mm_set_n(s->mm, &c->m, class_n(c));
-			set_rate(s, c, c->m.lv * c->w);
-			moved = true;
-		}
+		join_remove(s, c); /* (not joining: a whole flow's weight) */
+		moved |= class_reweigh(s, c, share_epoch(s));
 	}
 	join_arm(s); /* (join_remove did, but for a head dropped meanwhile) */
 	if (moved)
@@ -2082,11 +2081,16 @@ static int sim_init(struct backend *b, char *errbuf)
 				       1000000000 / t->host_rate);
 		s->port_full = xcalloc(s->H, sizeof(bool));
 	}
-	if (s->opts.join_drains > 0 && t->has_eps) { /* an EPS path's slowest link's queue */
+	if (s->opts.join_drains > 0) { /* an EPS path's slowest link's queue */
 		uint64_t r = t->uplink_rate < t->host_rate ? t->uplink_rate : t->host_rate;
+		double d;
 
-		double d = s->opts.join_drains * (double)topo_port_queue(r) * 8 * 1e9 / (double)r;
-
+		if (!t->has_eps) {
+			errbuf_set(errbuf, "join_drains: only with an EPS (the classes it holds back cross racks over it; %s has none)",
+				   t->name);
+			return -EINVAL;
+		}
+		d = s->opts.join_drains * (double)topo_port_queue(r) * 8 * 1e9 / (double)r;
 		/* (longer than any run: its sum with a time stays in range) */
 		s->jdur = d < 1e15 ? llround(d) : (int64_t)1e15;
 	}
