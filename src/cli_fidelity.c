@@ -43,6 +43,10 @@ struct fd_row {
 	uint64_t bytes;
 	int64_t t; /* fct_ns, cct_ns or jct_ns; -1: not timed */
 	size_t line;
+	/* a flow over a circuit: how many of its circuit's windows (the
+	 * times it was up, in the run's events.log) its life, start to end,
+	 * met; -1: not over a circuit, or not known */
+	int win;
 };
 
 struct fd_set {
@@ -77,8 +81,103 @@ static void set_free(struct fd_set *s)
 }
 
 /* A run's flows.csv, coflows.csv or jobs.csv; names unique. */
+/* A run's circuits as its events.log has them (circuit_up and
+ * circuit_down, on the run's clock): each window a circuit was up, sorted
+ * by source rack, destination rack and time; read on first use. */
+struct fd_window {
+	unsigned src, dst;
+	int64_t up, down; /* down INT64_MAX: up at the run's end */
+};
+
+struct fd_circuits {
+	struct fd_window *w;
+	size_t n;
+	bool read;
+};
+
+static int cmp_window(const void *a, const void *b)
+{
+	const struct fd_window *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return (x->up > y->up) - (x->up < y->up);
+}
+
+static void read_circuits(const char *dir, struct fd_circuits *cx)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *f[5];
+	size_t cap = 0, lcap = 0, i;
+	FILE *fp = fopen(path, "r");
+
+	cx->read = true;
+	free(path);
+	if (!fp)
+		return;
+	while (read_line(fp, &line, &lcap) >= 0) {
+		unsigned a, b;
+		bool up;
+
+		if (!strstr(line, " circuit_") || str_split_fields(line, f, 5) != 4)
+			continue;
+		up = !strcmp(f[1], "circuit_up");
+		if ((!up && strcmp(f[1], "circuit_down")) || sscanf(f[2], "%u", &a) != 1 ||
+		    sscanf(f[3], "%u", &b) != 1)
+			continue;
+		/* the pair's open window, if any: the last one of it */
+		for (i = cx->n; i > 0; i--)
+			if (cx->w[i - 1].src == a && cx->w[i - 1].dst == b)
+				break;
+		if (up) {
+			if (i && cx->w[i - 1].down == INT64_MAX)
+				continue; /* up already */
+			xgrow((void **)&cx->w, &cap, cx->n + 1, sizeof(*cx->w));
+			cx->w[cx->n++] = (struct fd_window){ a, b, strtoll(f[0], NULL, 10), INT64_MAX };
+		} else if (i && cx->w[i - 1].down == INT64_MAX) {
+			cx->w[i - 1].down = strtoll(f[0], NULL, 10);
+		}
+	}
+	free(line);
+	fclose(fp);
+	if (cx->n)
+		xqsort(cx->w, cx->n, sizeof(*cx->w), cmp_window);
+}
+
+/* How many windows of the circuit from SRC's rack to DST's (host names,
+ * r<rack>h<host>) a flow that lived from a to b met (a window [up, down)
+ * meets it if up < b and down > a); -1 if the names are no racks'. */
+static int circuit_windows(struct fd_circuits *cx, const char *dir, const char *src,
+			   const char *dst, int64_t a, int64_t b)
+{
+	unsigned sr, dr;
+	size_t lo = 0, hi, i;
+	int n = 0;
+
+	if (sscanf(src, "r%u", &sr) != 1 || sscanf(dst, "r%u", &dr) != 1)
+		return -1;
+	if (!cx->read)
+		read_circuits(dir, cx);
+	/* the pair's first window that ends after a */
+	hi = cx->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct fd_window *w = &cx->w[mid];
+
+		if (w->src < sr || (w->src == sr && (w->dst < dr || (w->dst == dr && w->down <= a))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < cx->n && cx->w[i].src == sr && cx->w[i].dst == dr && cx->w[i].up < b; i++)
+		n++;
+	return n;
+}
+
 static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
 {
+	struct fd_circuits cx = { NULL, 0, false };
 	static const char *const file[LV_N] = { RUNDIR_FLOWS, RUNDIR_COFLOWS, RUNDIR_JOBS };
 	static const char *const hdr[LV_N] = { RUNDIR_FLOWS_HEADER, RUNDIR_COFLOWS_HEADER,
 					       RUNDIR_JOBS_HEADER };
@@ -122,13 +221,20 @@ static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
 				    errbuf);
 			goto out;
 		}
+		w->win = -1;
 		if (lv == LV_FLOW) {
 			int pc = csv_col(&c, "path"), kc = csv_col(&c, "kind");
+			int64_t a, b;
 
-			if ((r = csv_u64(&c, csv_col(&c, "bytes"), UINT64_MAX, &w->bytes, errbuf)))
+			if ((r = csv_u64(&c, csv_col(&c, "bytes"), UINT64_MAX, &w->bytes, errbuf)) ||
+			    (r = csv_ns(&c, csv_col(&c, "start_ns"), &a, errbuf)) ||
+			    (r = csv_ns(&c, csv_col(&c, "end_ns"), &b, errbuf)))
 				goto out;
 			snprintf(w->path, sizeof(w->path), "%s", c.f[pc]);
 			snprintf(w->kind, sizeof(w->kind), "%s", c.f[kc]);
+			if (!strcmp(w->path, "ocs") && a >= 0 && b >= a)
+				w->win = circuit_windows(&cx, dir, c.f[csv_col(&c, "src")],
+							 c.f[csv_col(&c, "dst")], a, b);
 		} else if (lv == LV_COFLOW) {
 			if ((r = csv_u64(&c, csv_col(&c, "bytes"), UINT64_MAX, &w->bytes, errbuf)))
 				goto out;
@@ -163,6 +269,7 @@ static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
 out:
 	csv_close(&c);
 	set_free(&s);
+	free(cx.w);
 	return r;
 }
 
@@ -553,19 +660,27 @@ static void join(const struct fd_set *e, const struct fd_set *s, struct fd_join 
  * jitter_seeds), name by name: into *out, each name's row (bytes, path,
  * kind: the same in every set) with its time the median (nearest rank) of
  * its times in all n sets, a run in
- * which it did not end (-1) counting as longer than any. A name not in
- * every set is left out and counted in *partial. */
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+ * which it did not end (-1) counting as longer than any, and the circuit
+ * windows of the run it has that time in. A name not in every set is
+ * left out and counted in *partial. */
+struct fd_tw {
+	int64_t t;
+	int win;
+};
 
-	return (x > y) - (x < y);
+static int cmp_tw(const void *a, const void *b)
+{
+	const struct fd_tw *x = a, *y = b;
+
+	if (x->t != y->t)
+		return (x->t > y->t) - (x->t < y->t);
+	return (x->win > y->win) - (x->win < y->win);
 }
 
 static void median_set(const struct fd_set *s, size_t n, struct fd_set *out, size_t *partial)
 {
 	size_t *at = xcalloc(n, sizeof(*at)), cap = 0, k, m;
-	int64_t *t = xmalloc(n * sizeof(*t));
+	struct fd_tw *t = xmalloc(n * sizeof(*t));
 
 	memset(out, 0, sizeof(*out));
 	*partial = 0;
@@ -579,20 +694,24 @@ static void median_set(const struct fd_set *s, size_t n, struct fd_set *out, siz
 		if (!r)
 			break;
 		for (k = m = 0; k < n; k++)
-			if (at[k] < s[k].n && !strcmp(s[k].r[at[k]].name, r->name))
-				t[m++] = s[k].r[at[k]].t;
+			if (at[k] < s[k].n && !strcmp(s[k].r[at[k]].name, r->name)) {
+				t[m].t = s[k].r[at[k]].t;
+				t[m++].win = s[k].r[at[k]].win;
+			}
 		if (m < n) {
 			(*partial)++;
 		} else {
 			for (k = 0; k < n; k++)
-				if (t[k] < 0)
-					t[k] = INT64_MAX;
-			xqsort(t, n, sizeof(*t), cmp_i64);
+				if (t[k].t < 0)
+					t[k].t = INT64_MAX;
+			xqsort(t, n, sizeof(*t), cmp_tw);
 			xgrow((void **)&out->r, &cap, out->n + 1, sizeof(*out->r));
 			out->r[out->n] = *r;
 			out->r[out->n].name = xstrdup(r->name);
 			m = (n + 1) / 2; /* nearest rank, as pct() */
-			out->r[out->n].t = t[m - 1] == INT64_MAX ? -1 : t[m - 1];
+			out->r[out->n].t = t[m - 1].t == INT64_MAX ? -1 : t[m - 1].t;
+			/* the circuit's windows of the run with that time */
+			out->r[out->n].win = t[m - 1].win;
 			out->n++;
 		}
 		for (k = 0; k < n; k++) /* (r stays valid: a cursor moves, no row) */
@@ -684,9 +803,11 @@ static void report_level(int lv, const struct fd_join *j, const struct fd_placem
 	static const char *const sizes[] = { "size <100KB", "size 100KB-1MB", "size 1MB-10MB",
 					     "size >=10MB" };
 	static const char *const kinds[] = { "input", "shuffle", "output" };
+	/* the emulated run's windows against the simulated one's */
+	static const char *const wins[] = { "ocs windows +", "ocs windows =", "ocs windows -" };
 	const struct fd_pair **v = xmalloc((j->n ? j->n : 1) * sizeof(*v));
 	struct fd_stat st;
-	size_t i, n, g;
+	size_t i, n, g, nwin = 0;
 	char label[32];
 
 	printf("%s: %zu %ss joined; %zu only in EMUL_RUN, %zu only in SIM_RUN; not ended: %zu in EMUL_RUN, %zu in SIM_RUN; no time (0): %zu, %zu\n",
@@ -731,6 +852,24 @@ static void report_level(int lv, const struct fd_join *j, const struct fd_placem
 			snprintf(label, sizeof(label), "kind %s", kinds[g]);
 			print_stat(label, &st);
 		}
+		/* a flow over a circuit that met more of its circuit's windows
+		 * in one run than in the other waited for the next (a window
+		 * is often shorter than the flow: a few percent of its rate
+		 * lost or gained moves its end a whole down time) */
+		for (g = 0; g < ARRAY_SIZE(wins); g++) {
+			for (i = n = 0; i < j->n; i++) {
+				const struct fd_pair *p = &j->p[i];
+
+				if (!isnan(p->ratio) && p->e->win >= 0 && p->s->win >= 0 &&
+				    (p->e->win > p->s->win) - (p->e->win < p->s->win) == 1 - (int)g)
+					v[n++] = p;
+			}
+			stats(v, n, &st);
+			print_stat(wins[g], &st);
+			nwin += n;
+		}
+		if (nwin)
+			printf("  (ocs windows +, =, -: the flows over a circuit that met more, as many or fewer of its windows in EMUL_RUN than in SIM_RUN)\n");
 	}
 	if (lv == LV_COFLOW)
 		for (g = 0; g < ARRAY_SIZE(cf_sizes); g++) {
@@ -864,7 +1003,10 @@ static void usage(FILE *fp)
 		"those of 100KB or more, by the\n"
 		"emulated flow's path (eps, ocs, rack, host), by size class (<100KB,\n"
 		"100KB-1MB, 1MB-10MB, >=10MB), by kind, coflows by their bytes (<1MB,\n"
-		"1MB-10MB, 10MB-100MB, >=100MB) and jobs by class. SIM_RUN is\n"
+		"1MB-10MB, 10MB-100MB, >=100MB) and jobs by class; the flows over a\n"
+		"circuit also by how many of its windows (its times up, each run's\n"
+		"events.log) they met in EMUL_RUN against SIM_RUN: more (ocs windows +,\n"
+		"they waited for a later one), as many (=) or fewer (-). SIM_RUN is\n"
 		"usually hyde sim --replay EMUL_RUN (the decisions held equal; it has no\n"
 		"jobs.csv, so no JCT) or hyde sim with the same inputs and seed (free\n"
 		"decisions: flows join only where the decisions agreed). Then the task\n"
@@ -876,7 +1018,8 @@ static void usage(FILE *fp)
 		"flow's, coflow's and job's simulated time is its median over them\n"
 		"(nearest rank; a run in which it did not end counts as longer than any),\n"
 		"and a name not in every one is left out: the model's median prediction\n"
-		"where TCP's uneven share of a link is a draw it does not know.\n\n"
+		"where TCP's uneven share of a link is a draw it does not know (a flow's\n"
+		"circuit windows: those of the run its median time is from).\n\n"
 		"  -o, --out DIR         where fidelity.csv (every joined pair: level, name,\n"
 		"                        kind, path, bytes, emul_ns, sim_ns, ratio; -1: not\n"
 		"                        timed on both) and fidelity.png (simulated against\n"

@@ -40,6 +40,13 @@ for f in flows.csv coflows.csv events.log inputs/topology.topo; do
 	[ -f "$B/$f" ] || fail "replay: no $f"
 done
 [ -e "$B/jobs.csv" ] && fail "replay: a jobs.csv (the jobs are the replayed run's)"
+# its circuits' windows logged as the replayed run's: each circuit_up when
+# it carries, each circuit_down when it is asked to go (hyde fidelity's
+# windows, the timeline)
+grep ' circuit_' "$A/events.log" | sort >"$tmpdir/cva"
+grep ' circuit_' "$B/events.log" | sort >"$tmpdir/cvb"
+grep -q ' circuit_down ' "$tmpdir/cva" || fail "no circuit went down in $A"
+cmp -s "$tmpdir/cva" "$tmpdir/cvb" || fail "replay: circuits logged otherwise: $(diff "$tmpdir/cva" "$tmpdir/cvb" | head -5)"
 # flow, name, path, bytes, start, end, FCT: all equal
 cut -d, -f1,4,5,6,7,8,16 "$A/flows.csv" | sort >"$tmpdir/fa"
 cut -d, -f1,4,5,6,7,8,16 "$B/flows.csv" | sort >"$tmpdir/fb"
@@ -430,6 +437,14 @@ cat >"$S/events.log" <<EOF
 2000000001 task_done a map 0
 3000000006 task_done b map 3
 EOF
+# the circuit r1 -> r0 of the OCS fetch a/m1 (E 0-200 ms, S 0-100 ms):
+# E up 0-150, 180-190, 195-200, and from 200 (at its end: not met), three
+# windows met; S up 0-50 and 60-150, two; so one flow in "ocs windows +"
+printf '%s\n' '0 circuit_up 1 0' '150000000 circuit_down 1 0' '180000000 circuit_up 1 0' \
+	'190000000 circuit_down 1 0' '195000000 circuit_up 1 0' '200000000 circuit_down 1 0' \
+	'200000000 circuit_up 1 0' '0 circuit_up 2 0' >>"$E/events.log"
+printf '%s\n' '0 circuit_up 1 0' '50000000 circuit_down 1 0' '60000000 circuit_up 1 0' \
+	'150000000 circuit_down 1 0' '0 circuit_up 1 1' >>"$S/events.log"
 expect_status 0 "$HYDE" fidelity "$E" "$S" -o "$tmpdir"
 line() { echo "$out" | grep -E "^  $1 " | tr -s ' '; }
 contains "$out" "Decisions: 6 task starts in both runs, 5 on the same host (83.3%), 1 in one run only; 1 of 2 jobs placed alike (every task on the same host)"
@@ -457,6 +472,10 @@ contains "$out" "FCT: 6 flows joined; 1 only in EMUL_RUN, 1 only in SIM_RUN; not
 [ "$(line 'size 1MB-10MB')" = " size 1MB-10MB 2 1.000 2.000 0.0% 50.0% 50.0%" ] || fail "size 1MB-10MB: $(line 'size 1MB-10MB')"
 [ "$(line 'size >=10MB')" = " size >=10MB 1 1.000 1.000 0.0% 0.0% 0.0%" ] || fail "size >=10MB: $(line 'size >=10MB')"
 [ "$(line 'kind input')" = " kind input 1 0.500 0.500 100.0% 100.0% 100.0%" ] || fail "kind input: $(line 'kind input')"
+[ "$(line 'ocs windows \+')" = " ocs windows + 1 2.000 2.000 50.0% 50.0% 50.0%" ] ||
+	fail "ocs windows +: $(line 'ocs windows \+')"
+[ -z "$(line 'ocs windows =')$(line 'ocs windows -')" ] || fail "ocs windows, other rows: $out"
+contains "$out" "(ocs windows +, =, -: the flows over a circuit that met more, as many or fewer of its windows in EMUL_RUN than in SIM_RUN)"
 contains "$out" "CCT: 2 coflows joined"
 [ "$(echo "$out" | grep -E '^  all ' | sed -n 2p | tr -s ' ')" = " all 2 0.500 1.250 20.0% 100.0% 100.0%" ] ||
 	fail "CCT all: $(echo "$out" | grep -E '^  all ' | sed -n 2p)"
@@ -514,6 +533,31 @@ grep -q 'm[89]@' "$M/fidelity.csv" && fail "median of 3: a flow not in every SIM
 expect_status 0 "$HYDE" fidelity "$E" "$S" "$S2" -o "$M"
 grep -qx 'flow,a/shuffle/r0/m0@r1h0,shuffle,eps,2000000,100000000,100000000,1.000000' "$M/fidelity.csv" ||
 	fail "median of 2: $(grep m0@r1h0 "$M/fidelity.csv")"
+# circuit windows against several SIM_RUNs: those of the run whose time
+# is the median. Eb: up 0-150 and from 200, its flow's end: one window
+# met, against S's two ("ocs windows -"); a/m1 in S4 300 ms, three windows
+# (up 0-50, 60-150, from 250), in S5 200 ms, one (up from 0): the median
+# 200 ms, S5's, one window, as many as Eb's (the median of the windows
+# alone would be two)
+Eb="$tmpdir/eb"
+S4="$tmpdir/s4"
+S5="$tmpdir/s5"
+cp -r "$E" "$Eb"
+cp -r "$S" "$S4"
+cp -r "$S" "$S5"
+sed -i '/circuit_/d' "$Eb/events.log" "$S4/events.log" "$S5/events.log"
+printf '%s\n' '0 circuit_up 1 0' '150000000 circuit_down 1 0' '200000000 circuit_up 1 0' >>"$Eb/events.log"
+printf '%s\n' '0 circuit_up 1 0' '50000000 circuit_down 1 0' '60000000 circuit_up 1 0' \
+	'150000000 circuit_down 1 0' '250000000 circuit_up 1 0' >>"$S4/events.log"
+echo '0 circuit_up 1 0' >>"$S5/events.log"
+sed -i 's|^10,\(.*\),0,100000000,100000000,|10,\1,0,300000000,300000000,|' "$S4/flows.csv"
+sed -i 's|^10,\(.*\),0,100000000,100000000,|10,\1,0,200000000,200000000,|' "$S5/flows.csv"
+expect_status 0 "$HYDE" fidelity "$Eb" "$S" -o "$M"
+[ "$(line 'ocs windows -')" = " ocs windows - 1 2.000 2.000 50.0% 50.0% 50.0%" ] ||
+	fail "ocs windows -: $(line 'ocs windows -'), $(line 'ocs windows =')"
+expect_status 0 "$HYDE" fidelity "$Eb" "$S" "$S4" "$S5" -o "$M"
+[ "$(line 'ocs windows =')" = " ocs windows = 1 1.000 1.000 0.0% 0.0% 0.0%" ] ||
+	fail "ocs windows of 3: $(line 'ocs windows =')$(line 'ocs windows -')$(line 'ocs windows \+')"
 # replays of one run with drawn shares: their median is one of theirs
 for j in 1 2 3; do
 	expect_status 0 "$HYDE" sim -q --replay "$A" -B share_jitter=2 -B jitter_seed=$j -o "$tmpdir/d$j"

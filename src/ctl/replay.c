@@ -49,7 +49,7 @@ struct rp_flow {
 struct rp_circ {
 	int64_t at;
 	unsigned src;
-	int32_t dst; /* -1: down */
+	int32_t dst; /* up: the destination; down: -1 - its destination */
 };
 
 struct replay {
@@ -371,10 +371,19 @@ static void rp_fire(struct evloop *l, struct evtimer *tm)
 	while (rp->next_cv < rp->n_cv && rp->cv[rp->next_cv].at <= now) {
 		const struct rp_circ *e = &rp->cv[rp->next_cv++];
 
+		/* a circuit that goes is logged as the controller logs it
+		 * (circuit_down when it is asked to go; the backend logs
+		 * circuit_up when one carries), so that the replay's events.log
+		 * has its windows as the replayed run's has them */
 		if (e->dst >= 0) {
-			changed |= rp->out_of[e->src] != e->dst;
+			if (rp->out_of[e->src] != e->dst) {
+				if (rp->out_of[e->src] >= 0)
+					ctl_circuit_down(c, (unsigned)e->src, (unsigned)rp->out_of[e->src]);
+				changed = true;
+			}
 			rp->out_of[e->src] = e->dst;
 		} else if (rp->out_of[e->src] == -1 - e->dst) {
+			ctl_circuit_down(c, (unsigned)e->src, (unsigned)(-1 - e->dst));
 			rp->out_of[e->src] = -1;
 			changed = true;
 		}
