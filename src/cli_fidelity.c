@@ -35,6 +35,7 @@
 #include "core/rundir.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "ctl/ctl.h"
 
 /* One line of a run's file, as the join needs it. */
 struct fd_row {
@@ -375,31 +376,6 @@ static void read_tasks(const char *dir, struct fd_tasks *ts)
 	for (i = 0; i < dn.n; i++)
 		free(dn.t[i].key);
 	free(dn.t);
-}
-
-/* The emulated run's measured set-up (hyde analyze's first byte of the
- * flows under 100 KB, in DIR/summary.json): its median in *ns and count
- * in *n; false if the run has none (a simulated run, an older analysis). */
-static bool read_first_byte(const char *dir, int64_t *ns, size_t *n)
-{
-	char *path = xasprintf("%s/%s", dir, RUNDIR_SUMMARY), *line = NULL, *k;
-	size_t lcap = 0;
-	FILE *fp = fopen(path, "r");
-	bool in = false, ok = false;
-
-	free(path);
-	if (!fp)
-		return false;
-	while (!ok && read_line(fp, &line, &lcap) >= 0) {
-		if (strstr(line, "\"first_byte\": {"))
-			in = true;
-		else if (in && (k = strstr(line, "\"under_100kb\": { \"n\": ")))
-			ok = sscanf(k, "\"under_100kb\": { \"n\": %zu, \"median_ns\": %" SCNd64, n,
-				    ns) == 2 && *n;
-	}
-	free(line);
-	fclose(fp);
-	return ok;
 }
 
 /* The simulated run's -B KEY (DIR/events.log's backend_options: setup,
@@ -1218,13 +1194,15 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 		{
 			int64_t fb;
 			size_t nfb;
-			char a[32], setup[64];
+			char a[32], setup[64], ms[16];
 
 			/* what the model's -B setup stands for, as measured */
-			if (read_first_byte(dir[0], &fb, &nfb)) {
+			if (rundir_first_byte(dir[0], &fb, &nfb)) {
 				read_backend_opt(dir[1], "setup", setup, sizeof(setup));
-				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s\n\n",
-				       unit_human_time((double)fb, a, sizeof(a)), nfb, setup);
+				read_backend_opt(dir[1], "measured_setup", ms, sizeof(ms));
+				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s%s\n\n",
+				       unit_human_time((double)fb, a, sizeof(a)), nfb, setup,
+				       strcmp(ms, "none") ? " (measured_setup: that of the run it replays)" : "");
 			}
 		}
 		report_task_delays(dir, tasks, &sets[0][LV_FLOW], &sets[1][LV_FLOW]);

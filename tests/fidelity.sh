@@ -64,6 +64,29 @@ contains "$out" "JCT: not compared: $B has no jobs.csv"
 [ -f "$B/fidelity.csv" ] || fail "no fidelity.csv"
 [ "$(grep -c '^flow,' "$B/fidelity.csv")" = "$n_flows" ] || fail "fidelity.csv: not one line per flow"
 
+# -B measured_setup=yes: a replay's set-up is the replayed run's own
+# (hyde analyze's first byte, summary.json), here 2 ms put into a copy of A
+A2="$tmpdir/a2"
+cp -r "$A" "$A2"
+sed -i '1s|^{$|{\n  "analysis": { "first_byte": {\n      "under_100kb": { "n": 3, "median_ns": 2000000 } } },|' "$A2/summary.json"
+expect_status 0 "$HYDE" sim -q --replay "$A2" -B measured_setup=yes -o "$tmpdir/ms"
+expect_status 0 "$HYDE" sim -q --replay "$A2" -B setup=2ms -o "$tmpdir/ms2"
+cmp -s "$tmpdir/ms/flows.csv" "$tmpdir/ms2/flows.csv" ||
+	fail "measured_setup: not setup=2ms: $(diff "$tmpdir/ms/flows.csv" "$tmpdir/ms2/flows.csv" | head -3)"
+cmp -s "$tmpdir/ms/flows.csv" "$B/flows.csv" && fail "measured_setup: no set-up at all"
+expect_status 0 "$HYDE" fidelity "$A2" "$tmpdir/ms" -o "$tmpdir/ms"
+contains "$out" "Set-up: the emulated flows under 100 KB had their first data byte a median 2ms after their SYN (3 flows, hyde analyze); the model's -B setup: none (measured_setup: that of the run it replays)"
+# refused, nothing made: a run that measured none, with setup, without --replay
+expect_status 2 "$HYDE" sim -q --replay "$A" -B measured_setup=yes -o "$tmpdir/ms3"
+contains "$err" "measured_setup: $A has no measured set-up"
+expect_status 2 "$HYDE" sim -q --replay "$A2" -B measured_setup=yes -B setup=1ms -o "$tmpdir/ms4"
+contains "$err" "measured_setup: not with setup"
+expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -B measured_setup=yes -o "$tmpdir/ms5"
+contains "$err" "measured_setup: only with --replay"
+for d in ms3 ms4 ms5; do
+	[ -e "$tmpdir/$d" ] && fail "a refused measured_setup made $d: $(ls "$tmpdir/$d")"
+done
+
 # a run from before names (flows.csv without its name column) still reads
 # in hyde compare --from
 expect_status 0 "$HYDE" compare --backend sim -t "$HYDE_SRCDIR/topologies/tiny.topo" \

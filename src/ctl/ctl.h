@@ -258,6 +258,11 @@ struct live_status;
 /* What the run is doing now (live.c; final: the run is over). */
 void ctl_live(struct ctl *c, bool final, struct live_status *s);
 const char *ctl_outdir(const struct ctl *c);
+/* A run directory's measured set-up (hyde analyze: its flows under 100
+ * KB, SYN to first data byte, median, in DIR/summary.json): *ns and how
+ * many flows in *n; false if it has none (a simulated run, an older
+ * analysis). */
+bool rundir_first_byte(const char *dir, int64_t *ns, size_t *n);
 const struct ctl_opts *ctl_options(const struct ctl *c);
 /* The backend's state, its options set (backend.h), from ctl_new on. */
 const void *ctl_backend_priv(const struct ctl *c);

@@ -148,3 +148,28 @@ void rundir_discard(struct ctl *c)
 	}
 	rmdir(c->outdir);
 }
+
+/* The emulated run's measured set-up (hyde analyze's first byte of the
+ * flows under 100 KB, in DIR/summary.json): its median in *ns and count
+ * in *n; false if the run has none (a simulated run, an older analysis). */
+bool rundir_first_byte(const char *dir, int64_t *ns, size_t *n)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_SUMMARY), *line = NULL, *k;
+	size_t lcap = 0;
+	FILE *fp = fopen(path, "r");
+	bool in = false, ok = false;
+
+	free(path);
+	if (!fp)
+		return false;
+	while (!ok && read_line(fp, &line, &lcap) >= 0) {
+		if (strstr(line, "\"first_byte\": {"))
+			in = true;
+		else if (in && (k = strstr(line, "\"under_100kb\": { \"n\": ")))
+			ok = sscanf(k, "\"under_100kb\": { \"n\": %zu, \"median_ns\": %" SCNd64, n,
+				    ns) == 2 && *n;
+	}
+	free(line);
+	fclose(fp);
+	return ok;
+}

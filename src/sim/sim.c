@@ -186,6 +186,8 @@ struct sim_opts {
 	 * set up before its first byte moves (0: none) */
 	double payload;
 	int64_t setup;
+	/* --replay: setup is the replayed run's own, as it measured it */
+	bool measured_setup;
 	/* and the time an emulated task process takes beyond its work (its
 	 * start, its local reads, its report: 3-4 ms measured): a task that
 	 * would end on its node's heartbeat then ends after it, as in
@@ -1986,6 +1988,26 @@ static int sim_init(struct backend *b, char *errbuf)
 		errbuf_set(errbuf, "join_drains: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
+	if (s->opts.measured_setup) {
+		const char *run = ctl_options(b->ctl)->replay;
+		int64_t ns;
+		size_t n;
+
+		if (!run) {
+			errbuf_set(errbuf, "measured_setup: only with --replay (the set-up the replayed run measured)");
+			return -EINVAL;
+		}
+		if (s->opts.setup) {
+			errbuf_set(errbuf, "measured_setup: not with setup (it sets it)");
+			return -EINVAL;
+		}
+		if (!rundir_first_byte(run, &ns, &n) || ns <= 0) {
+			errbuf_set(errbuf, "measured_setup: %s has no measured set-up (summary.json's analysis.first_byte.under_100kb: an emulated run's, from hyde analyze)",
+				   run);
+			return -EINVAL;
+		}
+		s->opts.setup = ns;
+	}
 	if (!strcmp(s->opts.fetch, "rack")) {
 		if (ctl_options(b->ctl)->replay) {
 			errbuf_set(errbuf, "fetch: not with --replay (the replayed run's flows are as it made them)");
@@ -2465,6 +2487,8 @@ static const struct opt_desc sim_opts[] = {
 	    "share of each link's rate that carries bytes (0: all; 0.956: 1448 in 1514-byte frames)"),
 	OPT(sim_opts, setup, O_TIME, 0, 0,
 	    "a flow's bytes start moving this long after it starts (a connection's set-up, request and reply: hyde analyze's first byte)"),
+	OPT(sim_opts, measured_setup, O_BOOL, 0, 0,
+	    "with --replay: setup is the replayed run's own, as it measured it (hyde analyze: its flows under 100 KB, SYN to first data byte, median; hyde fidelity's Set-up line), which moves with the box's load"),
 	OPT(sim_opts, task_overhead, O_TIME, 0, 0,
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
 	OPT(sim_opts, task_jitter, O_TIME, 0, 0,
