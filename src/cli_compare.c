@@ -164,7 +164,8 @@ static void compare_usage(FILE *fp)
 		"                        often each scheduler is the fastest; with both,\n"
 		"                        where each emulated run's averages fall among them,\n"
 		"                        and its flows against its replays (the plain model\n"
-		"                        and the median of N with shares drawn)\n"
+		"                        and the median of N with shares drawn; -B\n"
+		"                        sim:measured_setup=yes: the replays' alone)\n"
 		"  -o, --out DIR         where the runs, compare.csv and the plots go\n"
 		"                        (default runs/compare-DATE-TIME)\n"
 		"  -S KEY=VALUE          an option for every scheduler (e.g. slowstart=0.05)\n"
@@ -1604,6 +1605,14 @@ static int scoped_kv(const char *v, const char **kv)
 	return -1;
 }
 
+/* -B sim:measured_setup=...: the set-up an emulated run measured, for
+ * its replays alone (a simulation of the workload has no run to take it
+ * from). */
+static bool replay_only_kv(const char *kv)
+{
+	return !strncmp(kv, "measured_setup=", 15);
+}
+
 /* An option as getopt_long gave it: its code and argument. */
 struct cmp_word {
 	int code;
@@ -1642,6 +1651,11 @@ static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t 
 		if (scoped_kv(o->run.backend_kv[k], &kv) >= 0) {
 			fprintf(stderr, "hyde compare: -B %s: an option of one backend (emul: or sim:) "
 				"goes with --backend both\n", o->run.backend_kv[k]);
+			return EXIT_USAGE;
+		}
+		if (!emul && replay_only_kv(kv)) {
+			fprintf(stderr, "hyde compare: -B %s: an emulated run's replays' (with --backend both: -B sim:%s)\n",
+				kv, kv);
 			return EXIT_USAGE;
 		}
 	}
@@ -2023,8 +2037,9 @@ static int word_args(const struct cmp_word *w, const struct option *lo, const ch
 /* The arguments of a child hyde compare for backend b (0 emul, 1 sim)
  * into args: "hyde compare", then the options as parsed (a cluster such
  * as -qBsim:x=1 is two), less --backend, -o and --draws, which the caller
- * sets; a backend's own -B goes to it alone, unprefixed. Strings made for
- * them go to keep[*n_keep...]. Their count. */
+ * sets; a backend's own -B goes to it alone, unprefixed (the simulation's
+ * replay_only_kv, to the replays alone). Strings made for them go to
+ * keep[*n_keep...]. Their count. */
 static int child_args(const struct cmp_word *w, size_t n_w, const struct option *lo, int b,
 		      const char **args, char **keep, size_t *n_keep)
 {
@@ -2040,7 +2055,7 @@ static int child_args(const struct cmp_word *w, size_t n_w, const struct option 
 		if (w[i].code == OPT_BACKEND || w[i].code == 'o' || w[i].code == OPT_DRAWS)
 			continue;
 		if (w[i].code == 'B' && (sc = scoped_kv(w[i].arg, &kv)) >= 0) {
-			if (sc == b) {
+			if (sc == b && !replay_only_kv(kv)) {
 				args[na++] = "-B";
 				args[na++] = kv;
 			}

@@ -1997,10 +1997,6 @@ static int sim_init(struct backend *b, char *errbuf)
 			errbuf_set(errbuf, "measured_setup: only with --replay (the set-up the replayed run measured)");
 			return -EINVAL;
 		}
-		if (s->opts.setup) {
-			errbuf_set(errbuf, "measured_setup: not with setup (it sets it)");
-			return -EINVAL;
-		}
 		if (!rundir_first_byte(run, &ns, &n) || ns <= 0) {
 			errbuf_set(errbuf, "measured_setup: %s has no measured set-up (summary.json's analysis.first_byte.under_100kb: an emulated run's, from hyde analyze)",
 				   run);
@@ -2542,6 +2538,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	}
 	if (o->share_period && !(o->share_jitter > 0)) {
 		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
+		return -EINVAL;
+	}
+	if (o->measured_setup && o->setup) {
+		errbuf_set(errbuf, "measured_setup: not with setup (it sets it)");
 		return -EINVAL;
 	}
 	if (o->join_weight > 0 && !(o->join_drains > 0)) {
