@@ -1200,9 +1200,9 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 			if (rundir_first_byte(dir[0], &fb, &nfb)) {
 				read_backend_opt(dir[1], "setup", setup, sizeof(setup));
 				read_backend_opt(dir[1], "measured_setup", ms, sizeof(ms));
-				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s%s\n\n",
-				       unit_human_time((double)fb, a, sizeof(a)), nfb, setup,
-				       strcmp(ms, "none") ? " (measured_setup: that of the run it replays)" : "");
+				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s\n\n",
+				       unit_human_time((double)fb, a, sizeof(a)), nfb,
+				       strcmp(ms, "none") ? "the run's own (measured_setup)" : setup);
 			}
 		}
 		report_task_delays(dir, tasks, &sets[0][LV_FLOW], &sets[1][LV_FLOW]);

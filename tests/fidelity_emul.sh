@@ -196,21 +196,22 @@ contains "$err" "unknown scheduler 'nosuch'"
 
 # -B sim:measured_setup=yes: the emulated run's own set-up, for its
 # replays alone (the simulation and its draws have no run to take it
-# from); on small.wl, which has flows under 100 KB to measure it by
+# from, and keep the setup given); on small.wl, which has flows under
+# 100 KB to measure it by
 C3="$tmpdir/both3"
 expect_status 0 "$HYDE" compare --backend both -t "$HYDE_SRCDIR/topologies/tiny.topo" \
 	-w "$HYDE_SRCDIR/workloads/small.wl" -s fair --seed 1 -o "$C3" --prefix $P -q \
-	-B sim:measured_setup=yes --draws 2
-grep -qx '0 backend_options' "$C3/sim/fair/events.log" ||
+	-B sim:setup=1ms -B sim:measured_setup=yes --draws 2
+grep -qx '0 backend_options setup=1ms' "$C3/sim/fair/events.log" ||
 	fail "measured_setup: the simulation ran with $(grep backend_options "$C3/sim/fair/events.log")"
-grep -qx '0 backend_options task_jitter=10ms share_jitter=2 jitter_seed=1' "$C3/draws/1/fair/events.log" ||
+grep -qx '0 backend_options setup=1ms task_jitter=10ms share_jitter=2 jitter_seed=1' "$C3/draws/1/fair/events.log" ||
 	fail "measured_setup: draw 1 ran with $(grep backend_options "$C3/draws/1/fair/events.log")"
-grep -qx '0 backend_options measured_setup=yes' "$C3/fidelity/fair/replay/events.log" ||
+grep -qx '0 backend_options setup=1ms measured_setup=yes' "$C3/fidelity/fair/replay/events.log" ||
 	fail "measured_setup: the replay ran with $(grep backend_options "$C3/fidelity/fair/replay/events.log" 2>&1)"
-grep -qx '0 backend_options measured_setup=yes share_jitter=2 jitter_seed=2' "$C3/fidelity/fair/replay-draws/2/events.log" ||
+grep -qx '0 backend_options setup=1ms measured_setup=yes share_jitter=2 jitter_seed=2' "$C3/fidelity/fair/replay-draws/2/events.log" ||
 	fail "measured_setup: replay draw 2 ran with $(grep backend_options "$C3/fidelity/fair/replay-draws/2/events.log" 2>&1)"
 expect_status 0 "$HYDE" fidelity "$C3/emul/fair" "$C3/fidelity/fair/replay" -o "$tmpdir"
-contains "$out" "the model's -B setup: none (measured_setup: that of the run it replays)"
+contains "$out" "the model's -B setup: the run's own (measured_setup)"
 expect_status 2 "$HYDE" compare --backend sim -t "$HYDE_SRCDIR/topologies/tiny.topo" \
 	-w "$HYDE_SRCDIR/workloads/small.wl" -s fair -o "$tmpdir/b4" -q -B measured_setup=yes
 contains "$err" "-B measured_setup=yes: an emulated run's replays'"

@@ -186,7 +186,8 @@ struct sim_opts {
 	 * set up before its first byte moves (0: none) */
 	double payload;
 	int64_t setup;
-	/* --replay: setup is the replayed run's own, as it measured it */
+	/* --replay: setup is the replayed run's own, as it measured it (in
+	 * place of any setup given) */
 	bool measured_setup;
 	/* and the time an emulated task process takes beyond its work (its
 	 * start, its local reads, its report: 3-4 ms measured): a task that
@@ -2484,7 +2485,7 @@ static const struct opt_desc sim_opts[] = {
 	OPT(sim_opts, setup, O_TIME, 0, 0,
 	    "a flow's bytes start moving this long after it starts (a connection's set-up, request and reply: hyde analyze's first byte)"),
 	OPT(sim_opts, measured_setup, O_BOOL, 0, 0,
-	    "with --replay: setup is the replayed run's own, as it measured it (hyde analyze: its flows under 100 KB, SYN to first data byte, median; hyde fidelity's Set-up line), which moves with the box's load"),
+	    "with --replay: setup is the replayed run's own, as it measured it, in place of any setup given (hyde analyze: its flows under 100 KB, SYN to first data byte, median; hyde fidelity's Set-up line), which moves with the box's load"),
 	OPT(sim_opts, task_overhead, O_TIME, 0, 0,
 	    "a task's work ends this long after its nominal time (an emulated task's start and report)"),
 	OPT(sim_opts, task_jitter, O_TIME, 0, 0,
@@ -2538,10 +2539,6 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	}
 	if (o->share_period && !(o->share_jitter > 0)) {
 		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
-		return -EINVAL;
-	}
-	if (o->measured_setup && o->setup) {
-		errbuf_set(errbuf, "measured_setup: not with setup (it sets it)");
 		return -EINVAL;
 	}
 	if (o->join_weight > 0 && !(o->join_drains > 0)) {
