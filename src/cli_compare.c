@@ -1654,7 +1654,7 @@ static int cmp_run_opts(struct cmp_opts *o, const struct cmp_pass *pass, size_t 
 			return EXIT_USAGE;
 		}
 		if (!emul && replay_only_kv(kv)) {
-			fprintf(stderr, "hyde compare: -B %s: an emulated run's replays' (with --backend both: -B sim:%s)\n",
+			fprintf(stderr, "hyde compare: -B %s: an option of an emulated run's replays, which only --backend both --draws N makes (there: -B sim:%s)\n",
 				kv, kv);
 			return EXIT_USAGE;
 		}
@@ -1980,14 +1980,34 @@ static void fmt_ratio(double med, double p90, char *buf, size_t len)
 
 /* Each backend's -B options, checked before anything runs (the
  * simulation runs after the emulation: an option it does not take must
- * not wait that long to be refused). */
-static int check_both_kv(const struct cmp_word *w, size_t n_w)
+ * not wait that long to be refused); the replays' options only where
+ * there are replays (--draws). */
+static int check_both_kv(const struct cmp_word *w, size_t n_w, unsigned draws)
 {
 	static const struct backend_ops *const ops[2] = { &backend_emul, &backend_sim };
 	char **kv = xcalloc(n_w + 1, sizeof(char *)), errbuf[512];
 	size_t i, n;
 	int b, r = 0;
 
+	for (i = 0; i < n_w && !r; i++) {
+		const char *k;
+		int sc;
+
+		if (w[i].code != 'B')
+			continue;
+		sc = scoped_kv(w[i].arg, &k);
+		if (!replay_only_kv(k))
+			continue;
+		if (sc != 1) {
+			fprintf(stderr, "hyde compare: -B %s: an option of the replays, which are the simulation's: -B sim:%s\n",
+				w[i].arg, k);
+			r = EXIT_USAGE;
+		} else if (!draws) {
+			fprintf(stderr, "hyde compare: -B %s: an option of the replays, which run with --draws N\n",
+				w[i].arg);
+			r = EXIT_USAGE;
+		}
+	}
 	for (b = 0; b < 2 && !r; b++) {
 		n = 0;
 		for (i = 0; i < n_w; i++) {
@@ -2404,6 +2424,18 @@ static char *fidelity_dir(const char *fdir, const char *label, unsigned runs, ui
  * FO/replay) and against the median of the draws (FO/replay-draws). The
  * two joins' figures into *fs; 0, or 1 if a replay or a join failed (said
  * on stderr: the replays' output is in FO/replay.log). */
+/* -B sim:measured_setup on (its last word: yes, true or 1). */
+static bool measured_setup_on(const struct cmp_word *w, size_t n_w)
+{
+	const char *kv, *v = NULL;
+	size_t i;
+
+	for (i = 0; i < n_w; i++)
+		if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) == 1 && replay_only_kv(kv))
+			v = kv + strlen("measured_setup=");
+	return v && (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"));
+}
+
 static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, const char *fo,
 		      unsigned draws, struct fidelity_summary fs[2])
 {
@@ -2420,6 +2452,16 @@ static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, co
 	if (mkdirs(ddir, errbuf)) {
 		fprintf(stderr, "hyde compare: %s\n", errbuf);
 		failed = 1;
+	}
+	if (!failed && measured_setup_on(w, n_w)) {
+		int64_t ns;
+		size_t nfb;
+
+		if (!rundir_first_byte(emul, &ns, &nfb)) {
+			fprintf(stderr, "hyde compare: %s measured no set-up (its analysis has no flow under 100 KB): no replay of it with -B sim:measured_setup\n",
+				emul);
+			failed = 1;
+		}
 	}
 	for (j = 0; j <= draws && !failed; j++) {
 		na = 0;
@@ -2650,7 +2692,7 @@ static int compare_both(const struct cmp_word *w, size_t n_w, const struct optio
 	int b, r = 0, na;
 	bool failed = false;
 
-	if ((r = check_both_kv(w, n_w))) {
+	if ((r = check_both_kv(w, n_w, draws))) {
 		free(args);
 		free(keep);
 		return r;

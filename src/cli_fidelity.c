@@ -104,7 +104,9 @@ static int cmp_window(const void *a, const void *b)
 		return x->src < y->src ? -1 : 1;
 	if (x->dst != y->dst)
 		return x->dst < y->dst ? -1 : 1;
-	return (x->up > y->up) - (x->up < y->up);
+	if (x->up != y->up)
+		return (x->up > y->up) - (x->up < y->up);
+	return (x->down > y->down) - (x->down < y->down);
 }
 
 static void read_circuits(const char *dir, struct fd_circuits *cx)
@@ -378,10 +380,12 @@ static void read_tasks(const char *dir, struct fd_tasks *ts)
 	free(dn.t);
 }
 
-/* The simulated run's -B KEY (DIR/events.log's backend_options: setup,
- * task_overhead...), into buf; "none" without one (the model's default:
- * nothing of it). */
-static void read_backend_opt(const char *dir, const char *key, char *buf, size_t len)
+/* KEY's value on the simulated run's first line with TAG in DIR/events.log
+ * (" backend_options": its -B, setup, task_overhead...; " backend_derived":
+ * what the backend worked out itself, -B measured_setup's setup), into
+ * buf; "none" without one (the model's default: nothing of it). */
+static void read_backend_line(const char *dir, const char *tag, const char *key, char *buf,
+			      size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *k;
 	char *pat = xasprintf(" %s=", key);
@@ -392,7 +396,7 @@ static void read_backend_opt(const char *dir, const char *key, char *buf, size_t
 	free(path);
 	if (fp) {
 		while (read_line(fp, &line, &lcap) >= 0)
-			if (strstr(line, " backend_options")) {
+			if (strstr(line, tag)) {
 				if ((k = strstr(line, pat)))
 					snprintf(buf, len, "%.*s", (int)strcspn(k + strlen(pat), " "),
 						 k + strlen(pat));
@@ -402,6 +406,12 @@ static void read_backend_opt(const char *dir, const char *key, char *buf, size_t
 	}
 	free(line);
 	free(pat);
+}
+
+/* The simulated run's -B KEY (its backend_options line). */
+static void read_backend_opt(const char *dir, const char *key, char *buf, size_t len)
+{
+	read_backend_line(dir, " backend_options", key, buf, len);
 }
 
 /* DIR/events.log's run_options fields (KEY=VALUE, the controller's
@@ -1194,15 +1204,17 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 		{
 			int64_t fb;
 			size_t nfb;
-			char a[32], setup[64], ms[16];
+			char a[32], b[32], setup[64], ms[32];
 
 			/* what the model's -B setup stands for, as measured */
 			if (rundir_first_byte(dir[0], &fb, &nfb)) {
 				read_backend_opt(dir[1], "setup", setup, sizeof(setup));
-				read_backend_opt(dir[1], "measured_setup", ms, sizeof(ms));
+				read_backend_line(dir[1], " backend_derived", "setup", ms, sizeof(ms));
+				if (strcmp(ms, "none")) /* -B measured_setup: what it took */
+					snprintf(setup, sizeof(setup), "%s, the run's own (measured_setup)",
+						 unit_human_time((double)strtoll(ms, NULL, 10), b, sizeof(b)));
 				printf("Set-up: the emulated flows under 100 KB had their first data byte a median %s after their SYN (%zu flows, hyde analyze); the model's -B setup: %s\n\n",
-				       unit_human_time((double)fb, a, sizeof(a)), nfb,
-				       strcmp(ms, "none") ? "the run's own (measured_setup)" : setup);
+				       unit_human_time((double)fb, a, sizeof(a)), nfb, setup);
 			}
 		}
 		report_task_delays(dir, tasks, &sets[0][LV_FLOW], &sets[1][LV_FLOW]);

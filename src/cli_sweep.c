@@ -268,6 +268,12 @@ static int check_value(const struct dim *d, const char *v, char *errbuf)
 		char *kv = xasprintf("%s=%s", d->key, v);
 		int r = backend_opts_check(&backend_sim, &kv, 1, msg);
 
+		/* (a replay's only: a sweep's runs replay nothing) */
+		if (!r && !strcmp(d->key, "measured_setup")) {
+			snprintf(msg, sizeof(msg), "measured_setup: only for hyde sim --replay (a sweep's runs replay no run)");
+			r = -EINVAL;
+		}
+
 		free(kv);
 		if (r) {
 			errbuf_set(errbuf, "%s", msg);

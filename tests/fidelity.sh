@@ -47,6 +47,18 @@ grep ' circuit_' "$A/events.log" | sort >"$tmpdir/cva"
 grep ' circuit_' "$B/events.log" | sort >"$tmpdir/cvb"
 grep -q ' circuit_down ' "$tmpdir/cva" || fail "no circuit went down in $A"
 cmp -s "$tmpdir/cva" "$tmpdir/cvb" || fail "replay: circuits logged otherwise: $(diff "$tmpdir/cva" "$tmpdir/cvb" | head -5)"
+# a circuit asked to another rack with no circuit_down first goes down
+# as it is asked (delta, 10 ms, before the new one carries): racks 1 and 2,
+# which no flow of A crosses by circuit, 1 -> 2 at 10 s, then 1 -> 0 at 20
+# s, down at 30 s
+A3="$tmpdir/a3"
+cp -r "$A" "$A3"
+printf '%s\n' '10000000000 circuit_up 1 2' '20000000000 circuit_up 1 0' '30000000000 circuit_down 1 0' >>"$A3/events.log"
+expect_status 0 "$HYDE" sim --replay "$A3" -q -o "$tmpdir/b3"
+grep -qx '19990000000 circuit_down 1 2' "$tmpdir/b3/events.log" ||
+	fail "replay: a circuit re-aimed did not go down: $(grep ' circuit_[a-z]* 1 ' "$tmpdir/b3/events.log")"
+grep -qx '30000000000 circuit_down 1 0' "$tmpdir/b3/events.log" ||
+	fail "replay: no circuit_down 1 0: $(grep ' circuit_[a-z]* 1 ' "$tmpdir/b3/events.log")"
 # flow, name, path, bytes, start, end, FCT: all equal
 cut -d, -f1,4,5,6,7,8,16 "$A/flows.csv" | sort >"$tmpdir/fa"
 cut -d, -f1,4,5,6,7,8,16 "$B/flows.csv" | sort >"$tmpdir/fb"
@@ -75,7 +87,15 @@ cmp -s "$tmpdir/ms/flows.csv" "$tmpdir/ms2/flows.csv" ||
 	fail "measured_setup: not setup=2ms: $(diff "$tmpdir/ms/flows.csv" "$tmpdir/ms2/flows.csv" | head -3)"
 cmp -s "$tmpdir/ms/flows.csv" "$B/flows.csv" && fail "measured_setup: no set-up at all"
 expect_status 0 "$HYDE" fidelity "$A2" "$tmpdir/ms" -o "$tmpdir/ms"
-contains "$out" "Set-up: the emulated flows under 100 KB had their first data byte a median 2ms after their SYN (3 flows, hyde analyze); the model's -B setup: the run's own (measured_setup)"
+contains "$out" "Set-up: the emulated flows under 100 KB had their first data byte a median 2ms after their SYN (3 flows, hyde analyze); the model's -B setup: 2ms, the run's own (measured_setup)"
+grep -qx '0 backend_derived setup=2000000ns' "$tmpdir/ms/events.log" ||
+	fail "measured_setup: the set-up taken not logged: $(grep backend_ "$tmpdir/ms/events.log")"
+# measured_setup=no: the setup given, and said so
+expect_status 0 "$HYDE" sim -q --replay "$A2" -B setup=5ms -B measured_setup=no -o "$tmpdir/ms7"
+expect_status 0 "$HYDE" fidelity "$A2" "$tmpdir/ms7" -o "$tmpdir/ms7"
+echo "$out" | grep -qx "Set-up: .*(3 flows, hyde analyze); the model's -B setup: 5ms" ||
+	fail "measured_setup=no: $(echo "$out" | grep Set-up)"
+grep -q backend_derived "$tmpdir/ms7/events.log" && fail "measured_setup=no: a backend_derived line"
 # in place of a setup given (hyde compare gives the simulation's to its
 # replays as well)
 expect_status 0 "$HYDE" sim -q --replay "$A2" -B setup=5ms -B measured_setup=yes -o "$tmpdir/ms4"
@@ -88,6 +108,16 @@ expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -B measured_setup=yes -o "$tmpdir
 contains "$err" "measured_setup: only with --replay"
 for d in ms3 ms5; do
 	[ -e "$tmpdir/$d" ] && fail "a refused measured_setup made $d: $(ls "$tmpdir/$d")"
+done
+# hyde compare gives it to --backend both's replays alone (-B sim:, with
+# --draws: tests/fidelity_emul.sh); anywhere else it is refused before
+# anything runs
+for a in "--backend sim -B measured_setup=yes" "--backend both -B measured_setup=yes --draws 2" \
+	"--backend both -B emul:measured_setup=yes --draws 2" "--backend both -B sim:measured_setup=yes"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "$HYDE" compare -t "$T" -w "$W" -s fair -o "$tmpdir/ms6" -q $a
+	contains "$err" "measured_setup=yes: an option of"
+	[ -e "$tmpdir/ms6" ] && fail "compare $a: a refused compare made $tmpdir/ms6"
 done
 
 # a run from before names (flows.csv without its name column) still reads

@@ -211,10 +211,11 @@ grep -qx '0 backend_options setup=1ms measured_setup=yes' "$C3/fidelity/fair/rep
 grep -qx '0 backend_options setup=1ms measured_setup=yes share_jitter=2 jitter_seed=2' "$C3/fidelity/fair/replay-draws/2/events.log" ||
 	fail "measured_setup: replay draw 2 ran with $(grep backend_options "$C3/fidelity/fair/replay-draws/2/events.log" 2>&1)"
 expect_status 0 "$HYDE" fidelity "$C3/emul/fair" "$C3/fidelity/fair/replay" -o "$tmpdir"
-contains "$out" "the model's -B setup: the run's own (measured_setup)"
-expect_status 2 "$HYDE" compare --backend sim -t "$HYDE_SRCDIR/topologies/tiny.topo" \
-	-w "$HYDE_SRCDIR/workloads/small.wl" -s fair -o "$tmpdir/b4" -q -B measured_setup=yes
-contains "$err" "-B measured_setup=yes: an emulated run's replays'"
-[ -e "$tmpdir/b4" ] && fail "a refused compare left $tmpdir/b4"
+contains "$out" ", the run's own (measured_setup)"
+# a run that measured none (io.wl: no flow under 100 KB): said, no replay
+expect_status 1 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
+	-o "$tmpdir/both5" --prefix $P -q -B sim:measured_setup=yes --draws 2
+contains "$err" "both5/emul/fair measured no set-up (its analysis has no flow under 100 KB): no replay of it with -B sim:measured_setup"
+[ -e "$tmpdir/both5/fidelity/fair/replay/events.log" ] && fail "a replay of a run that measured no set-up"
 
 finish

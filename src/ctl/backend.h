@@ -49,6 +49,9 @@ struct backend_ops {
 	int64_t (*link_bytes)(struct backend *b, uint64_t *bytes);
 	/* Figures to report (may be NULL). */
 	void (*progress)(struct backend *b, char *buf, size_t len);
+	/* Options it worked out itself, as KEY=VALUE words, into buf
+	 * (empty: none; events.log's backend_derived line; may be NULL). */
+	void (*derived)(struct backend *b, char *buf, size_t len);
 	/* The live view's status, about every second of wall time while the
 	 * run goes and once at its end (may be NULL; emulation: the state
 	 * file hyde top reads). */

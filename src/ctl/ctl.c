@@ -1538,6 +1538,13 @@ void ctl_event_backend_options(struct ctl *c)
 	for (k = 0; k < c->opts.n_backend_kv; k++)
 		fprintf(c->events, " %s", c->opts.backend_kv[k]);
 	fputc('\n', c->events);
+	if (c->be.ops && c->be.ops->derived) {
+		char buf[256] = "";
+
+		c->be.ops->derived(&c->be, buf, sizeof(buf));
+		if (*buf)
+			fprintf(c->events, "%" PRId64 " backend_derived %s\n", ctl_now(c), buf);
+	}
 }
 
 /* A value of run_options: bytes that would split the line or be read as

@@ -48,6 +48,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -1998,9 +1999,14 @@ static int sim_init(struct backend *b, char *errbuf)
 			errbuf_set(errbuf, "measured_setup: only with --replay (the set-up the replayed run measured)");
 			return -EINVAL;
 		}
-		if (!rundir_first_byte(run, &ns, &n) || ns <= 0) {
-			errbuf_set(errbuf, "measured_setup: %s has no measured set-up (summary.json's analysis.first_byte.under_100kb: an emulated run's, from hyde analyze)",
+		if (!rundir_first_byte(run, &ns, &n)) {
+			errbuf_set(errbuf, "measured_setup: %s has no measured set-up (summary.json's analysis.first_byte.under_100kb: an emulated run's with flows under 100 KB, from hyde analyze)",
 				   run);
+			return -EINVAL;
+		}
+		if (ns <= 0) {
+			errbuf_set(errbuf, "measured_setup: %s measured a set-up of %" PRId64 " ns: not a time to wait",
+				   run, ns);
 			return -EINVAL;
 		}
 		s->opts.setup = ns;
@@ -2438,6 +2444,15 @@ static int64_t sim_link_bytes(struct backend *b, uint64_t *bytes)
 	return -1;
 }
 
+/* What it took for itself: -B measured_setup's set-up. */
+static void sim_derived(struct backend *b, char *buf, size_t len)
+{
+	struct sim *s = SIM(b);
+
+	if (s->opts.measured_setup)
+		snprintf(buf, len, "setup=%" PRId64 "ns", s->opts.setup);
+}
+
 static void sim_progress(struct backend *b, char *buf, size_t len)
 {
 	struct sim *s = SIM(b);
@@ -2576,6 +2591,7 @@ const struct backend_ops backend_sim = {
 	.flow_start = sim_flow_start,
 	.ocs_set = sim_ocs_set,
 	.flow_remaining = sim_flow_remaining,
+	.derived = sim_derived,
 	.link_bytes = sim_link_bytes,
 	.progress = sim_progress,
 	.opts = sim_opts,
