@@ -2424,18 +2424,6 @@ static char *fidelity_dir(const char *fdir, const char *label, unsigned runs, ui
  * FO/replay) and against the median of the draws (FO/replay-draws). The
  * two joins' figures into *fs; 0, or 1 if a replay or a join failed (said
  * on stderr: the replays' output is in FO/replay.log). */
-/* -B sim:measured_setup on (its last word: yes, true or 1). */
-static bool measured_setup_on(const struct cmp_word *w, size_t n_w)
-{
-	const char *kv, *v = NULL;
-	size_t i;
-
-	for (i = 0; i < n_w; i++)
-		if (w[i].code == 'B' && scoped_kv(w[i].arg, &kv) == 1 && replay_only_kv(kv))
-			v = kv + strlen("measured_setup=");
-	return v && (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"));
-}
-
 static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, const char *fo,
 		      unsigned draws, struct fidelity_summary fs[2])
 {
@@ -2452,16 +2440,6 @@ static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, co
 	if (mkdirs(ddir, errbuf)) {
 		fprintf(stderr, "hyde compare: %s\n", errbuf);
 		failed = 1;
-	}
-	if (!failed && measured_setup_on(w, n_w)) {
-		int64_t ns;
-		size_t nfb;
-
-		if (!rundir_first_byte(emul, &ns, &nfb)) {
-			fprintf(stderr, "hyde compare: %s measured no set-up (its analysis has no flow under 100 KB): no replay of it with -B sim:measured_setup\n",
-				emul);
-			failed = 1;
-		}
 	}
 	for (j = 0; j <= draws && !failed; j++) {
 		na = 0;
@@ -2487,9 +2465,12 @@ static int replay_run(const struct cmp_word *w, size_t n_w, const char *emul, co
 		args[na++] = dirs[j];
 		args[na] = NULL;
 		r = run_child(args, log);
-		if (r) {
-			fprintf(stderr, "hyde compare: the replay of %s (%s) failed: see %s\n", emul,
-				dirs[j], log);
+		if (r) { /* (its reason: e.g. a run that measured no set-up) */
+			char line[512];
+
+			last_line(log, line, sizeof(line));
+			fprintf(stderr, "hyde compare: the replay of %s (%s) failed: %s (log: %s)\n", emul,
+				dirs[j], line, log);
 			failed = 1;
 		}
 	}

@@ -36,6 +36,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
+#include "inspect/runlog.h"
 
 /* One line of a run's file, as the join needs it. */
 struct fd_row {
@@ -81,10 +82,8 @@ static void set_free(struct fd_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* A run's flows.csv, coflows.csv or jobs.csv; names unique. */
-/* A run's circuits as its events.log has them (circuit_up and
- * circuit_down, on the run's clock): each window a circuit was up, sorted
- * by source rack, destination rack and time; read on first use. */
+/* A run's circuits: each window a circuit was up, on the run's clock,
+ * sorted by source rack, destination rack and time; read on first use. */
 struct fd_window {
 	unsigned src, dst;
 	int64_t up, down; /* down INT64_MAX: up at the run's end */
@@ -109,41 +108,35 @@ static int cmp_window(const void *a, const void *b)
 	return (x->down > y->down) - (x->down < y->down);
 }
 
+/* From the run's logs as hyde's other run viewers read them (runlog.h:
+ * the crossbar's own events where its clock can be placed, else the
+ * controller's circuit_up and circuit_down). */
 static void read_circuits(const char *dir, struct fd_circuits *cx)
 {
-	char *path = xasprintf("%s/%s", dir, RUNDIR_EVENTS), *line = NULL, *f[5];
-	size_t cap = 0, lcap = 0, i;
-	FILE *fp = fopen(path, "r");
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct runlog *rl;
+	size_t cap = 0, i, k;
 
 	cx->read = true;
-	free(path);
-	if (!fp)
-		return;
-	while (read_line(fp, &line, &lcap) >= 0) {
-		unsigned a, b;
-		bool up;
+	if (runlog_load(dir, &rl, errbuf))
+		return; /* (logs that do not read: no window known) */
+	for (i = 0; i < rl->n_circ; i++) { /* in time order */
+		const struct rl_circuit *c = &rl->circ[i];
 
-		if (!strstr(line, " circuit_") || str_split_fields(line, f, 5) != 4)
-			continue;
-		up = !strcmp(f[1], "circuit_up");
-		if ((!up && strcmp(f[1], "circuit_down")) || sscanf(f[2], "%u", &a) != 1 ||
-		    sscanf(f[3], "%u", &b) != 1)
-			continue;
 		/* the pair's open window, if any: the last one of it */
-		for (i = cx->n; i > 0; i--)
-			if (cx->w[i - 1].src == a && cx->w[i - 1].dst == b)
+		for (k = cx->n; k > 0; k--)
+			if (cx->w[k - 1].src == c->src && cx->w[k - 1].dst == c->dst)
 				break;
-		if (up) {
-			if (i && cx->w[i - 1].down == INT64_MAX)
+		if (c->up) {
+			if (k && cx->w[k - 1].down == INT64_MAX)
 				continue; /* up already */
 			xgrow((void **)&cx->w, &cap, cx->n + 1, sizeof(*cx->w));
-			cx->w[cx->n++] = (struct fd_window){ a, b, strtoll(f[0], NULL, 10), INT64_MAX };
-		} else if (i && cx->w[i - 1].down == INT64_MAX) {
-			cx->w[i - 1].down = strtoll(f[0], NULL, 10);
+			cx->w[cx->n++] = (struct fd_window){ c->src, c->dst, c->t, INT64_MAX };
+		} else if (k && cx->w[k - 1].down == INT64_MAX) {
+			cx->w[k - 1].down = c->t;
 		}
 	}
-	free(line);
-	fclose(fp);
+	runlog_free(rl);
 	if (cx->n)
 		xqsort(cx->w, cx->n, sizeof(*cx->w), cmp_window);
 }
@@ -178,6 +171,7 @@ static int circuit_windows(struct fd_circuits *cx, const char *dir, const char *
 	return n;
 }
 
+/* A run's flows.csv, coflows.csv or jobs.csv; names unique. */
 static int read_set(const char *dir, int lv, struct fd_set *out, char *errbuf)
 {
 	struct fd_circuits cx = { NULL, 0, false };

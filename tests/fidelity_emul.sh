@@ -215,7 +215,7 @@ contains "$out" ", the run's own (measured_setup)"
 # a run that measured none (io.wl: no flow under 100 KB): said, no replay
 expect_status 1 "$HYDE" compare --backend both -t "$D/run2x2io.topo" -w "$D/io.wl" -s fair --seed 5 \
 	-o "$tmpdir/both5" --prefix $P -q -B sim:measured_setup=yes --draws 2
-contains "$err" "both5/emul/fair measured no set-up (its analysis has no flow under 100 KB): no replay of it with -B sim:measured_setup"
+contains "$err" "the replay of $tmpdir/both5/emul/fair ($tmpdir/both5/fidelity/fair/replay) failed: hyde sim: --replay: measured_setup: $tmpdir/both5/emul/fair has no measured set-up"
 [ -e "$tmpdir/both5/fidelity/fair/replay/events.log" ] && fail "a replay of a run that measured no set-up"
 
 finish
