@@ -61,6 +61,11 @@ struct fidelity_summary {
 	 * ratio's median and p90; and the flows the simulation did not end */
 	size_t hosts_n, untimed_s;
 	double hosts_med, hosts_p90;
+	/* with 3 SIM_RUNs or more: the model's own spread, each run against
+	 * the median of the others (hyde fidelity's line), the median over
+	 * them of that p90; NAN and 0 otherwise */
+	size_t spread_n;
+	double spread_p90;
 };
 int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
 		 struct fidelity_summary *fs);

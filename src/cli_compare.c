@@ -2496,7 +2496,7 @@ static int report_replays(const struct cmp_word *w, size_t n_w, struct cmp_spec 
 			  const char *fdir)
 {
 	char *path = xasprintf("%s/replay.csv", fdir);
-	FILE *fp = draws_csv(path, "scheduler,seed,flows,plain_median,plain_p90,plain_stranded,draws,draws_median,draws_p90,draws_stranded");
+	FILE *fp = draws_csv(path, "scheduler,seed,flows,plain_median,plain_p90,plain_stranded,draws,draws_median,draws_p90,draws_stranded,draws_own_p90");
 	size_t i;
 	unsigned k;
 	int failed = 0;
@@ -2505,15 +2505,18 @@ static int report_replays(const struct cmp_word *w, size_t n_w, struct cmp_spec 
 	       "simulation's -B), against the plain model and against the median of %u replays\n"
 	       "with link shares drawn (%s unless -B gives it): FCT ratio emulated /\n"
 	       "simulated over the flows between hosts, median/p90 (the per-flow goal: median\n"
-	       "0.9-1.1, p90 under 1.5); stranded: flows the model did not end\n",
+	       "0.9-1.1, p90 under 1.5); stranded: flows the model did not end; own p90: each\n"
+	       "draw against the median of the others, the median of their p90s (with 3 draws\n"
+	       "or more: how far one draw of the model lies from its median, as the emulated\n"
+	       "run, one draw of what TCP does, is held against it)\n",
 	       draws, DRAWS_SHARE_JITTER);
-	printf("%-16s %6s %6s %15s %9s %17s %9s\n", "scheduler", "seed", "flows", "plain model",
-	       "stranded", "median of draws", "stranded");
+	printf("%-16s %6s %6s %15s %9s %17s %9s %8s\n", "scheduler", "seed", "flows", "plain model",
+	       "stranded", "median of draws", "stranded", "own p90");
 	for (i = 0; i < n[0] && i < n[1]; i++)
 		for (k = 0; k < runs[0]; k++) {
 			struct cmp_run *re = &specs[0][i].runs[k];
 			struct fidelity_summary fs[2];
-			char *fo, c[2][32];
+			char *fo, c[3][32];
 
 			if (!re->ok)
 				continue;
@@ -2527,13 +2530,22 @@ static int report_replays(const struct cmp_word *w, size_t n_w, struct cmp_spec 
 			}
 			fmt_ratio(fs[0].hosts_med, fs[0].hosts_p90, c[0], sizeof(c[0]));
 			fmt_ratio(fs[1].hosts_med, fs[1].hosts_p90, c[1], sizeof(c[1]));
-			printf("%-16s %6" PRIu64 " %6zu %15s %9zu %17s %9zu\n", specs[0][i].label,
-			       re->seed, fs[1].hosts_n, c[0], fs[0].untimed_s, c[1], fs[1].untimed_s);
+			if (fs[1].spread_n)
+				snprintf(c[2], sizeof(c[2]), "%.3f", fs[1].spread_p90);
+			else
+				snprintf(c[2], sizeof(c[2]), "-");
+			printf("%-16s %6" PRIu64 " %6zu %15s %9zu %17s %9zu %8s\n", specs[0][i].label,
+			       re->seed, fs[1].hosts_n, c[0], fs[0].untimed_s, c[1], fs[1].untimed_s,
+			       c[2]);
 			if (fp)
-				fprintf(fp, "%s,%" PRIu64 ",%zu,%.6f,%.6f,%zu,%u,%.6f,%.6f,%zu\n",
+				fprintf(fp, "%s,%" PRIu64 ",%zu,%.6f,%.6f,%zu,%u,%.6f,%.6f,%zu,",
 					specs[0][i].label, re->seed, fs[1].hosts_n, fs[0].hosts_med,
 					fs[0].hosts_p90, fs[0].untimed_s, draws, fs[1].hosts_med,
 					fs[1].hosts_p90, fs[1].untimed_s);
+			if (fp && fs[1].spread_n) /* (empty: under 3 draws) */
+				fprintf(fp, "%.6f", fs[1].spread_p90);
+			if (fp)
+				fputc('\n', fp);
 			free(fo);
 		}
 	if (fp && fclose(fp))

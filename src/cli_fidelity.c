@@ -752,6 +752,79 @@ static void hosts_stats(const struct fd_join *j, const struct fd_pair **v, struc
 	stats(v, n, st);
 }
 
+/* The model's own spread, with several SIM_RUNs (draws of the same
+ * decisions): each draw against the median of the others, over the flows
+ * between hosts, as EMUL_RUN is against the median of them all. Its FCT
+ * ratio's median and p90 per draw, and their least, median (nearest rank)
+ * and greatest over the draws: how far one draw of the model lies from
+ * the model's median prediction, the yardstick for EMUL_RUN's distance
+ * (an emulated run is one draw of what TCP does). */
+struct fd_spread {
+	size_t n; /* draws with flows to compare (0: none, or under 3 SIM_RUNs) */
+	double med[3], p90[3]; /* least, median, greatest */
+};
+
+static void model_spread(const struct fd_set *each, size_t n, struct fd_spread *sp)
+{
+	struct fd_set *others, med;
+	double *m, *p;
+	size_t k, i, o, partial;
+
+	memset(sp, 0, sizeof(*sp));
+	if (n < 3)
+		return;
+	others = xmalloc((n - 1) * sizeof(*others));
+	m = xmalloc(n * sizeof(double));
+	p = xmalloc(n * sizeof(double));
+	for (k = 0; k < n; k++) {
+		const struct fd_pair **v;
+		struct fd_join j;
+		struct fd_stat st;
+
+		for (i = o = 0; i < n; i++)
+			if (i != k)
+				others[o++] = each[i]; /* (shallow: median_set copies) */
+		median_set(others, n - 1, &med, &partial);
+		join(&each[k], &med, &j);
+		v = xmalloc((j.n + 1) * sizeof(*v));
+		hosts_stats(&j, v, &st);
+		if (st.n) {
+			m[sp->n] = st.r_med;
+			p[sp->n++] = st.r_p90;
+		}
+		free(v);
+		free(j.p);
+		set_free(&med);
+	}
+	if (sp->n) {
+		xqsort(m, sp->n, sizeof(double), cmp_double);
+		xqsort(p, sp->n, sizeof(double), cmp_double);
+		sp->med[0] = m[0];
+		sp->med[1] = pct(m, sp->n, 0.5);
+		sp->med[2] = m[sp->n - 1];
+		sp->p90[0] = p[0];
+		sp->p90[1] = pct(p, sp->n, 0.5);
+		sp->p90[2] = p[sp->n - 1];
+	}
+	free(others);
+	free(m);
+	free(p);
+}
+
+/* The spread's line, EMUL_RUN's p90 (over the flows between hosts) placed
+ * against it. */
+static void print_spread(const struct fd_spread *sp, size_t nsim, const struct fd_stat *e)
+{
+	if (!sp->n || !e->n)
+		return;
+	printf("Model's own spread: each of the %zu SIM_RUNs against the median of the other %zu, flows between hosts: ratio median %.3f-%.3f, p90 %.3f-%.3f (median %.3f); EMUL_RUN's p90 %.3f is %s\n\n",
+	       nsim, nsim - 1, sp->med[0], sp->med[2], sp->p90[0], sp->p90[2], sp->p90[1],
+	       e->r_p90,
+	       e->r_p90 > sp->p90[2]	? "above every draw's: EMUL_RUN is further from the model than the model's own draws are"
+	       : e->r_p90 < sp->p90[0] ? "below every draw's"
+				       : "within the draws'");
+}
+
 static void print_stat(const char *group, const struct fd_stat *st)
 {
 	if (!st->n)
@@ -1100,13 +1173,15 @@ int fidelity_run(const char *emul, const char *sim, const char *out, bool quiet,
  * median of theirs (*partial: names not in every one). 0, or -EINVAL
  * with errbuf set. */
 static int read_sim_set(const char *const *sims, size_t nsim, int lv, struct fd_set *out,
-			size_t *partial, char *errbuf)
+			size_t *partial, struct fd_set **each, char *errbuf)
 {
 	struct fd_set *ss;
 	size_t k;
 	int r = 0;
 
 	*partial = 0;
+	if (each)
+		*each = NULL;
 	if (nsim == 1)
 		return read_set(sims[0], lv, out, errbuf);
 	ss = xcalloc(nsim, sizeof(*ss));
@@ -1120,6 +1195,10 @@ static int read_sim_set(const char *const *sims, size_t nsim, int lv, struct fd_
 		}
 	if (!r)
 		median_set(ss, nsim, out, partial);
+	if (!r && each) { /* each run's set, to the caller */
+		*each = ss;
+		return 0;
+	}
 	for (k = 0; k < nsim; k++)
 		set_free(&ss[k]);
 	free(ss);
@@ -1132,7 +1211,9 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 	char errbuf[HYDE_ERRBUF_SIZE];
 	const char *dir[2] = { emul, sims[0] };
 	size_t partial[LV_N] = { 0 }, i;
-	struct fd_set sets[2][LV_N];
+	struct fd_set sets[2][LV_N], *each = NULL;
+	struct fd_spread spread;
+	struct fd_stat hst;
 	struct fd_tasks tasks[2];
 	struct fd_placement place;
 	struct fd_all all;
@@ -1157,7 +1238,8 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 	}
 	for (lv = 0; lv < LV_N; lv++)
 		for (k = 0; k < 2; k++)
-			if (k ? read_sim_set(sims, nsim, lv, &sets[k][lv], &partial[lv], errbuf) :
+			if (k ? read_sim_set(sims, nsim, lv, &sets[k][lv], &partial[lv],
+					     lv == LV_FLOW ? &each : NULL, errbuf) :
 				read_set(dir[k], lv, &sets[k][lv], errbuf)) {
 				fprintf(stderr, "hyde fidelity: %s\n", errbuf);
 				r = EXIT_USAGE;
@@ -1173,6 +1255,13 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 			dir[0], dir[1]);
 		r = EXIT_USAGE;
 		goto out;
+	}
+	model_spread(each, each ? nsim : 0, &spread);
+	{
+		const struct fd_pair **v = xmalloc((all.j[LV_FLOW].n + 1) * sizeof(*v));
+
+		hosts_stats(&all.j[LV_FLOW], v, &hst);
+		free(v);
 	}
 	for (k = 0; k < 2; k++)
 		read_tasks(dir[k], &tasks[k]);
@@ -1219,6 +1308,8 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 				printf("%s: not compared: %s has no %s\n", lv_metric[lv],
 				       sets[0][lv].present ? dir[1] : dir[0], RUNDIR_JOBS);
 			printf("\n");
+			if (lv == LV_FLOW)
+				print_spread(&spread, nsim, &hst);
 		}
 	}
 	if (fs) {
@@ -1227,16 +1318,11 @@ int fidelity_run_n(const char *emul, const char *const *sims, size_t nsim, const
 		fs->jobs_alike = place.n_alike;
 		fs->jobs_placed = place.n_jobs;
 		fs->untimed_s = all.j[LV_FLOW].untimed_s;
-		{
-			const struct fd_pair **v = xmalloc((all.j[LV_FLOW].n + 1) * sizeof(*v));
-			struct fd_stat st;
-
-			hosts_stats(&all.j[LV_FLOW], v, &st);
-			fs->hosts_n = st.n;
-			fs->hosts_med = st.n ? st.r_med : NAN;
-			fs->hosts_p90 = st.n ? st.r_p90 : NAN;
-			free(v);
-		}
+		fs->hosts_n = hst.n;
+		fs->hosts_med = hst.n ? hst.r_med : NAN;
+		fs->hosts_p90 = hst.n ? hst.r_p90 : NAN;
+		fs->spread_n = spread.n;
+		fs->spread_p90 = spread.n ? spread.p90[1] : NAN;
 		for (lv = 0; lv < LV_N; lv++) {
 			const struct fd_pair **v = xmalloc((all.j[lv].n + 1) * sizeof(*v));
 			struct fd_stat st;
@@ -1284,6 +1370,9 @@ out:
 			set_free(&sets[k][lv]);
 		free(all.j[lv].p);
 	}
+	for (i = 0; each && i < nsim; i++)
+		set_free(&each[i]);
+	free(each);
 	for (k = 0; k < 2; k++)
 		tasks_free(&tasks[k]);
 	placement_free(&place);

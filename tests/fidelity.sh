@@ -585,10 +585,31 @@ for l in 'flow,a/shuffle/r0/m0@r1h0,shuffle,eps,2000000,100000000,200000000,0.50
 	grep -qx "$l" "$M/fidelity.csv" || fail "median of 3: no line $l in $(cat "$M/fidelity.csv")"
 done
 grep -q 'm[89]@' "$M/fidelity.csv" && fail "median of 3: a flow not in every SIM_RUN joined: $(cat "$M/fidelity.csv")"
+# the model's own spread: each SIM_RUN against the median of the others,
+# flows between hosts. S2 against S, S3: a/m0 300 / 100 ms, b/m2 1 / 3 ms,
+# the input and b/m0 1 (a/m1 not ended in S2): ratios 1/3, 1, 1, 3, p90 3;
+# S against S2, S3: a/m0 100 / 200 and 1, 1, p90 1 (a/m1 and b/m2 not
+# ended in S); S3 against S2, S: a/m0 200 / 100, b/m2 3 / 1, 1, 1, p90 3.
+# E's: 0.5, 0.5, 1 and 1/3, p90 1: within 1-3
+contains "$out" "Model's own spread: each of the 3 SIM_RUNs against the median of the other 2, flows between hosts: ratio median 1.000-1.000, p90 1.000-3.000 (median 3.000); EMUL_RUN's p90 1.000 is within the draws'"
+# draws that agree (S three times: every ratio 1) and E's p90 2 above them
+expect_status 0 "$HYDE" fidelity "$E" "$S" "$S" "$S" -o "$M" -q
+[ -z "$out" ] || fail "-q: printed $out"
+expect_status 0 "$HYDE" fidelity "$E" "$S" "$S" "$S" -o "$M"
+contains "$out" "p90 1.000-1.000 (median 1.000); EMUL_RUN's p90 2.000 is above every draw's"
+# at the most of them is within: S, S and S with a/m0 200 ms (its p90 2
+# against S, S; the others' 1); E's median run S: p90 2
+S6="$tmpdir/s6"
+cp -r "$S" "$S6"
+sed -i 's|^11,\(.*\),0,100000000,100000000,|11,\1,0,200000000,200000000,|' "$S6/flows.csv"
+expect_status 0 "$HYDE" fidelity "$E" "$S" "$S" "$S6" -o "$M"
+contains "$out" "p90 1.000-2.000 (median 1.000); EMUL_RUN's p90 2.000 is within the draws'"
 # of two, the lower (nearest rank): a/m0 100 ms of 100 and 300
 expect_status 0 "$HYDE" fidelity "$E" "$S" "$S2" -o "$M"
 grep -qx 'flow,a/shuffle/r0/m0@r1h0,shuffle,eps,2000000,100000000,100000000,1.000000' "$M/fidelity.csv" ||
 	fail "median of 2: $(grep m0@r1h0 "$M/fidelity.csv")"
+# (and no spread of two draws: each would be held against the other alone)
+case $out in *"Model's own spread"*) fail "a spread of 2 SIM_RUNs: $out" ;; esac
 # circuit windows against several SIM_RUNs: those of the run whose time
 # is the median. Eb: up 0-150 and from 200, its flow's end: one window
 # met, against S's two ("ocs windows -"); a/m1 in S4 300 ms, three windows

@@ -150,13 +150,19 @@ for j in 1 2 3; do
 	grep -qx "0 backend_options payload=0.956 share_jitter=2 jitter_seed=$j" "$R/replay-draws/$j/events.log" ||
 		fail "replay draw $j: ran with $(grep backend_options "$R/replay-draws/$j/events.log" 2>&1)"
 done
-echo "$both_out" | grep -Eq "^fair +5 +[0-9]+ +[0-9.]+/[0-9.]+ +[0-9]+ +[0-9.]+/[0-9.]+ +[0-9]+\$" ||
+echo "$both_out" | grep -Eq "^fair +5 +[0-9]+ +[0-9.]+/[0-9.]+ +[0-9]+ +[0-9.]+/[0-9.]+ +[0-9]+ +[0-9]+\.[0-9]{3}\$" ||
 	fail "replay: no table line for fair: $both_out"
 between() { echo "$1" | awk '/^  between hosts / { printf "%d %s %s", $3, $4, $5 }'; }
 expect_status 0 "$HYDE" fidelity "$C/emul/fair" "$R/replay" -o "$tmpdir"
 bp=$(between "$out")
 expect_status 0 "$HYDE" fidelity "$C/emul/fair" "$R/replay-draws/1" "$R/replay-draws/2" "$R/replay-draws/3" -o "$tmpdir"
 bd=$(between "$out")
+# the model's own spread (each draw against the median of the other two):
+# replay.csv's draws_own_p90 is the line's median
+own=$(echo "$out" | sed -n "s/^Model's own spread: .*(median \([0-9.]*\)); EMUL_RUN's p90 .*/\1/p")
+[ -n "$own" ] || fail "replay draws: no model's own spread in $out"
+got_own=$(awk -F, 'NR == 2 { printf "%.3f", $11 }' "$C/fidelity/replay.csv")
+[ "$got_own" = "$own" ] || fail "replay.csv: draws_own_p90 '$got_own', hyde fidelity's '$own'"
 [ -n "$bp" ] && [ -n "$bd" ] || fail "replay: hyde fidelity of the replays gave no figures"
 got=$(awk -F, 'NR == 2 && $1 == "fair" && $2 == 5 && $7 == 3 { printf "%.3f %.3f|%d %.3f %.3f", $4, $5, $3, $8, $9 }' \
 	"$C/fidelity/replay.csv")
