@@ -216,6 +216,9 @@ grep -qx '0 backend_options setup=1ms measured_setup=yes' "$C3/fidelity/fair/rep
 	fail "measured_setup: the replay ran with $(grep backend_options "$C3/fidelity/fair/replay/events.log" 2>&1)"
 grep -qx '0 backend_options setup=1ms measured_setup=yes share_jitter=2 jitter_seed=2' "$C3/fidelity/fair/replay-draws/2/events.log" ||
 	fail "measured_setup: replay draw 2 ran with $(grep backend_options "$C3/fidelity/fair/replay-draws/2/events.log" 2>&1)"
+# (two draws: no spread of their own, its replay.csv field empty)
+awk -F, 'NR == 2 { exit !(NF == 11 && $11 == "") }' "$C3/fidelity/replay.csv" ||
+	fail "replay.csv with 2 draws: draws_own_p90 not empty: $(cat "$C3/fidelity/replay.csv")"
 expect_status 0 "$HYDE" fidelity "$C3/emul/fair" "$C3/fidelity/fair/replay" -o "$tmpdir"
 contains "$out" ", the run's own (measured_setup)"
 # a run that measured none (io.wl: no flow under 100 KB): said, no replay

@@ -138,11 +138,11 @@ void rundir_discard(struct ctl *c)
 		fclose(c->events);
 		c->events = NULL;
 	}
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", c->outdir, files[i]);
 		unlink(path);
 	}
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", c->outdir, dirs[i]);
 		rmdir(path);
 	}

@@ -2510,7 +2510,7 @@ static const struct opt_desc sim_opts[] = {
 	OPT(sim_opts, share_period, O_TIME, 0, 0,
 	    "and drawn anew for every host pair at each multiple of this (0: once per host pair while it has flows), so that a long flow's share averages out as a long TCP connection's does"),
 	OPT(sim_opts, join_drains, O_DOUBLE, 0, 1e6,
-	    "for this many drains of its bottleneck's queue after a host pair's flows start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full link gets little at first (0: off; 57 fits the emulator's: 3 s on a 40 Mbit/s link, 1.2 s on 100 Mbit/s)"),
+	    "for this many drains of its bottleneck's queue after a host pair's flows across racks over the EPS start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full link gets little at first (0: off; 57 fits the emulator's: 3 s on a 40 Mbit/s link, 1.2 s on 100 Mbit/s)"),
 	OPT(sim_opts, join_weight, O_DOUBLE, 0, 1,
 	    "a joining host pair's weight under join_drains (0: 0.2)"),
 	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
