@@ -379,8 +379,12 @@ stall_try() {
 	echo "  frames sent during a ${STALL_MS}ms stall reached r4 ${s}ms after the set"
 	ge "$s" "$(awk -v m="$STALL_MS" 'BEGIN { print m - 0.02 }')" ||
 		fail "frames crossed ${s}ms after set, inside the ${STALL_MS}ms stall"
-	# (the upper bound as for the stalls above: not under the sanitizers)
-	[ "${HYDE_SANITIZERS:-no}" = yes ] || lt "$s" $((STALL_MS + 2)) ||
+	# (not under the sanitizers.) One frame's release, not a median as
+	# for the stalls above: the crossbar's wake-up at the stall's end on a
+	# busy two-core box is in it (502.18 ms once in a clean-clone check),
+	# so 10 ms over, 2% of the stall: frames held on past it (to a later
+	# reconfiguration, a retry) are still caught
+	[ "${HYDE_SANITIZERS:-no}" = yes ] || lt "$s" $((STALL_MS + 10)) ||
 		fail "frames waited ${s}ms for a ${STALL_MS}ms stall"
 	return 0
 }
