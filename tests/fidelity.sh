@@ -397,6 +397,45 @@ expect_status 2 "$HYDE" sim -t "$tmpdir/e3c.topo" --coflow-only -C none -w "cofl
 	--coflow varys -B share_jitter=1 -o "$tmpdir/jxk"
 [ "$(ls -A "$tmpdir/jxk")" = mine ] || fail "a refused run took or left more than it made in $tmpdir/jxk: $(ls -A "$tmpdir/jxk")"
 
+# extra_full: a class's weight is multiplied by extra_full for each full
+# link on its path beyond the first. Four racks of one host, host links 80
+# Mbit/s: r0->r1, r0->r2 and r3->r1, 10 MB each, from 0. Evenly, 40
+# Mbit/s each, all end at 2 s. With 800 Mbit/s uplinks r0->r1 alone has
+# two full links (r0's and r1's host links): at 0.5 it gets a third of
+# each (the others end at 1.5 s, it at 2 s, alone by then); at 0.25 a
+# fifth (1.25 s). With 80 Mbit/s uplinks r0->r1 has four (0.5^3 = 0.125)
+# and the others two (0.5): it gets a fifth again, the others end at 1.25 s.
+printf 'name e4\nracks 4\nhosts 1\ncontainers 2\nhost_rate 80Mbit\nuplink_rate 800Mbit\nocs no\n' >"$tmpdir/e4.topo"
+sed 's/800Mbit/80Mbit/' "$tmpdir/e4.topo" >"$tmpdir/e4u.topo"
+printf '150 2\n1 0 1 0 2 1:10.0 2:10.0\n2 0 1 3 1 1:10.0\n' >"$tmpdir/ef.txt"
+ef_ends() { # DIR: "src>dst:end" of each flow, sorted
+	awk -F, 'NR > 1 { print $14 ">" $15 ":" $7 }' "$1/flows.csv" | sort | tr '\n' ' '
+}
+for et in e4:0 e4:0.5 e4:0.25 e4u:0.5; do
+	expect_status 0 "$HYDE" sim -t "$tmpdir/${et%:*}.topo" --coflow-only -C none -w "coflow:$tmpdir/ef.txt,min_flow=1MB" \
+		-B extra_full=${et#*:} -o "$tmpdir/ef$et" -q
+done
+[ "$(ef_ends "$tmpdir/efe4:0")" = "r0h0>r1h0:2000000000 r0h0>r2h0:2000000000 r3h0>r1h0:2000000000 " ] ||
+	fail "extra_full=0: flows ended at $(ef_ends "$tmpdir/efe4:0"), expected all at 2 s"
+set -- $(ef_ends "$tmpdir/efe4:0.5" | tr ':>' '  ')
+near "$3" 2000000000 && near "$6" 1500000000 && near "$9" 1500000000 ||
+	fail "extra_full=0.5, two full links: flows ended at $(ef_ends "$tmpdir/efe4:0.5"), expected r0>r1 at 2 s, the others at 1.5 s"
+set -- $(ef_ends "$tmpdir/efe4:0.25" | tr ':>' '  ')
+near "$3" 2000000000 && near "$6" 1250000000 && near "$9" 1250000000 ||
+	fail "extra_full=0.25, two full links: flows ended at $(ef_ends "$tmpdir/efe4:0.25"), expected r0>r1 at 2 s, the others at 1.25 s"
+set -- $(ef_ends "$tmpdir/efe4u:0.5" | tr ':>' '  ')
+near "$3" 2000000000 && near "$6" 1250000000 && near "$9" 1250000000 ||
+	fail "extra_full=0.5, four full links against two: flows ended at $(ef_ends "$tmpdir/efe4u:0.5"), expected r0>r1 at 2 s, the others at 1.25 s"
+HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
+	-B extra_full=0.5 -B share_jitter=2 -B join_drains=20 -B jitter_seed=3 -o "$tmpdir/efv" -q
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	--rates srpt -B extra_full=0.5 -o "$tmpdir/efx"
+contains "$err" "extra_full: only with max-min rates (not 'srpt')"
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	-B extra_full=0.5 -B src_queue=64KB -o "$tmpdir/efx"
+contains "$err" "extra_full: not with src_queue"
+[ -e "$tmpdir/efx" ] && fail "a refused extra_full left $tmpdir/efx"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"

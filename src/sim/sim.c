@@ -120,6 +120,7 @@ struct sim_class {
 	enum flow_path path;
 	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
 	uint32_t w;	 /* -B share_jitter: its members' weight (1: even) */
+	uint8_t full;	 /* -B extra_full: how many of its links were full */
 	int64_t jend;	 /* -B join_drains: when its joining ends */
 	struct sim_class *jnext, *jprev; /* on the joining list until then */
 	bool joining;
@@ -229,6 +230,14 @@ struct sim_opts {
 	 * start: weighed so too, the emulated runs' replays moved away. */
 	double join_drains;
 	double join_weight;
+	/* A connection whose path crosses two full drop-tail queues sees
+	 * both queues' losses and delays, so TCP gives it less than an even
+	 * share at each, where max-min gives it the share of the tighter
+	 * one: a class's weight is multiplied by this for each full link on
+	 * its path beyond the first, at the rates just solved (0: off). Which links
+	 * are full follows the rates, so the solve is redone, at most twice
+	 * more. */
+	double extra_full;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
 	/* each link's token bucket, as the emulator's HTB has it */
@@ -754,7 +763,7 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uin
 {
 	uint64_t k, span, w = SHARE_UNIT;
 
-	if (s->opts.share_jitter <= 0 && !(s->opts.join_drains > 0))
+	if (s->opts.share_jitter <= 0 && !(s->opts.join_drains > 0) && !(s->opts.extra_full > 0))
 		return 1;
 	if (s->opts.share_jitter > 0) {
 		span = (uint64_t)llround(s->opts.share_jitter * SHARE_UNIT);
@@ -768,6 +777,11 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uin
 		double jw = s->opts.join_weight > 0 ? s->opts.join_weight : 0.2;
 
 		w = (uint64_t)llround((double)w * jw);
+		if (!w)
+			w = 1;
+	}
+	if (c->full > 1) { /* -B extra_full */
+		w = (uint64_t)llround((double)w * pow(s->opts.extra_full, c->full - 1));
 		if (!w)
 			w = 1;
 	}
@@ -1461,27 +1475,64 @@ static void burst_arm(struct sim *s)
 		evloop_at(ctl_loop(s->ctl), &s->burst_timer, at);
 }
 
+static bool class_reweigh(struct sim *s, struct sim_class *c, uint64_t epoch);
+
+/* -B extra_full: each class in the solver given how many of its links
+ * are full at the rates just solved, and weighed again where that
+ * changed. Whether any moved. */
+static bool extra_full_mark(struct sim *s)
+{
+	bool moved = false;
+	size_t i;
+
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+		unsigned k, full = 0;
+
+		if (!c->running)
+			continue;
+		for (k = 0; k < c->m.nlinks; k++)
+			full += mm_link_full(s->mm, c->m.links[k]);
+		if (full != c->full && (full > 1 || c->full > 1)) {
+			c->full = (uint8_t)full;
+			moved |= class_reweigh(s, c, share_epoch(s));
+		} else {
+			c->full = (uint8_t)full;
+		}
+	}
+	return moved;
+}
+
 static void compute_maxmin(struct sim *s)
 {
 	struct mm_class *const *chg;
 	size_t n, i;
+	unsigned pass;
 
 	if (s->bkt)
 		burst_update(s);
-	chg = mm_solve(s->mm, &n);
-	if (s->verify && !mm_verify(s->mm))
-		fatalx("sim: the incremental rates differ from water-filling at %lld ns",
-		       (long long)ctl_now(s->ctl));
-	for (i = 0; i < n; i++) {
-		struct sim_class *c;
+	for (pass = 0;; pass++) {
+		chg = mm_solve(s->mm, &n);
+		if (s->verify && !mm_verify(s->mm))
+			fatalx("sim: the incremental rates differ from water-filling at %lld ns",
+			       (long long)ctl_now(s->ctl));
+		for (i = 0; i < n; i++) {
+			struct sim_class *c;
 
-		if (chg[i]->user) { /* a feeder (-B src_queue) */
-			c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, fm));
-			set_frate(s, c, c->fm.lv);
-			continue;
+			if (chg[i]->user) { /* a feeder (-B src_queue) */
+				c = (struct sim_class *)((char *)chg[i] -
+							 offsetof(struct sim_class, fm));
+				set_frate(s, c, c->fm.lv);
+				continue;
+			}
+			c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
+			set_rate(s, c, c->m.lv * c->w);
 		}
-		c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
-		set_rate(s, c, c->m.lv * c->w);
+		/* -B extra_full: the weights follow which links are full now,
+		 * and the rates them (a fixed number of passes: a weight that
+		 * empties a link could flap) */
+		if (!(s->opts.extra_full > 0) || pass == 2 || !extra_full_mark(s))
+			break;
 	}
 	if (s->qf)
 		q_steady_check(s);
@@ -1988,6 +2039,10 @@ static int sim_init(struct backend *b, char *errbuf)
 	}
 	if (s->opts.join_drains > 0 && (m->key || m->coflow)) {
 		errbuf_set(errbuf, "join_drains: only with max-min rates (not '%s')", m->name);
+		return -EINVAL;
+	}
+	if (s->opts.extra_full > 0 && (m->key || m->coflow)) {
+		errbuf_set(errbuf, "extra_full: only with max-min rates (not '%s')", m->name);
 		return -EINVAL;
 	}
 	if (s->opts.measured_setup) {
@@ -2513,6 +2568,8 @@ static const struct opt_desc sim_opts[] = {
 	    "for this many drains of its bottleneck's queue after a host pair's flows across racks over the EPS start, they weigh join_weight of a flow in the max-min share, as a TCP connection joining a full link gets little at first (0: off; 57 fits the emulator's: 3 s on a 40 Mbit/s link, 1.2 s on 100 Mbit/s)"),
 	OPT(sim_opts, join_weight, O_DOUBLE, 0, 1,
 	    "a joining host pair's weight under join_drains (0: 0.2)"),
+	OPT(sim_opts, extra_full, O_DOUBLE, 0, 1,
+	    "a host pair's flows weigh this (of a flow) in the max-min share for each full link on their path beyond the first, as TCP gives a connection behind two full queues less than an even share at each (0: off)"),
 	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
@@ -2545,6 +2602,7 @@ static int sim_opts_check(const void *priv, char *errbuf)
 		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
 				   : o->share_jitter > 0 ? "share_jitter"
 				   : o->join_drains > 0 ? "join_drains"
+				   : o->extra_full > 0 ? "extra_full"
 				   : o->port_queue ? "port_queue" : o->src_queue ? "src_queue" : NULL;
 
 		if (what) {
@@ -2562,6 +2620,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	}
 	if (o->join_drains > 0 && o->src_queue) {
 		errbuf_set(errbuf, "join_drains: not with src_queue (a VOQ's feeder is not weighted)");
+		return -EINVAL;
+	}
+	if (o->extra_full > 0 && o->src_queue) {
+		errbuf_set(errbuf, "extra_full: not with src_queue (a VOQ's feeder is not weighted)");
 		return -EINVAL;
 	}
 	if (o->share_jitter > 0 && o->src_queue) {
