@@ -24,10 +24,21 @@
 # bottleneck the host's 100 Mbit/s link); prints the newcomers' mean FCT,
 # emulated (RUNS runs) and in the model under each of JOIN_SETS (one run
 # each: nothing is drawn).
+# Then how TCP shares two full links with a connection that crosses both
+# (-B extra_full; a parking lot): 25 MB from r0 to r1, from r0 to r2 and
+# into r1 from another rack, all at once, one host per rack, so that the
+# first crosses two full links and the others one each: host links (four
+# racks, 100 Mbit/s host links, 400 Mbit/s uplinks) and uplinks (three
+# racks, 80 Mbit/s uplinks); prints the crossing flow's share of its links
+# until the first of the others ends (1 - S / (C x T), C what the link
+# carries of payload: -B payload; max-min gives it 0.5), emulated (RUNS
+# runs) and in the model under each of TWO_SETS, and its FCT and the
+# others' mean.
 # A benchmark: prints figures, never fails on them. Root.
 # Usage: [RUNS=3] [DRAWS=9] [SETS="-B share_jitter=2; ..."]
 #        [JOIN_SETS="-B join_drains=0; -B join_drains=57; ..."]
-#        [ONLY=share|join]
+#        [TWO_SETS="-B extra_full=0; -B extra_full=0.13; ..."]
+#        [ONLY=share|join|two]
 #        [SIM_OPTS="-B setup=1ms -B payload=0.956 -B burst=yes"] bench/share.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,13 +49,14 @@ DRAWS=${DRAWS:-9}
 SETS=${SETS:-"-B share_jitter=2; -B share_jitter=3 -B share_period=5s; -B share_jitter=3 -B share_period=15s"}
 SIM_OPTS=${SIM_OPTS:-"-B setup=1ms -B payload=0.956 -B burst=yes"}
 JOIN_SETS=${JOIN_SETS:-"-B join_drains=0; -B join_drains=38 -B join_weight=0.1; -B join_drains=57"}
+TWO_SETS=${TWO_SETS:-"-B extra_full=0; -B extra_full=0.5; -B extra_full=0.25; -B extra_full=0.13; -B extra_full=0.08"}
 ONLY=${ONLY:-}
 TOPO=$src/topologies/rack8.topo
 P=hydeshare$$
 [ "$(id -u)" = 0 ] || { echo "bench/share.sh: needs root" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]* | 0 | 1) echo "bench/share.sh: RUNS: expected a count of 2 or more, got '$RUNS'" >&2; exit 2 ;; esac
 case $DRAWS in '' | *[!0-9]* | 0 | 1) echo "bench/share.sh: DRAWS: expected a count of 2 or more, got '$DRAWS'" >&2; exit 2 ;; esac
-case $ONLY in '' | share | join) ;; *) echo "bench/share.sh: ONLY: expected share or join, got '$ONLY'" >&2; exit 2 ;; esac
+case $ONLY in '' | share | join | two) ;; *) echo "bench/share.sh: ONLY: expected share, join or two, got '$ONLY'" >&2; exit 2 ;; esac
 tmp=$(mktemp -d /tmp/hydeshare.XXXXXX)
 cleanup() {
 	"$HYDE" clean --prefix $P >/dev/null 2>&1
@@ -92,7 +104,7 @@ emulate() { # NAME [TOPO]
 	done
 }
 
-if [ "$ONLY" = join ]; then set --; else set -- c28 c12; fi
+if [ -n "$ONLY" ] && [ "$ONLY" != share ]; then set --; else set -- c28 c12; fi
 for c in "$@"; do
 	case $c in c28) what="28 flows of 5.1 MB" ;; *) what="12 flows of 25 MB" ;; esac
 	emulate "$c"
@@ -133,9 +145,10 @@ for c in "$@"; do
 	IFS=$old_ifs
 	set +f
 done
-[ "$ONLY" = join ] ||
+[ -n "$ONLY" ] && [ "$ONLY" != share ] ||
 	printf '\n(within: CV of the FCTs in one run, median over the runs; across: CV of one flow'"'"'s FCT over the runs,\n median over the flows; population standard deviations)\n'
 [ "$ONLY" = share ] && exit 0
+[ "$ONLY" = two ] && exec_two=1 || exec_two=0
 
 # a newcomer on a full link: three long flows from r2, r3 and r4 into one
 # host of r1, and at T (5 s; once 1 s) NEW more from r5, r6, r7 and r0 of
@@ -157,6 +170,7 @@ newcomers() { # AT FLOWS.CSV...: the newcomers' (started AT - 0.5 s or more afte
 			printf "%.3f\n", n ? s / n : 0
 		}' "$@"
 }
+if [ "$exec_two" = 0 ]; then
 printf '\nA newcomer on a full link: three long flows into a host of r1 from 0, NEW newcomers of SIZE at T\n'
 printf '(rack8: 25 MB flows, the bottleneck r1'"'"'s 40 Mbit/s downlink; flat8: 60 MB flows, the host'"'"'s 100 Mbit/s link);\n'
 printf 'the newcomers'"'"' mean FCT (s), %d emulated runs, the model (%s) under each set\n' "$RUNS" "$SIM_OPTS"
@@ -204,4 +218,67 @@ for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 rack8:4x1.5@1 flat8:1x1.5 f
 	IFS=$old_ifs
 	set +f
 	printf '\n'
+done
+fi
+[ "$ONLY" = join ] && exit 0
+
+# a connection across two full links, r0->r1, against r0->r2 and one more
+# into r1, 25 MB each at once, one host per rack: on four racks with 100
+# Mbit/s host links and 400 Mbit/s uplinks (the host links bind: r0's and
+# r1's), and on three with 80 Mbit/s uplinks (the uplinks bind: r0's up,
+# r1's down)
+printf 'name two4\nracks 4\nhosts 1\ncontainers 2\nhost_rate 100Mbit\nuplink_rate 400Mbit\nocs no\n' >"$tmp/two4.topo"
+printf '4 2\n1 0 1 0 2 1:25.0 2:25.0\n2 0 1 3 1 1:25.0\n' >"$tmp/two4.txt"
+printf 'name two3\nracks 3\nhosts 1\ncontainers 2\nhost_rate 100Mbit\nuplink_rate 80Mbit\nocs no\n' >"$tmp/two3.topo"
+printf '3 2\n1 0 1 0 2 1:25.0 2:25.0\n2 0 1 2 1 1:25.0\n' >"$tmp/two3.txt"
+# RATE PAYLOAD FLOWS.CSV...: the crossing flow's share of its links until
+# the first other ends (RATE, Mbit/s, x PAYLOAD carries bytes), its FCT and
+# the others' mean FCT (s), means over the files
+crossing() {
+	rate=$1 pl=$2
+	shift 2
+	awk -F, -v rate="$rate" -v pl="$pl" '
+		FNR == 1 { f++; for (i = 1; i <= NF; i++) { if ($i == "src") cs = i; if ($i == "dst") cd = i; if ($i == "fct_ns") cf = i; if ($i == "bytes") cb = i }; next }
+		{ t = $cf / 1e9 }
+		$cs ~ /^r0/ && $cd ~ /^r1/ { x += t; nx++; next }
+		{ o += t; no++; if (!(f in first) || t < first[f]) { first[f] = t; fb[f] = $cb } }
+		END {
+			for (i = 1; i <= f; i++) sh += 1 - fb[i] * 8 / (rate * 1e6 * pl * first[i])
+			printf "%.3f %.3f %.3f\n", f ? sh / f : 0, nx ? x / nx : 0, no ? o / no : 0
+		}' "$@"
+}
+pl=$(echo "$SIM_OPTS" | sed -n 's/.*payload=\([0-9.]*\).*/\1/p')
+[ -n "$pl" ] || pl=1
+printf '\nA connection across two full links: r0->r1 against r0->r2 and one more into r1, 25 MB each at once, one host\n'
+printf 'per rack; its share of its links until the first other ends (max-min: 0.5), its FCT, the others'"'"' mean FCT (s);\n'
+printf '%d emulated runs, the model (%s) under each set\n' "$RUNS" "$SIM_OPTS"
+printf '%-44s %7s %9s %9s\n' "" share "its FCT" others
+for c in two4 two3; do
+	if [ $c = two4 ]; then
+		rate=100
+		printf 'host links bind (100 Mbit/s; r3->r1):\n'
+	else
+		rate=80
+		printf 'uplinks bind (80 Mbit/s; r2->r1):\n'
+	fi
+	emulate $c "$tmp/$c.topo"
+	# shellcheck disable=SC2086,SC2046
+	printf '  %-42s %7.3f %9.3f %9.3f\n' emulated $(crossing $rate "$pl" $es)
+	old_ifs=$IFS
+	IFS=';'
+	set -f
+	k=0
+	for o in $TWO_SETS; do
+		IFS=$old_ifs
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		"$HYDE" sim -t "$tmp/$c.topo" --coflow-only -C none -w "coflow:$tmp/$c.txt" $SIM_OPTS $o \
+			-o "$tmp/$c-s$k" -q >"$tmp/$c-s$k.log" 2>&1 ||
+			{ echo "bench/share.sh: '$o' on $c failed: $(tail -1 "$tmp/$c-s$k.log")" >&2; exit 1; }
+		# shellcheck disable=SC2086,SC2046,SC2116
+		printf '  %-42s %7.3f %9.3f %9.3f\n' "$(echo $o)" $(crossing $rate "$pl" "$tmp/$c-s$k/flows.csv")
+		IFS=';'
+	done
+	IFS=$old_ifs
+	set +f
 done
