@@ -150,6 +150,29 @@ done
 [ "$ONLY" = share ] && exit 0
 [ "$ONLY" = two ] && exec_two=1 || exec_two=0
 
+# SETS TOPO WORKLOAD NAME ROW: the model on the transfer WORKLOAD under
+# each of SETS (';'-separated option sets, after SIM_OPTS), one run each;
+# ROW SET FLOWS.CSV prints the set's figures
+each_set() {
+	es_sets=$1 es_topo=$2 es_wl=$3 es_name=$4 es_row=$5
+	es_ifs=$IFS
+	IFS=';'
+	set -f
+	es_k=0
+	for es_o in $es_sets; do
+		IFS=$es_ifs
+		es_k=$((es_k + 1))
+		# shellcheck disable=SC2086
+		"$HYDE" sim -t "$es_topo" --coflow-only -C none -w "coflow:$es_wl" $SIM_OPTS $es_o \
+			-o "$tmp/$es_name-s$es_k" -q >"$tmp/$es_name-s$es_k.log" 2>&1 ||
+			{ echo "bench/share.sh: '$es_o' on $es_name failed: $(tail -1 "$tmp/$es_name-s$es_k.log")" >&2; exit 1; }
+		"$es_row" "$es_o" "$tmp/$es_name-s$es_k/flows.csv"
+		IFS=';'
+	done
+	IFS=$es_ifs
+	set +f
+}
+
 # a newcomer on a full link: three long flows from r2, r3 and r4 into one
 # host of r1, and at T (5 s; once 1 s) NEW more from r5, r6, r7 and r0 of
 # SIZE each into the same host: on rack8 three of 25 MB (r1's 40 Mbit/s
@@ -157,6 +180,11 @@ done
 # link)
 sed -e 's/^name .*/name flat8/' -e 's/^uplink_rate .*/uplink_rate 400Mbit/' -e 's/^ocs .*/ocs no/' \
 	-e '/^ocs_rate/d' -e '/^delta/d' -e '/^t_e/d' "$TOPO" >"$tmp/flat8.topo"
+# SET FLOWS.CSV: a JOIN_SETS column (at and em: the case's)
+join_row() {
+	m=$(newcomers "$at" "$2")
+	printf ' | %9.3f  %5.2f of emulated        ' "$m" "$(echo "$m $em" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
+}
 newcomers() { # AT FLOWS.CSV...: the newcomers' (started AT - 0.5 s or more after the first flow) mean FCT, s
 	at=$1
 	shift
@@ -201,22 +229,7 @@ for c in rack8:1x1.5 rack8:4x1.5 rack8:1x5 rack8:4x5 rack8:4x1.5@1 flat8:1x1.5 f
 	# shellcheck disable=SC2086
 	em=$(newcomers "$at" $es)
 	printf '%-24s %9.3f' "$tn: $n x ${mb}MB at ${at}s" "$em"
-	IFS=';'
-	set -f
-	k=0
-	for o in $JOIN_SETS; do
-		IFS=$old_ifs
-		k=$((k + 1))
-		# shellcheck disable=SC2086
-		"$HYDE" sim -t "$topo" --coflow-only -C none -w "coflow:$tmp/j$c.txt" $SIM_OPTS $o \
-			-o "$tmp/j$c-s$k" -q >"$tmp/j$c-s$k.log" 2>&1 ||
-			{ echo "bench/share.sh: '$o' on j$c failed: $(tail -1 "$tmp/j$c-s$k.log")" >&2; exit 1; }
-		m=$(newcomers "$at" "$tmp/j$c-s$k/flows.csv")
-		printf ' | %9.3f  %5.2f of emulated        ' "$m" "$(echo "$m $em" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
-		IFS=';'
-	done
-	IFS=$old_ifs
-	set +f
+	each_set "$JOIN_SETS" "$topo" "$tmp/j$c.txt" "j$c" join_row
 	printf '\n'
 done
 fi
@@ -235,9 +248,9 @@ printf '3 2\n1 0 1 0 2 1:25.0 2:25.0\n2 0 1 2 1 1:25.0\n' >"$tmp/two3.txt"
 # the first other ends (RATE, Mbit/s, x PAYLOAD carries bytes), its FCT and
 # the others' mean FCT (s), means over the files
 crossing() {
-	rate=$1 pl=$2
+	cr_rate=$1 cr_pl=$2
 	shift 2
-	awk -F, -v rate="$rate" -v pl="$pl" '
+	awk -F, -v rate="$cr_rate" -v pl="$cr_pl" '
 		FNR == 1 { f++; for (i = 1; i <= NF; i++) { if ($i == "src") cs = i; if ($i == "dst") cd = i; if ($i == "fct_ns") cf = i; if ($i == "bytes") cb = i }; next }
 		{ t = $cf / 1e9 }
 		$cs ~ /^r0/ && $cd ~ /^r1/ { x += t; nx++; next }
@@ -246,6 +259,11 @@ crossing() {
 			for (i = 1; i <= f; i++) sh += 1 - fb[i] * 8 / (rate * 1e6 * pl * first[i])
 			printf "%.3f %.3f %.3f\n", f ? sh / f : 0, nx ? x / nx : 0, no ? o / no : 0
 		}' "$@"
+}
+# SET FLOWS.CSV: a TWO_SETS row (rate and pl: the case's)
+two_row() {
+	# shellcheck disable=SC2086,SC2046,SC2116
+	printf '  %-42s %7.3f %9.3f %9.3f\n' "$(echo $1)" $(crossing $rate "$pl" "$2")
 }
 pl=$(echo "$SIM_OPTS" | sed -n 's/.*payload=\([0-9.]*\).*/\1/p')
 [ -n "$pl" ] || pl=1
@@ -264,21 +282,5 @@ for c in two4 two3; do
 	emulate $c "$tmp/$c.topo"
 	# shellcheck disable=SC2086,SC2046
 	printf '  %-42s %7.3f %9.3f %9.3f\n' emulated $(crossing $rate "$pl" $es)
-	old_ifs=$IFS
-	IFS=';'
-	set -f
-	k=0
-	for o in $TWO_SETS; do
-		IFS=$old_ifs
-		k=$((k + 1))
-		# shellcheck disable=SC2086
-		"$HYDE" sim -t "$tmp/$c.topo" --coflow-only -C none -w "coflow:$tmp/$c.txt" $SIM_OPTS $o \
-			-o "$tmp/$c-s$k" -q >"$tmp/$c-s$k.log" 2>&1 ||
-			{ echo "bench/share.sh: '$o' on $c failed: $(tail -1 "$tmp/$c-s$k.log")" >&2; exit 1; }
-		# shellcheck disable=SC2086,SC2046,SC2116
-		printf '  %-42s %7.3f %9.3f %9.3f\n' "$(echo $o)" $(crossing $rate "$pl" "$tmp/$c-s$k/flows.csv")
-		IFS=';'
-	done
-	IFS=$old_ifs
-	set +f
+	each_set "$TWO_SETS" "$tmp/$c.topo" "$tmp/$c.txt" "$c" two_row
 done
