@@ -426,6 +426,16 @@ near "$3" 2000000000 && near "$6" 1250000000 && near "$9" 1250000000 ||
 set -- $(ef_ends "$tmpdir/efe4u:0.5" | tr ':>' '  ')
 near "$3" 2000000000 && near "$6" 1250000000 && near "$9" 1250000000 ||
 	fail "extra_full=0.5, four full links against two: flows ended at $(ef_ends "$tmpdir/efe4u:0.5"), expected r0>r1 at 2 s, the others at 1.25 s"
+# a class that joins two links already full counts them: r0->r2 and
+# r3->r1 alone from 0 (80 Mbit/s each), r0->r1 from 500 ms gets a third of
+# each at 0.5, so the others end at 1.25 s (at 1.5 s if it were counted
+# as even), it at 2 s
+printf '150 3\n1 0 1 0 1 2:10.0\n2 0 1 3 1 1:10.0\n3 500 1 0 1 1:10.0\n' >"$tmpdir/efj.txt"
+HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$tmpdir/e4.topo" --coflow-only -C none -w "coflow:$tmpdir/efj.txt,min_flow=1MB" \
+	-B extra_full=0.5 -o "$tmpdir/efj" -q
+set -- $(ef_ends "$tmpdir/efj" | tr ':>' '  ')
+near "$3" 2000000000 && near "$6" 1250000000 && near "$9" 1250000000 ||
+	fail "extra_full=0.5, a class joining two full links: flows ended at $(ef_ends "$tmpdir/efj"), expected r0>r1 at 2 s, the others at 1.25 s"
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-B extra_full=0.5 -B share_jitter=2 -B join_drains=20 -B jitter_seed=3 -o "$tmpdir/efv" -q
 expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \

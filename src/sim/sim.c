@@ -305,6 +305,9 @@ struct sim {
 	 * classes taking theirs */
 	int64_t tail_ns;
 	bool *port_full; /* per host: its down link full at the last rates */
+	/* -B extra_full: per link, full at the last look; scratch */
+	bool *lfull;
+	uint32_t *lflip;
 	struct sim_class **tails;
 	size_t n_tails, cap_tails;
 	struct evtimer tail_timer;
@@ -1477,29 +1480,69 @@ static void burst_arm(struct sim *s)
 
 static bool class_reweigh(struct sim *s, struct sim_class *c, uint64_t epoch);
 
-/* -B extra_full: each class in the solver given how many of its links
- * are full at the rates just solved, and weighed again where that
- * changed. Whether any moved. */
-static bool extra_full_mark(struct sim *s)
+/* -B extra_full: the class given how many of its links are full
+ * (s->lfull), and weighed again if that changed its weight. Whether it
+ * moved. */
+static bool extra_full_count(struct sim *s, struct sim_class *c)
+{
+	unsigned k, full = 0;
+	bool was = c->full > 1;
+
+	for (k = 0; k < c->m.nlinks; k++)
+		full += s->lfull[c->m.links[k]];
+	if (full == c->full)
+		return false;
+	c->full = (uint8_t)full;
+	return (was || full > 1) && class_reweigh(s, c, share_epoch(s));
+}
+
+/* -B extra_full, after a solve that moved chg[0..n): every class counts
+ * its full links again where that can have changed, those whose level
+ * moved (a class just added among them) and those on a link whose
+ * fullness flipped since the last look (a class leaving a link does not
+ * move the others held elsewhere), and is weighed again where the count
+ * changes its weight. Whether any moved. */
+static bool extra_full_mark(struct sim *s, struct mm_class *const *chg, size_t n)
 {
 	bool moved = false;
-	size_t i;
+	unsigned l, nf = 0;
+	size_t i, k, nc;
 
-	for (i = 0; i < s->n_act; i++) {
-		struct sim_class *c = s->act[i];
-		unsigned k, full = 0;
+	/* every link's state first: a class counts all of its links */
+	for (l = 0; l < s->L; l++) {
+		bool f = mm_link_full(s->mm, l);
 
-		if (!c->running)
-			continue;
-		for (k = 0; k < c->m.nlinks; k++)
-			full += mm_link_full(s->mm, c->m.links[k]);
-		if (full != c->full && (full > 1 || c->full > 1)) {
-			c->full = (uint8_t)full;
-			moved |= class_reweigh(s, c, share_epoch(s));
-		} else {
-			c->full = (uint8_t)full;
+		if (f != s->lfull[l]) {
+			s->lfull[l] = f;
+			s->lflip[nf++] = l;
 		}
 	}
+	for (i = 0; i < nf; i++) {
+		struct mm_class *const *cls = mm_link_classes(s->mm, s->lflip[i], &nc);
+
+		for (k = 0; k < nc; k++)
+			if (!cls[k]->user) /* (a feeder: src_queue, refused with it) */
+				moved |= extra_full_count(
+					s, (struct sim_class *)((char *)cls[k] -
+								offsetof(struct sim_class, m)));
+	}
+	for (i = 0; i < n; i++)
+		if (!chg[i]->user)
+			moved |= extra_full_count(
+				s, (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m)));
+	if (s->verify) /* HYDE_SIM_VERIFY: every class counted as a full look would */
+		for (i = 0; i < s->n_act; i++) {
+			const struct sim_class *c = s->act[i];
+			unsigned full = 0;
+
+			if (!c->running)
+				continue;
+			for (k = 0; k < c->m.nlinks; k++)
+				full += s->lfull[c->m.links[k]];
+			if (full != c->full)
+				fatalx("sim: extra_full: a class from host %u to %u counted %u full links, not %u, at %lld ns",
+				       c->src, c->dst, c->full, full, (long long)ctl_now(s->ctl));
+		}
 	return moved;
 }
 
@@ -1531,7 +1574,7 @@ static void compute_maxmin(struct sim *s)
 		/* -B extra_full: the weights follow which links are full now,
 		 * and the rates them (a fixed number of passes: a weight that
 		 * empties a link could flap) */
-		if (!(s->opts.extra_full > 0) || pass == 2 || !extra_full_mark(s))
+		if (!s->lfull || pass == 2 || !extra_full_mark(s, chg, n))
 			break;
 	}
 	if (s->qf)
@@ -2161,6 +2204,10 @@ static int sim_init(struct backend *b, char *errbuf)
 				       1000000000 / t->host_rate);
 		s->port_full = xcalloc(s->H, sizeof(bool));
 	}
+	if (s->opts.extra_full > 0) {
+		s->lfull = xcalloc(s->L, sizeof(bool));
+		s->lflip = xcalloc(s->L, sizeof(uint32_t));
+	}
 	if (s->opts.join_drains > 0) { /* an EPS path's slowest link's queue */
 		uint64_t r = t->uplink_rate < t->host_rate ? t->uplink_rate : t->host_rate;
 		double d;
@@ -2295,6 +2342,8 @@ static void sim_destroy(struct backend *b)
 	free(s->bursting);
 	free(s->tails);
 	free(s->port_full);
+	free(s->lfull);
+	free(s->lflip);
 	free(s->qcls);
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
