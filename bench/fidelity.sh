@@ -14,14 +14,16 @@
 #        (e.g. the runs of `hyde compare --backend emul -o DIR`: DIR/*/);
 #        BENCH_OPTS: option sets separated by ';' (default: the README's
 #        options, then the same with -B burst=yes, then with -B
-#        share_jitter=2 too); a set with a *_jitter option is replayed
-#        BENCH_DRAWS times (default 9, jitter_seed 1..BENCH_DRAWS) and
-#        joined by the median of the draws (hyde fidelity with several
-#        SIM_RUNs: the model's median where TCP's share is a draw)
+#        share_jitter=2 too, then the run's own set-up with -B
+#        join_drains=57, then with -B extra_full=0.13 too); a set with
+#        a *_jitter option is replayed BENCH_DRAWS times (default 9,
+#        jitter_seed 1..BENCH_DRAWS) and joined by the median of the
+#        draws (hyde fidelity with several SIM_RUNs: the model's median
+#        where TCP's share is a draw)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 HYDE=${HYDE:-$here/../hyde}
-OPTS=${BENCH_OPTS:-"-B setup=1ms -B payload=0.956; -B setup=1ms -B payload=0.956 -B burst=yes; -B setup=1ms -B payload=0.956 -B burst=yes -B share_jitter=2"}
+OPTS=${BENCH_OPTS:-"-B setup=1ms -B payload=0.956; -B setup=1ms -B payload=0.956 -B burst=yes; -B setup=1ms -B payload=0.956 -B burst=yes -B share_jitter=2; -B measured_setup=yes -B payload=0.956 -B burst=yes -B share_jitter=2 -B join_drains=57; -B measured_setup=yes -B payload=0.956 -B burst=yes -B share_jitter=2 -B join_drains=57 -B extra_full=0.13"}
 DRAWS=${BENCH_DRAWS:-9}
 case $DRAWS in '' | *[!0-9]* | 0) echo "bench/fidelity.sh: BENCH_DRAWS: expected a count of 1 or more, got '$DRAWS'" >&2; exit 2 ;; esac
 [ $# -gt 0 ] || { echo "usage: bench/fidelity.sh EMUL_RUN... (emulated run directories, analysed)" >&2; exit 2; }
