@@ -338,12 +338,6 @@ bool mm_link_full(const struct mm *m, unsigned link)
 	return l->N && l->D + l->N > l->cap;
 }
 
-struct mm_class *const *mm_link_classes(const struct mm *m, unsigned link, size_t *n)
-{
-	*n = m->l[link].n;
-	return m->l[link].cls;
-}
-
 /* ---- the sweep's heap of dirty links, by key then index (the key is
  * kept in the heap too, so comparisons stay in the heap's memory) ---- */
 

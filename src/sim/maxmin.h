@@ -65,9 +65,6 @@ void mm_set_cap(struct mm *m, unsigned link, uint64_t cap);
 uint64_t mm_link_load(const struct mm *m, unsigned link);
 /* Whether it is full: what it carries leaves less than a unit per flow. */
 bool mm_link_full(const struct mm *m, unsigned link);
-/* The classes on the link (n of them), valid until the solver next
- * changes. */
-struct mm_class *const *mm_link_classes(const struct mm *m, unsigned link, size_t *n);
 /* The level at which the link fired in the last solve (what it held its
  * classes at), or MM_NONE if it did not: a class at that level on it is
  * held by it. */

@@ -233,10 +233,9 @@ struct sim_opts {
 	/* A connection whose path crosses two full drop-tail queues sees
 	 * both queues' losses and delays, so TCP gives it less than an even
 	 * share at each, where max-min gives it the share of the tighter
-	 * one: a class's weight is multiplied by this for each full link on
-	 * its path beyond the first, at the rates just solved (0: off). Which links
-	 * are full follows the rates, so the solve is redone, at most twice
-	 * more. */
+	 * one: a class's weight is multiplied by this for each link on its
+	 * path beyond the first that max-min alone fills (0: off), so the
+	 * rates are solved twice (see extra_full_mark). */
 	double extra_full;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
@@ -305,9 +304,8 @@ struct sim {
 	 * classes taking theirs */
 	int64_t tail_ns;
 	bool *port_full; /* per host: its down link full at the last rates */
-	/* -B extra_full: per link, full at the last look; scratch */
+	/* -B extra_full: per link, full at the rates max-min alone gives */
 	bool *lfull;
-	uint32_t *lflip;
 	struct sim_class **tails;
 	size_t n_tails, cap_tails;
 	struct evtimer tail_timer;
@@ -776,15 +774,14 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uin
 			k = splitmix64(&k) + epoch * 0xd1b54a32d192ed03ULL;
 		w += span ? splitmix64(&k) % span : 0;
 	}
-	if (c->joining) { /* -B join_drains */
-		double jw = s->opts.join_weight > 0 ? s->opts.join_weight : 0.2;
+	if (c->joining || c->full > 1) { /* the factors, rounded once */
+		double x = (double)w;
 
-		w = (uint64_t)llround((double)w * jw);
-		if (!w)
-			w = 1;
-	}
-	if (c->full > 1) { /* -B extra_full */
-		w = (uint64_t)llround((double)w * pow(s->opts.extra_full, c->full - 1));
+		if (c->joining) /* -B join_drains */
+			x *= s->opts.join_weight > 0 ? s->opts.join_weight : 0.2;
+		if (c->full > 1) /* -B extra_full */
+			x *= pow(s->opts.extra_full, c->full - 1);
+		w = (uint64_t)llround(x);
 		if (!w)
 			w = 1;
 	}
@@ -1480,69 +1477,50 @@ static void burst_arm(struct sim *s)
 
 static bool class_reweigh(struct sim *s, struct sim_class *c, uint64_t epoch);
 
-/* -B extra_full: the class given how many of its links are full
- * (s->lfull), and weighed again if that changed its weight. Whether it
- * moved. */
-static bool extra_full_count(struct sim *s, struct sim_class *c)
+/* -B extra_full, before the rates are solved: every class in the solver
+ * that was weighed down for its full links weighs as without the option
+ * again, so that the first solve says which links max-min alone fills. */
+static void extra_full_plain(struct sim *s)
 {
-	unsigned k, full = 0;
-	bool was = c->full > 1;
+	size_t i;
 
-	for (k = 0; k < c->m.nlinks; k++)
-		full += s->lfull[c->m.links[k]];
-	if (full == c->full)
-		return false;
-	c->full = (uint8_t)full;
-	return (was || full > 1) && class_reweigh(s, c, share_epoch(s));
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+
+		if (c->running && c->full > 1) {
+			c->full = 0;
+			class_reweigh(s, c, share_epoch(s));
+		}
+	}
 }
 
-/* -B extra_full, after a solve that moved chg[0..n): every class counts
- * its full links again where that can have changed, those whose level
- * moved (a class just added among them) and those on a link whose
- * fullness flipped since the last look (a class leaving a link does not
- * move the others held elsewhere), and is weighed again where the count
- * changes its weight. Whether any moved. */
-static bool extra_full_mark(struct sim *s, struct mm_class *const *chg, size_t n)
+/* -B extra_full, after that solve: which links are full (s->lfull), and
+ * every class in the solver with two or more of them weighed down. Whether
+ * any moved. One look at the rates max-min alone gives, not at the rates
+ * the weights give: a weight that empties a link would otherwise flap
+ * (the class beaten down at its other full link leaves the first unfilled,
+ * and is no longer beaten down), and the weights would hang on how many
+ * looks were taken. */
+static bool extra_full_mark(struct sim *s)
 {
 	bool moved = false;
-	unsigned l, nf = 0;
-	size_t i, k, nc;
+	unsigned l, k;
+	size_t i;
 
-	/* every link's state first: a class counts all of its links */
-	for (l = 0; l < s->L; l++) {
-		bool f = mm_link_full(s->mm, l);
+	for (l = 0; l < s->L; l++)
+		s->lfull[l] = mm_link_full(s->mm, l);
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+		unsigned full = 0;
 
-		if (f != s->lfull[l]) {
-			s->lfull[l] = f;
-			s->lflip[nf++] = l;
-		}
+		if (!c->running)
+			continue;
+		for (k = 0; k < c->m.nlinks; k++)
+			full += s->lfull[c->m.links[k]];
+		c->full = (uint8_t)full;
+		if (full > 1)
+			moved |= class_reweigh(s, c, share_epoch(s));
 	}
-	for (i = 0; i < nf; i++) {
-		struct mm_class *const *cls = mm_link_classes(s->mm, s->lflip[i], &nc);
-
-		for (k = 0; k < nc; k++)
-			if (!cls[k]->user) /* (a feeder: src_queue, refused with it) */
-				moved |= extra_full_count(
-					s, (struct sim_class *)((char *)cls[k] -
-								offsetof(struct sim_class, m)));
-	}
-	for (i = 0; i < n; i++)
-		if (!chg[i]->user)
-			moved |= extra_full_count(
-				s, (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m)));
-	if (s->verify) /* HYDE_SIM_VERIFY: every class counted as a full look would */
-		for (i = 0; i < s->n_act; i++) {
-			const struct sim_class *c = s->act[i];
-			unsigned full = 0;
-
-			if (!c->running)
-				continue;
-			for (k = 0; k < c->m.nlinks; k++)
-				full += s->lfull[c->m.links[k]];
-			if (full != c->full)
-				fatalx("sim: extra_full: a class from host %u to %u counted %u full links, not %u, at %lld ns",
-				       c->src, c->dst, c->full, full, (long long)ctl_now(s->ctl));
-		}
 	return moved;
 }
 
@@ -1554,6 +1532,8 @@ static void compute_maxmin(struct sim *s)
 
 	if (s->bkt)
 		burst_update(s);
+	if (s->lfull)
+		extra_full_plain(s);
 	for (pass = 0;; pass++) {
 		chg = mm_solve(s->mm, &n);
 		if (s->verify && !mm_verify(s->mm))
@@ -1571,10 +1551,9 @@ static void compute_maxmin(struct sim *s)
 			c = (struct sim_class *)((char *)chg[i] - offsetof(struct sim_class, m));
 			set_rate(s, c, c->m.lv * c->w);
 		}
-		/* -B extra_full: the weights follow which links are full now,
-		 * and the rates them (a fixed number of passes: a weight that
-		 * empties a link could flap) */
-		if (!s->lfull || pass == 2 || !extra_full_mark(s, chg, n))
+		/* -B extra_full: the links max-min alone fills weigh down
+		 * the classes that cross two or more, and the rates follow */
+		if (!s->lfull || pass == 1 || !extra_full_mark(s))
 			break;
 	}
 	if (s->qf)
@@ -1766,10 +1745,13 @@ static void rates_dirty_now(struct sim *s)
 		evloop_at(ctl_loop(s->ctl), &s->rate_timer, now);
 }
 
-/* A class's weight drawn again (share_jitter's period, join_drains' end),
- * its bits so far at the old rate; the solver's count and its rate follow
- * when it moves (its level may stay: the solve reports those that move).
- * Whether it moves. */
+/* A class's weight drawn again (share_jitter's period, join_drains' end,
+ * extra_full), its bits so far at the old rate; the solver's count and its
+ * rate follow when it moves (its level may stay: the solve reports those
+ * that move). Until that solve, at this instant, its rate is the old level
+ * times the new weight, which may be more than its links carry (even wrap,
+ * a weight grown many times): never used, as no time passes before the
+ * solve puts the level right. Whether it moves. */
 static bool class_reweigh(struct sim *s, struct sim_class *c, uint64_t epoch)
 {
 	touch(s, c);
@@ -2204,10 +2186,8 @@ static int sim_init(struct backend *b, char *errbuf)
 				       1000000000 / t->host_rate);
 		s->port_full = xcalloc(s->H, sizeof(bool));
 	}
-	if (s->opts.extra_full > 0) {
+	if (s->opts.extra_full > 0)
 		s->lfull = xcalloc(s->L, sizeof(bool));
-		s->lflip = xcalloc(s->L, sizeof(uint32_t));
-	}
 	if (s->opts.join_drains > 0) { /* an EPS path's slowest link's queue */
 		uint64_t r = t->uplink_rate < t->host_rate ? t->uplink_rate : t->host_rate;
 		double d;
@@ -2343,7 +2323,6 @@ static void sim_destroy(struct backend *b)
 	free(s->tails);
 	free(s->port_full);
 	free(s->lfull);
-	free(s->lflip);
 	free(s->qcls);
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
