@@ -46,7 +46,7 @@ figures() {
 			n, strd, med, p90, e, nb, medb, p90b, eb, cstrd }' "$1"
 }
 
-printf '%-22s %-64s %4s %3s  %6s %6s %7s  |  %4s %6s %6s %7s  |  %s\n' run options flows strd \
+printf '%-22s %-124s %4s %3s  %6s %6s %7s  |  %4s %6s %6s %7s  |  %s\n' run options flows strd \
 	med p90 "|e|med" ">=100K" med p90 "|e|med" "cf strd"
 i=0
 for r in "$@"; do
@@ -78,15 +78,15 @@ for r in "$@"; do
 			j=$((j + 1))
 		done
 		if [ -n "$failed" ]; then
-			printf '%-22s %-64s replay failed: %s\n' "$name" "$label" "$(tail -1 "$tmp/$i.out")"
+			printf '%-22s %-124s replay failed: %s\n' "$name" "$label" "$(tail -1 "$tmp/$i.out")"
 			continue
 		fi
 		# shellcheck disable=SC2086
 		if ! "$HYDE" fidelity "$r" $ds >"$tmp/$i.fid" 2>&1; then
-			printf '%-22s %-64s fidelity failed: %s\n' "$name" "$label" "$(tail -1 "$tmp/$i.fid")"
+			printf '%-22s %-124s fidelity failed: %s\n' "$name" "$label" "$(tail -1 "$tmp/$i.fid")"
 			continue
 		fi
-		printf '%-22s %-64s %s\n' "$name" "$label" "$(figures "$tmp/$i.fid")"
+		printf '%-22s %-124s %s\n' "$name" "$label" "$(figures "$tmp/$i.fid")"
 		IFS=';'
 	done
 	IFS=$old_ifs

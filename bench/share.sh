@@ -262,7 +262,7 @@ crossing() {
 }
 # SET FLOWS.CSV: a TWO_SETS row (rate and pl: the case's)
 two_row() {
-	# shellcheck disable=SC2086,SC2046,SC2116
+	# shellcheck disable=SC2086,SC2046,SC2116,SC2183
 	printf '  %-42s %7.3f %9.3f %9.3f\n' "$(echo $1)" $(crossing $rate "$pl" "$2")
 }
 pl=$(echo "$SIM_OPTS" | sed -n 's/.*payload=\([0-9.]*\).*/\1/p')
@@ -280,7 +280,7 @@ for c in two4 two3; do
 		printf 'uplinks bind (80 Mbit/s; r2->r1):\n'
 	fi
 	emulate $c "$tmp/$c.topo"
-	# shellcheck disable=SC2086,SC2046
+	# shellcheck disable=SC2086,SC2046,SC2183
 	printf '  %-42s %7.3f %9.3f %9.3f\n' emulated $(crossing $rate "$pl" $es)
 	each_set "$TWO_SETS" "$tmp/$c.topo" "$tmp/$c.txt" "$c" two_row
 done
