@@ -16,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -131,15 +132,14 @@ static inline struct emul *EM(struct backend *b)
 	return b->priv;
 }
 
+/* This hyde's path, for the processes it starts in the nodes (captures,
+ * the crossbar, tasks); fabric_spawn runs the running binary under it
+ * even after a rebuild replaced the file (fabric_self_path). */
 static char *self_exe(void)
 {
-	static char buf[4096];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	static char buf[PATH_MAX];
 
-	if (n < 0)
-		return "hyde";
-	buf[n] = '\0';
-	return buf;
+	return fabric_self_path(buf, sizeof(buf)) ? buf : "hyde";
 }
 
 /* ---- processes ---- */

@@ -1820,11 +1820,26 @@ int fabric_open(const char *prefix, struct fabric **out, char *errbuf)
 	return 0;
 }
 
+char *fabric_self_path(char *buf, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	size_t dl = sizeof(deleted) - 1;
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	if ((size_t)n > dl && !strcmp(buf + n - dl, deleted))
+		buf[n - dl] = '\0';
+	return buf;
+}
+
 int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 		 int out_fd, int err_fd, pid_t *pid, char *errbuf)
 {
 	int go[2], st[2], fd, e, r;
 	pid_t p, parent = getpid();
+	char self[PATH_MAX];
 	ssize_t n;
 
 	fd = fabric_ns_fd(f, node);
@@ -1905,6 +1920,8 @@ int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		if (fabric_self_path(self, sizeof(self)) && !strcmp(self, argv[0]))
+			execv("/proc/self/exe", argv); /* the running binary */
 		execvp(argv[0], argv);
 child_err:
 		e = errno;

@@ -107,13 +107,19 @@ int fabric_node_index(const struct fabric *f, const char *name);
 int fabric_ns_fd(struct fabric *f, const char *node);
 
 /* Run argv in node: fork, the child enters the node's namespace and
- * execvp()s argv with stdout/stderr on out_fd/err_fd (-1: inherited). The
+ * execvp()s argv with stdout/stderr on out_fd/err_fd (-1: inherited); an
+ * argv[0] that is this process's own binary (fabric_self_path) runs the
+ * binary this process runs, by /proc/self/exe, even if a rebuild has
+ * replaced the file since (a long run outlives a `make`). The
  * pid is recorded in the state directory before the child may exec, so
  * that cleanup finds it even if this process is killed; when the caller
  * has reaped it, it calls fabric_forget_pid(). A program that cannot be
  * executed is an error here (-ENOENT, ...), not a child exiting 127. */
 int fabric_spawn(struct fabric *f, const char *node, char *const argv[],
 		 int out_fd, int err_fd, pid_t *pid, char *errbuf);
+/* This process's binary's path (without the " (deleted)" the kernel adds
+ * once the file is replaced) in buf; NULL if it cannot be read. */
+char *fabric_self_path(char *buf, size_t size);
 void fabric_forget_pid(struct fabric *f, pid_t pid);
 
 /* A process fabric_spawn started dies with its parent, by SIGKILL. One

@@ -4,7 +4,7 @@
 # uplinks', the heavy coflow's CCT against T(C), HDFS input reads, output
 # pipelines and a DAG child's reads of its parent's output seen in the
 # captures, a killed task failing the run by name, SIGINT tearing
-# everything down.
+# everything down, a run outliving the removal of its binary.
 . "${HYDE_SRCDIR}/tests/lib.sh"
 require_root
 command -v tcpdump >/dev/null || { echo "SKIP: no tcpdump" >&2; exit 77; }
@@ -221,5 +221,24 @@ case "$out" in
 *"nothing"* | *" 0 namespace"* | "") ;;
 *) fail "hyde clean found leftovers after SIGINT: $out" ;;
 esac
+
+# 6. the binary removed while the run goes on (a rebuild replaces it): the
+# tasks started after that run the run's own binary, not a missing file
+mkdir "$tmpdir/bin" && cp "$HYDE" "$tmpdir/bin/hyde" || fail "cannot copy $HYDE"
+R="$tmpdir/rebuilt"
+"$tmpdir/bin/hyde" run -t "$D/run2x2.topo" -w "$D/run.wl" -S slowstart=1 --seed 28 -o "$R" --prefix $P -q \
+	2>"$tmpdir/rebuilt.err" &
+pid=$!
+seen=""
+for i in $(seq 200); do
+	pgrep -f "hyde task map --ctl /run/hyde/$P/" >/dev/null && seen=1 && break
+	sleep 0.05
+done
+rm -f "$tmpdir/bin/hyde"
+wait $pid
+st=$?
+[ -n "$seen" ] || fail "no map task appeared before the binary went"
+[ "$st" = 0 ] || fail "a run whose binary was removed under it: exit $st: $(tail -3 "$tmpdir/rebuilt.err")"
+left_behind
 
 finish
