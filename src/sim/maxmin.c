@@ -331,6 +331,11 @@ uint64_t mm_link_fired(const struct mm *m, unsigned link)
 	return m->l[link].lam;
 }
 
+uint64_t mm_link_cap(const struct mm *m, unsigned link)
+{
+	return m->l[link].cap;
+}
+
 bool mm_link_full(const struct mm *m, unsigned link)
 {
 	const struct mm_link *l = &m->l[link];

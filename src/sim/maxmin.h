@@ -65,6 +65,8 @@ void mm_set_cap(struct mm *m, unsigned link, uint64_t cap);
 uint64_t mm_link_load(const struct mm *m, unsigned link);
 /* Whether it is full: what it carries leaves less than a unit per flow. */
 bool mm_link_full(const struct mm *m, unsigned link);
+/* Its capacity now, units. */
+uint64_t mm_link_cap(const struct mm *m, unsigned link);
 /* The level at which the link fired in the last solve (what it held its
  * classes at), or MM_NONE if it did not: a class at that level on it is
  * held by it. */

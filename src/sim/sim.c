@@ -760,7 +760,17 @@ static uint64_t class_n(const struct sim_class *c)
  * first draw, the one without -B share_period), in 1/SHARE_UNIT of a
  * flow */
 #define SHARE_UNIT 1024
+static uint32_t weight_full(const struct sim *s, const struct sim_class *c, uint64_t epoch,
+			    unsigned full);
+
 static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uint64_t epoch)
+{
+	return weight_full(s, c, epoch, c->full);
+}
+
+/* The same, as if `full` of its links were full (-B extra_full). */
+static uint32_t weight_full(const struct sim *s, const struct sim_class *c, uint64_t epoch,
+			    unsigned full)
 {
 	uint64_t k, span, w = SHARE_UNIT;
 
@@ -774,13 +784,13 @@ static uint32_t class_weight(const struct sim *s, const struct sim_class *c, uin
 			k = splitmix64(&k) + epoch * 0xd1b54a32d192ed03ULL;
 		w += span ? splitmix64(&k) % span : 0;
 	}
-	if (c->joining || c->full > 1) { /* the factors, rounded once */
+	if (c->joining || full > 1) { /* the factors, rounded once */
 		double x = (double)w;
 
 		if (c->joining) /* -B join_drains */
 			x *= s->opts.join_weight > 0 ? s->opts.join_weight : 0.2;
-		if (c->full > 1) /* -B extra_full */
-			x *= pow(s->opts.extra_full, c->full - 1);
+		if (full > 1) /* -B extra_full */
+			x *= pow(s->opts.extra_full, full - 1);
 		w = (uint64_t)llround(x);
 		if (!w)
 			w = 1;
@@ -1524,6 +1534,60 @@ static bool extra_full_mark(struct sim *s)
 	return moved;
 }
 
+/* HYDE_SIM_VERIFY with -B extra_full: every class in the solver counts
+ * the links that water-filling from scratch, every class at its weight
+ * without the option, fills (mm_waterfill, apart from the incremental
+ * solver and from the look extra_full_mark took). */
+static void extra_full_verify(struct sim *s)
+{
+	struct mm_class *cp = xcalloc(s->n_act + 1, sizeof(*cp));
+	struct mm_class **cls = xcalloc(s->n_act + 1, sizeof(*cls));
+	struct sim_class **of = xcalloc(s->n_act + 1, sizeof(*of));
+	uint64_t *left = xcalloc(s->L + 1, sizeof(uint64_t));
+	uint64_t *load = xcalloc(s->L + 1, sizeof(uint64_t));
+	uint64_t *nf = xcalloc(s->L + 1, sizeof(uint64_t));
+	uint64_t *lv = xcalloc(s->n_act + 1, sizeof(uint64_t));
+	size_t i, n = 0;
+	unsigned l, k;
+
+	for (i = 0; i < s->n_act; i++) {
+		struct sim_class *c = s->act[i];
+
+		if (!c->running)
+			continue;
+		cp[n] = c->m;
+		cp[n].n = (uint64_t)c->n * weight_full(s, c, share_epoch(s), 0);
+		cls[n] = &cp[n];
+		of[n++] = c;
+	}
+	for (l = 0; l < s->L; l++)
+		left[l] = mm_link_cap(s->mm, l);
+	mm_waterfill(s->mm, cls, n, left, lv);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < cp[i].nlinks; k++) {
+			load[cp[i].links[k]] += lv[i] * cp[i].n;
+			nf[cp[i].links[k]] += cp[i].n;
+		}
+	for (i = 0; i < n; i++) {
+		unsigned full = 0;
+
+		for (k = 0; k < cp[i].nlinks; k++) {
+			l = cp[i].links[k];
+			full += nf[l] && load[l] + nf[l] > mm_link_cap(s->mm, l);
+		}
+		if (full != of[i]->full)
+			fatalx("sim: extra_full: the class from host %u to host %u counts %u full links, water-filling without the option fills %u, at %lld ns",
+			       of[i]->src, of[i]->dst, of[i]->full, full, (long long)ctl_now(s->ctl));
+	}
+	free(cp);
+	free(cls);
+	free(of);
+	free(left);
+	free(load);
+	free(nf);
+	free(lv);
+}
+
 static void compute_maxmin(struct sim *s)
 {
 	struct mm_class *const *chg;
@@ -1556,6 +1620,8 @@ static void compute_maxmin(struct sim *s)
 		if (!s->lfull || pass == 1 || !extra_full_mark(s))
 			break;
 	}
+	if (s->lfull && s->verify)
+		extra_full_verify(s);
 	if (s->qf)
 		q_steady_check(s);
 	if (s->bkt)
