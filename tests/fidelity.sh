@@ -452,6 +452,65 @@ expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflo
 contains "$err" "extra_full: not with src_queue"
 [ -e "$tmpdir/efx" ] && fail "a refused extra_full left $tmpdir/efx"
 
+# flow_jitter: the flows of one host pair (one class) share its rate by
+# weights drawn per flow from [1, 4). Two 1 MB flows from r0h0 to r2h0
+# alone on 80 Mbit/s links: evenly both end at 200 ms; drawn, the last
+# still at 200 ms (the class has the link) and the first in [125, 200) ms.
+printf '150 1\n1 0 2 0 0 1 2:2.0\n' >"$tmpdir/pair.txt"
+printf '150 1\n1 0 3 0 0 1 1 2:3.0\n' >"$tmpdir/pair3.txt"
+firsts=
+for fj in 0:1 3:1 3:2 3:3 3:4; do
+	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/pair.txt,min_flow=1MB" \
+		-B flow_jitter=${fj%:*} -B jitter_seed=${fj#*:} -o "$tmpdir/fj$fj" -q
+	set -- $(ends "$tmpdir/fj$fj")
+	if [ "${fj%:*}" = 0 ]; then
+		[ "$*" = "200000000 200000000" ] || fail "flow_jitter=0: a pair's flows ended at $*, expected both at 200 ms"
+		continue
+	fi
+	[ $# = 2 ] && [ "$1" -ge 125000000 ] && [ "$1" -lt 199000000 ] && near "$2" 200000000 ||
+		fail "flow_jitter=3, jitter_seed ${fj#*:}: a pair's flows ended at $*, expected one in [125, 199) ms, the other at 200 ms"
+	firsts="$firsts $1"
+done
+[ "$(echo $firsts | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ] || fail "flow_jitter: four seeds drew hardly any other weights: $firsts"
+# a class weighs its flows' weights: with a third 1 MB flow from r1h0 into
+# r2h0, that flow's share of r2h0's link is under 4/5 all along (the
+# pair's flows weigh at least 1 each), so it ends after 125 ms, the last
+# at 300 ms; a class weighed as one flow would leave it nearly the whole
+# link (about 100 ms)
+expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/pair3.txt,min_flow=1MB" \
+	-B flow_jitter=3 -B jitter_seed=2 -o "$tmpdir/fj3" -q
+set -- $(ef_ends "$tmpdir/fj3" | tr ':>' '  ')
+[ $# = 9 ] && [ "$7" = r1h0 ] && [ "$9" -gt 125000000 ] && near "$(printf '%s\n' "$3" "$6" "$9" | sort -n | tail -1)" 300000000 ||
+	fail "flow_jitter=3, a pair beside a single flow: flows ended at $(ef_ends "$tmpdir/fj3"), expected r1h0's after 125 ms, the last at 300 ms"
+# weights of one flow each (a span of 1/1024: every draw 1) are even, and
+# what the links carried (which the token buckets of -B burst are drawn
+# down by) is the same as without
+for fj in 0 0.0009765625; do
+	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/pair3.txt,min_flow=1MB" \
+		-B burst=yes -B flow_jitter=$fj -o "$tmpdir/fjb$fj" -q
+done
+set -- $(ends "$tmpdir/fjb0") $(ends "$tmpdir/fjb0.0009765625")
+[ $# = 6 ] && near "$1" "$4" && near "$2" "$5" && near "$3" "$6" ||
+	fail "flow_jitter of one flow each, with burst: flows ended at $(ends "$tmpdir/fjb0.0009765625"), expected those without it, $(ends "$tmpdir/fjb0")"
+# and the bytes the links carried, which the schedulers' network view reads
+# (NAS's congested intervals count the racks' links at 80% or more)
+for fj in 0 0.0009765625; do
+	expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/rack8.topo" -w "$HYDE_SRCDIR/workloads/fb-small.wl" \
+		-B flow_jitter=$fj -o "$tmpdir/fjn$fj" -q
+done
+cong() { sed -n 's/.*"rack_congestion_events": \([0-9]*\).*/\1/p' "$1/summary.json"; }
+[ "$(cong "$tmpdir/fjn0")" -gt 0 ] && [ "$(cong "$tmpdir/fjn0")" = "$(cong "$tmpdir/fjn0.0009765625")" ] ||
+	fail "flow_jitter of one flow each: $(cong "$tmpdir/fjn0.0009765625") congested rack intervals, expected those without it, $(cong "$tmpdir/fjn0") (and some)"
+HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/rack8.topo" -w "$HYDE_SRCDIR/workloads/fb-small.wl" \
+	-B flow_jitter=3 -B share_jitter=2 -B join_drains=57 -B extra_full=0.13 -B burst=yes -o "$tmpdir/fjv8" -q
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	--rates las -B flow_jitter=3 -o "$tmpdir/fjx"
+contains "$err" "flow_jitter: only with max-min rates (not 'las')"
+expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+	-B flow_jitter=3 -B src_queue=64KB -o "$tmpdir/fjx"
+contains "$err" "flow_jitter: not with src_queue"
+[ -e "$tmpdir/fjx" ] && fail "a refused flow_jitter left $tmpdir/fjx"
+
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
 contains "$err" "--scheduler does not apply"

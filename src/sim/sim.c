@@ -71,7 +71,9 @@ typedef __int128 i128;
  * received by each member since the class exists) tells every member's
  * progress, and a member is done when vt reaches its `finish` (vt when it
  * joined + its bits): a heap on finish gives the next one (processor
- * sharing in virtual time). vt is brought up to date only when the
+ * sharing in virtual time; under -B flow_jitter a member of weight w
+ * receives w bits per unit of vt, so its finish is vt when it joined +
+ * its bits / w, and the heap still gives the next). vt is brought up to date only when the
  * class's rate or membership changes, and the classes wait in a heap by
  * the time their next member ends: an event costs the classes whose rate
  * it changes, not every class. */
@@ -89,6 +91,8 @@ struct sim_coflow {
 struct sim_flow {
 	struct flow *f;
 	i128 finish; /* class vt at which its last bit is in */
+	uint32_t w;  /* -B flow_jitter: its weight among its class's members
+		      * (1: even); it receives w bits per unit of vt */
 	struct sim_class *cl;
 	size_t hslot;
 	/* -B setup: its connection being set up, no bytes moving yet */
@@ -120,6 +124,7 @@ struct sim_class {
 	enum flow_path path;
 	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
 	uint32_t w;	 /* -B share_jitter: its members' weight (1: even) */
+	uint64_t wsum;	 /* its members' own weights (-B flow_jitter; n without) */
 	uint8_t full;	 /* -B extra_full: how many of its links were full */
 	int64_t jend;	 /* -B join_drains: when its joining ends */
 	struct sim_class *jnext, *jprev; /* on the joining list until then */
@@ -237,6 +242,12 @@ struct sim_opts {
 	 * path beyond the first that max-min alone fills (0: off), so the
 	 * rates are solved twice (see extra_full_mark). */
 	double extra_full;
+	/* TCP does not share a host pair's parallel connections evenly
+	 * either (their flows in one class): each flow gets a weight drawn
+	 * once from [1, 1 + flow_jitter) by jitter_seed and its id, its
+	 * share of its class's rate in proportion, and its class weighs the
+	 * sum of its flows' weights (0: even, the class's flows alike) */
+	double flow_jitter;
 	/* flows end on a grid of this step (0: exactly) */
 	int64_t end_grid;
 	/* each link's token bucket, as the emulator's HTB has it */
@@ -443,6 +454,7 @@ static void mh_push(struct sim_class *c, struct sim_flow *f)
 
 	xgrow((void **)&c->h, &c->cap, c->n + 1, sizeof(*c->h));
 	i = c->n++;
+	c->wsum += f->w;
 	while (i > 0 && f->finish < c->h[(i - 1) / 2]->finish) {
 		mh_set(c, i, c->h[(i - 1) / 2]);
 		i = (i - 1) / 2;
@@ -455,6 +467,7 @@ static struct sim_flow *mh_pop(struct sim_class *c)
 	struct sim_flow *top = c->h[0], *last = c->h[--c->n];
 	size_t i = 0;
 
+	c->wsum -= top->w;
 	for (;;) {
 		size_t l = 2 * i + 1, m = l;
 
@@ -547,7 +560,7 @@ static i128 overshoot(const struct sim_class *c, size_t i, i128 from, i128 to)
 
 	if (i >= c->n || (f = c->h[i]->finish) >= to)
 		return 0;
-	return to - (f > from ? f : from) + overshoot(c, 2 * i + 1, from, to) +
+	return (to - (f > from ? f : from)) * (i128)c->h[i]->w + overshoot(c, 2 * i + 1, from, to) +
 	       overshoot(c, 2 * i + 2, from, to);
 }
 
@@ -566,7 +579,7 @@ static void touch(struct sim *s, struct sim_class *c)
 	if (now > c->t_vt && c->rate) {
 		i128 dt = now - c->t_vt, vt = c->vt + (i128)c->rate * dt;
 
-		c->cbits += (i128)c->rate * (i128)c->n * dt;
+		c->cbits += (i128)c->rate * (i128)c->wsum * dt;
 		if (c->qph == Q_DRAIN) { /* out of the VOQ: across */
 			c->q -= (i128)c->rate * (i128)c->n * dt;
 			if (c->q < 0)
@@ -750,10 +763,11 @@ static void class_links(struct sim *s, struct sim_class *c)
 	c->m.links[c->m.nlinks++] = L_HOST_DOWN(s, c->dst);
 }
 
-/* What the class weighs in the solver: its members x their weight. */
+/* What the class weighs in the solver: its members (each its own weight,
+ * -B flow_jitter) x their class's weight. */
 static uint64_t class_n(const struct sim_class *c)
 {
-	return (uint64_t)c->n * c->w;
+	return c->wsum * c->w;
 }
 
 /* -B share_jitter: a class's weight in the share period `epoch` (0: the
@@ -796,6 +810,22 @@ static uint32_t weight_full(const struct sim *s, const struct sim_class *c, uint
 			w = 1;
 	}
 	return (uint32_t)w;
+}
+
+/* -B flow_jitter: a flow's weight among its class's members, drawn once
+ * from [1, 1 + flow_jitter) of a flow (in 1/SHARE_UNIT) by jitter_seed and
+ * the flow's id (the same flow the same draw, whatever else a run
+ * draws); 1 (even) without the option. */
+static uint32_t flow_weight(const struct sim *s, const struct flow *f)
+{
+	uint64_t k, span;
+
+	if (!(s->opts.flow_jitter > 0))
+		return 1;
+	span = (uint64_t)llround(s->opts.flow_jitter * SHARE_UNIT);
+	k = s->opts.jitter_seed ^ 0xf10ef10ef10ef10eULL;
+	k = splitmix64(&k) + (uint64_t)f->id * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(SHARE_UNIT + (span ? splitmix64(&k) % span : 0));
 }
 
 /* The period of the weights' draws now in effect. */
@@ -1556,7 +1586,7 @@ static void extra_full_verify(struct sim *s)
 		if (!c->running)
 			continue;
 		cp[n] = c->m;
-		cp[n].n = (uint64_t)c->n * weight_full(s, c, share_epoch(s), 0);
+		cp[n].n = c->wsum * weight_full(s, c, share_epoch(s), 0);
 		cls[n] = &cp[n];
 		of[n++] = c;
 	}
@@ -1967,7 +1997,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 				/* on the grid, ended early: what it had left
 				 * counted now */
 				if (on_grid(s, c) && sf->finish > c->vt)
-					c->cbits += sf->finish - c->vt;
+					c->cbits += (sf->finish - c->vt) * (i128)sf->w;
 				xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
 				s->done[n++] = sf->f;
 				free(sf);
@@ -2080,12 +2110,22 @@ static void port_fire(struct evloop *l, struct evtimer *t)
 
 static void model_names(bool coflow, char *buf, size_t len);
 
+/* The first option given that only max-min rates take, NULL if none. */
+static const char *max_min_only(const struct sim_opts *o)
+{
+	return o->end_grid ? "end_grid" : o->burst ? "burst" : o->port_queue ? "port_queue"
+	       : o->src_queue ? "src_queue" : o->share_jitter > 0 ? "share_jitter"
+	       : o->join_drains > 0 ? "join_drains" : o->extra_full > 0 ? "extra_full"
+	       : o->flow_jitter > 0 ? "flow_jitter" : NULL;
+}
+
 static int sim_init(struct backend *b, char *errbuf)
 {
 	struct sim *s = SIM(b);
 	const struct topo *t = ctl_topo(b->ctl);
 	const char *rates = s->opts.rates[0] ? s->opts.rates : NULL;
 	const char *coflow = ctl_options(b->ctl)->coflow;
+	const char *what;
 	char names[96];
 	const struct rate_model *m;
 	uint64_t fastest = 1;
@@ -2108,32 +2148,8 @@ static int sim_init(struct backend *b, char *errbuf)
 	s->cf_alloc = m->coflow && !m->key;
 	s->quantum = s->opts.rate_quantum;
 	s->grid = s->opts.end_grid;
-	if (s->grid && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "end_grid: only with max-min rates (not '%s')", m->name);
-		return -EINVAL;
-	}
-	if (s->opts.burst && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "burst: only with max-min rates (not '%s')", m->name);
-		return -EINVAL;
-	}
-	if (s->opts.port_queue && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "port_queue: only with max-min rates (not '%s')", m->name);
-		return -EINVAL;
-	}
-	if (s->opts.src_queue && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "src_queue: only with max-min rates (not '%s')", m->name);
-		return -EINVAL;
-	}
-	if (s->opts.share_jitter > 0 && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "share_jitter: only with max-min rates (not '%s')", m->name);
-		return -EINVAL;
-	}
-	if (s->opts.join_drains > 0 && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "join_drains: only with max-min rates (not '%s')", m->name);
-		return -EINVAL;
-	}
-	if (s->opts.extra_full > 0 && (m->key || m->coflow)) {
-		errbuf_set(errbuf, "extra_full: only with max-min rates (not '%s')", m->name);
+	if ((m->key || m->coflow) && (what = max_min_only(&s->opts))) {
+		errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, m->name);
 		return -EINVAL;
 	}
 	if (s->opts.measured_setup) {
@@ -2345,6 +2361,7 @@ static void sim_destroy(struct backend *b)
 			free(c->h[k]);
 		}
 		c->n = 0;
+		c->wsum = 0;
 		class_release(s, c);
 	}
 	for (i = 0; i < s->n_local; i++) {
@@ -2443,7 +2460,9 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 	c = class_get(s, f);
 	touch(s, c);
 	sf->cl = c;
-	sf->finish = c->vt + ((i128)f->bytes << (s->shift + 3));
+	sf->w = flow_weight(s, f);
+	/* its bits / its weight, rounded up (ends no earlier than exactly) */
+	sf->finish = c->vt + (((i128)f->bytes << (s->shift + 3)) + sf->w - 1) / sf->w;
 	if (s->cf) {
 		struct sim_coflow *cf = &s->cf[(size_t)f->job * HYDE_FLOW_KINDS + f->kind];
 
@@ -2572,7 +2591,7 @@ static uint64_t sim_flow_remaining(struct backend *b, struct flow *f)
 	if (!sf || !sf->cl)
 		return 0;
 	c = sf->cl;
-	rem = sf->finish - c->vt - (i128)c->rate * (ctl_now(s->ctl) - c->t_vt);
+	rem = (sf->finish - c->vt - (i128)c->rate * (ctl_now(s->ctl) - c->t_vt)) * (i128)sf->w;
 	if (rem <= 0)
 		return 0;
 	return (uint64_t)((rem + ((i128)8 << s->shift) - 1) >> (s->shift + 3));
@@ -2664,7 +2683,9 @@ static const struct opt_desc sim_opts[] = {
 	    "a joining host pair's weight under join_drains (0: 0.2)"),
 	OPT(sim_opts, extra_full, O_DOUBLE, 0, 1,
 	    "a host pair's flows weigh this (of a flow) in the max-min share for each full link on their path beyond the first, as TCP gives a connection behind two full queues less than an even share at each (0: off)"),
-	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's and share_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
+	OPT(sim_opts, flow_jitter, O_DOUBLE, 0, 16,
+	    "each flow gets a weight drawn once from [1, 1 + this) by jitter_seed, and the flows of one host pair share their pair's rate by it, as TCP shares a pair's parallel connections unevenly (0: evenly)"),
+	OPT(sim_opts, jitter_seed, O_U64, 0, 1e18, "the seed of task_jitter's, share_jitter's and flow_jitter's draws (apart from --seed: the same blocks and placements' ties)"),
 	OPT(sim_opts, end_grid, O_TIME, 0, 0,
 	    "a flow ends at the nearest multiple of this (0: exactly; up to half of it early or late)"),
 	OPT(sim_opts, port_queue, O_BOOL, 0, 0,
@@ -2680,6 +2701,7 @@ static const struct opt_desc sim_opts[] = {
 static int sim_opts_check(const void *priv, char *errbuf)
 {
 	const struct sim_opts *o = priv;
+	const char *what;
 	char names[96];
 
 	if (o->fetch[0] && strcmp(o->fetch, "host") && strcmp(o->fetch, "rack")) {
@@ -2692,17 +2714,9 @@ static int sim_opts_check(const void *priv, char *errbuf)
 		return -EINVAL;
 	}
 	/* (as sim_init says it, for a model --net or --coflow gives) */
-	if (o->rates[0] && flow_model(o->rates)->key) {
-		const char *what = o->end_grid ? "end_grid" : o->burst ? "burst"
-				   : o->share_jitter > 0 ? "share_jitter"
-				   : o->join_drains > 0 ? "join_drains"
-				   : o->extra_full > 0 ? "extra_full"
-				   : o->port_queue ? "port_queue" : o->src_queue ? "src_queue" : NULL;
-
-		if (what) {
-			errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, o->rates);
-			return -EINVAL;
-		}
+	if (o->rates[0] && flow_model(o->rates)->key && (what = max_min_only(o))) {
+		errbuf_set(errbuf, "%s: only with max-min rates (not '%s')", what, o->rates);
+		return -EINVAL;
 	}
 	if (o->share_period && !(o->share_jitter > 0)) {
 		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
@@ -2718,6 +2732,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	}
 	if (o->extra_full > 0 && o->src_queue) {
 		errbuf_set(errbuf, "extra_full: not with src_queue (a VOQ's feeder is not weighted)");
+		return -EINVAL;
+	}
+	if (o->flow_jitter > 0 && o->src_queue) {
+		errbuf_set(errbuf, "flow_jitter: not with src_queue (a VOQ's shares are its flows' alike)");
 		return -EINVAL;
 	}
 	if (o->share_jitter > 0 && o->src_queue) {
