@@ -242,20 +242,36 @@ printf '150 1\n7 0 2 0 1 1 2:2.0\n' >"$tmpdir/two.txt"
 ends() { # DIR: the two flows' ends, ns, in order
 	awk -F, 'NR > 1 { print $7 }' "$1/flows.csv" | sort -n | tr '\n' ' '
 }
-firsts=
-for sj in 0:0 1:1 1:2 1:3 1:4; do
-	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt,min_flow=1MB" \
-		-B share_jitter=${sj%:*} -B jitter_seed=${sj#*:} -o "$tmpdir/sj$sj" -q
-	set -- $(ends "$tmpdir/sj$sj")
-	if [ "${sj%:*}" = 0 ]; then
-		[ "$*" = "200000000 200000000" ] || fail "share_jitter=0: flows ended at $*, expected both at 200 ms"
-		continue
-	fi
-	[ $# = 2 ] && [ "$1" -ge 150000000 ] && [ "$1" -lt 200000000 ] && [ "$2" -ge 199999999 ] && [ "$2" -le 200000001 ] ||
-		fail "share_jitter=1, jitter_seed ${sj#*:}: flows ended at $*, expected one in [150, 200) ms, the other at 200 ms"
-	firsts="$firsts $1"
-done
-[ "$(echo $firsts | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ] || fail "share_jitter: four seeds drew hardly any other weights: $firsts"
+near() { # NS TARGET: within 2 ns
+	[ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]
+}
+# two_ends OPTION VALUE WORKLOAD LEAST: two flows of 1 MB each, on their
+# own on 80 Mbit/s links, with OPTION=0 (both end at 200 ms) and with
+# OPTION=VALUE under jitter_seed 1 to 4: the last at 200 ms, the first in
+# [LEAST, 200) ms, and some seeds draw other weights than others
+two_ends() {
+	te_firsts=
+	for te_seed in 0 1 2 3 4; do
+		te_v=$2
+		[ "$te_seed" = 0 ] && te_v=0
+		expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$3,min_flow=1MB" \
+			-B "$1=$te_v" -B jitter_seed=$te_seed -o "$tmpdir/$1-$te_v-$te_seed" -q
+		te_ends=$(ends "$tmpdir/$1-$te_v-$te_seed")
+		if [ "$te_v" = 0 ]; then
+			[ "$te_ends" = "200000000 200000000 " ] || fail "$1=0: flows ended at $te_ends, expected both at 200 ms"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		set -- "$@" $te_ends
+		[ $# = 6 ] && [ "$5" -ge "$4" ] && [ "$5" -lt 200000000 ] && near "$6" 200000000 ||
+			fail "$1=$2, jitter_seed $te_seed: flows ended at $te_ends, expected one in [$4, 200000000) ns, the other at 200 ms"
+		set -- "$1" "$2" "$3" "$4"
+		te_firsts="$te_firsts ${te_ends%% *}"
+	done
+	[ "$(echo $te_firsts | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ] || fail "$1: four seeds drew hardly any other weights: $te_firsts"
+}
+# share_jitter=1: two classes' weights in [1, 2), the first ends in [150, 200) ms
+two_ends share_jitter 1 "$tmpdir/two.txt" 150000000
 # share_period: the weights drawn anew every period. A period longer than
 # the flows changes nothing (the first period's draw is share_jitter's).
 # Two 10 MB flows (2 s together on the link): weights drawn once leave one
@@ -266,8 +282,8 @@ done
 for j in 1 2 3 4; do
 	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt,min_flow=1MB" \
 		-B share_jitter=1 -B share_period=1s -B jitter_seed=$j -o "$tmpdir/sp$j" -q
-	[ "$(ends "$tmpdir/sp$j")" = "$(ends "$tmpdir/sj1:$j")" ] ||
-		fail "share_period=1s, jitter_seed $j: flows ended at $(ends "$tmpdir/sp$j"), not as with one draw: $(ends "$tmpdir/sj1:$j")"
+	[ "$(ends "$tmpdir/sp$j")" = "$(ends "$tmpdir/share_jitter-1-$j")" ] ||
+		fail "share_period=1s, jitter_seed $j: flows ended at $(ends "$tmpdir/sp$j"), not as with one draw: $(ends "$tmpdir/share_jitter-1-$j")"
 done
 printf '150 1\n7 0 2 0 1 1 2:20.0\n' >"$tmpdir/two10.txt"
 fixed_lo=0
@@ -298,13 +314,18 @@ contains "$err" "share_period: only with share_jitter"
 # the incremental solver still agrees with water-filling from scratch
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.topo" -w "$HYDE_SRCDIR/workloads/small.wl" \
 	-B share_jitter=3 -B jitter_seed=5 -B task_jitter=20ms -o "$tmpdir/sjv" -q
-expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	--rates fcfs -B share_jitter=1 -o "$tmpdir/sjx"
-contains "$err" "share_jitter: only with max-min rates (not 'fcfs')"
-expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	-B share_jitter=1 -B src_queue=64KB -o "$tmpdir/sjx"
-contains "$err" "share_jitter: not with src_queue"
-[ -e "$tmpdir/sjx" ] && fail "a refused share_jitter left $tmpdir/sjx"
+# refused OPTION=VALUE RATES: refused under --rates RATES and beside
+# src_queue, each with its message, leaving nothing
+refused() {
+	expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+		--rates "$2" -B "$1" -o "$tmpdir/refused"
+	contains "$err" "${1%%=*}: only with max-min rates (not '$2')"
+	expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
+		-B "$1" -B src_queue=64KB -o "$tmpdir/refused"
+	contains "$err" "${1%%=*}: not with src_queue"
+	[ -e "$tmpdir/refused" ] && fail "a refused ${1%%=*} left $tmpdir/refused"
+}
+refused share_jitter=1 fcfs
 
 # join_drains: a host pair's flows across racks weigh join_weight of a flow
 # for join_drains drains of their path's slowest link's queue after they
@@ -321,9 +342,6 @@ printf 'name e3c\nracks 3\nhosts 1\ncontainers 2\nhost_rate 80Mbit\nuplink_rate 
 printf '150 2\n1 0 1 0 1 2:10.0\n2 500 1 1 1 2:1.0\n' >"$tmpdir/join.txt"
 join_ends() { # DIR: the first flow's end and the newcomer's, ns
 	awk -F, 'NR > 1 { e[$2] = $7 } END { print e[0], e[1] }' "$1/flows.csv"
-}
-near() { # NS TARGET: within 2 ns
-	[ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]
 }
 for jt in 0:0 15.2587890625:0.125 3.814697265625:0.125 38.14697265625:0.125 15.2587890625:0 15.2587890625:0.2; do
 	jo="-B join_drains=${jt%:*}"
@@ -444,13 +462,7 @@ HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/tiny.t
 	-B extra_full=0.5 -B share_jitter=2 -B join_drains=20 -B jitter_seed=3 -o "$tmpdir/efv" -q
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/rack8.topo" -w "$HYDE_SRCDIR/workloads/fb-small.wl" \
 	-B extra_full=0.13 -B burst=yes -o "$tmpdir/efv8" -q
-expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	--rates srpt -B extra_full=0.5 -o "$tmpdir/efx"
-contains "$err" "extra_full: only with max-min rates (not 'srpt')"
-expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	-B extra_full=0.5 -B src_queue=64KB -o "$tmpdir/efx"
-contains "$err" "extra_full: not with src_queue"
-[ -e "$tmpdir/efx" ] && fail "a refused extra_full left $tmpdir/efx"
+refused extra_full=0.5 srpt
 
 # flow_jitter: the flows of one host pair (one class) share its rate by
 # weights drawn per flow from [1, 4). Two 1 MB flows from r0h0 to r2h0
@@ -458,20 +470,7 @@ contains "$err" "extra_full: not with src_queue"
 # still at 200 ms (the class has the link) and the first in [125, 200) ms.
 printf '150 1\n1 0 2 0 0 1 2:2.0\n' >"$tmpdir/pair.txt"
 printf '150 1\n1 0 3 0 0 1 1 2:3.0\n' >"$tmpdir/pair3.txt"
-firsts=
-for fj in 0:1 3:1 3:2 3:3 3:4; do
-	expect_status 0 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/pair.txt,min_flow=1MB" \
-		-B flow_jitter=${fj%:*} -B jitter_seed=${fj#*:} -o "$tmpdir/fj$fj" -q
-	set -- $(ends "$tmpdir/fj$fj")
-	if [ "${fj%:*}" = 0 ]; then
-		[ "$*" = "200000000 200000000" ] || fail "flow_jitter=0: a pair's flows ended at $*, expected both at 200 ms"
-		continue
-	fi
-	[ $# = 2 ] && [ "$1" -ge 125000000 ] && [ "$1" -lt 199000000 ] && near "$2" 200000000 ||
-		fail "flow_jitter=3, jitter_seed ${fj#*:}: a pair's flows ended at $*, expected one in [125, 199) ms, the other at 200 ms"
-	firsts="$firsts $1"
-done
-[ "$(echo $firsts | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ] || fail "flow_jitter: four seeds drew hardly any other weights: $firsts"
+two_ends flow_jitter 3 "$tmpdir/pair.txt" 125000000
 # a class weighs its flows' weights: with a third 1 MB flow from r1h0 into
 # r2h0, that flow's share of r2h0's link is under 4/5 all along (the
 # pair's flows weigh at least 1 each), so it ends after 125 ms, the last
@@ -503,13 +502,7 @@ cong() { sed -n 's/.*"rack_congestion_events": \([0-9]*\).*/\1/p' "$1/summary.js
 	fail "flow_jitter of one flow each: $(cong "$tmpdir/fjn0.0009765625") congested rack intervals, expected those without it, $(cong "$tmpdir/fjn0") (and some)"
 HYDE_SIM_VERIFY=1 expect_status 0 "$HYDE" sim -t "$HYDE_SRCDIR/topologies/rack8.topo" -w "$HYDE_SRCDIR/workloads/fb-small.wl" \
 	-B flow_jitter=3 -B share_jitter=2 -B join_drains=57 -B extra_full=0.13 -B burst=yes -o "$tmpdir/fjv8" -q
-expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	--rates las -B flow_jitter=3 -o "$tmpdir/fjx"
-contains "$err" "flow_jitter: only with max-min rates (not 'las')"
-expect_status 2 "$HYDE" sim -t "$tmpdir/e3.topo" --coflow-only -C none -w "coflow:$tmpdir/two.txt" \
-	-B flow_jitter=3 -B src_queue=64KB -o "$tmpdir/fjx"
-contains "$err" "flow_jitter: not with src_queue"
-[ -e "$tmpdir/fjx" ] && fail "a refused flow_jitter left $tmpdir/fjx"
+refused flow_jitter=3 las
 
 # ---- replay: bad input ----
 expect_status 2 "$HYDE" sim --replay "$A" -s fair -o "$tmpdir/r1"
