@@ -7,7 +7,8 @@
 # 100 Mbit/s: 10 ms), with or without -B payload; one that starts as the
 # one before it ends on the same bottleneck gains nothing (the bucket went
 # with the first); one that starts 5 ms after gains 5 ms (the bucket
-# refills at the link's rate). On the main job the incremental rates
+# refills at the link's rate); one smaller than the buckets crosses at 64
+# times the rate. On the main job the incremental rates
 # still equal water-filling from scratch (HYDE_SIM_VERIFY) as capacities
 # change, every flow ends with its bytes and the links carry exactly the
 # flows' bytes (the network view); burst=no is the default run, byte for
@@ -50,6 +51,17 @@ for j in a b c; do
 	near "$(fct "$tmpdir/p1" $j)" 73682008 ||
 		fail "burst with payload: flow $j took $(fct "$tmpdir/p1" $j) ns, expected 73682008 (83682008 - 10 ms)"
 done
+
+# a flow smaller than every bucket on its path leaves at 64 times the rate,
+# as HTB's ceil bucket (as large as its rate bucket) lets it out at the
+# veth's speed: 100 KB across the 100 Mbit/s uplinks (125,000-byte
+# buckets) in 125 us (6.4 Gbit/s), where the rate alone takes 8 ms
+printf 'job id=s arrival=0s input=1MB shuffle=100KB output=0B maps=1 reduces=1 map_time=0.5s reduce_time=0s map_racks=0 reduce_racks=1\n' \
+	>"$tmpdir/small.wl"
+expect_status 0 "$HYDE" sim -q -t "$tmpdir/two.topo" -w "$tmpdir/small.wl" --no-io -o "$tmpdir/small" -B burst=yes
+set -- $(awk -F, 'NR > 1 && $4 == "eps" { print $5, $8 }' "$tmpdir/small/flows.csv")
+[ $# = 2 ] && near "$2" "$(($1 * 8 * 10 / 64))" ||
+	fail "burst: a flow smaller than the buckets ($1 bytes) took $2 ns, expected $(($1 * 8 * 10 / 64)) (64 x 100 Mbit/s)"
 
 # ---- the main job: verified rates, every flow with its bytes ----
 verified_main_job burst -B burst=yes -B payload=0.956
