@@ -2124,6 +2124,14 @@ static const char *max_min_only(const struct sim_opts *o)
 	       : o->flow_jitter > 0 ? "flow_jitter" : NULL;
 }
 
+/* The first option given that weighs flows or classes apart (which a
+ * VOQ's feeder under src_queue is not), NULL if none. */
+static const char *weights_flows(const struct sim_opts *o)
+{
+	return o->join_drains > 0 ? "join_drains" : o->extra_full > 0 ? "extra_full"
+	       : o->flow_jitter > 0 ? "flow_jitter" : o->share_jitter > 0 ? "share_jitter" : NULL;
+}
+
 static int sim_init(struct backend *b, char *errbuf)
 {
 	struct sim *s = SIM(b);
@@ -2731,20 +2739,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 		errbuf_set(errbuf, "join_weight: only with join_drains (how long it holds)");
 		return -EINVAL;
 	}
-	if (o->join_drains > 0 && o->src_queue) {
-		errbuf_set(errbuf, "join_drains: not with src_queue (a VOQ's feeder is not weighted)");
-		return -EINVAL;
-	}
-	if (o->extra_full > 0 && o->src_queue) {
-		errbuf_set(errbuf, "extra_full: not with src_queue (a VOQ's feeder is not weighted)");
-		return -EINVAL;
-	}
-	if (o->flow_jitter > 0 && o->src_queue) {
-		errbuf_set(errbuf, "flow_jitter: not with src_queue (a VOQ's shares are its flows' alike)");
-		return -EINVAL;
-	}
-	if (o->share_jitter > 0 && o->src_queue) {
-		errbuf_set(errbuf, "share_jitter: not with src_queue (a VOQ's feeder is not weighted)");
+	if (o->src_queue && (what = weights_flows(o))) {
+		errbuf_set(errbuf, "%s: not with src_queue (%s)", what,
+			   strcmp(what, "flow_jitter") ? "a VOQ's feeder is not weighted"
+						       : "a VOQ's shares are its flows' alike");
 		return -EINVAL;
 	}
 	return 0;
