@@ -242,6 +242,7 @@ static int cli_replay(const char *cmd, struct ctl_opts *o, struct runopt_state *
 		const char *outdir = o->outdir;
 
 		o->outdir = NULL;
+		o->replay_check = true;
 		if (ctl_new(o, &c, errbuf) || ctl_replay_check(c, errbuf)) {
 			fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);
 			r = EXIT_USAGE;
@@ -250,6 +251,7 @@ static int cli_replay(const char *cmd, struct ctl_opts *o, struct runopt_state *
 		ctl_free(c);
 		c = NULL;
 		o->outdir = outdir;
+		o->replay_check = false;
 	}
 	if (ctl_new(o, &c, errbuf)) {
 		fprintf(stderr, "hyde %s: --replay: %s\n", cmd, errbuf);

@@ -101,9 +101,20 @@ grep -q backend_derived "$tmpdir/ms7/events.log" && fail "measured_setup=no: a b
 expect_status 0 "$HYDE" sim -q --replay "$A2" -B setup=5ms -B measured_setup=yes -o "$tmpdir/ms4"
 cmp -s "$tmpdir/ms/flows.csv" "$tmpdir/ms4/flows.csv" ||
 	fail "measured_setup: not in place of setup=5ms: $(diff "$tmpdir/ms/flows.csv" "$tmpdir/ms4/flows.csv" | head -3)"
-# refused, nothing made: a run that measured none, without --replay
+# a run that measured none (no flow under 100 KB): the setup given
+# stands, said once on stderr, and no backend_derived line
+expect_status 0 "$HYDE" sim -q --replay "$A" -B measured_setup=yes -B setup=3ms -o "$tmpdir/ms8"
+[ "$err" = "hyde sim: measured_setup: $A measured no set-up (no flow under 100 KB): -B setup=3ms stands" ] ||
+	fail "measured_setup without one, setup given: stderr: $err"
+expect_status 0 "$HYDE" sim -q --replay "$A" -B setup=3ms -o "$tmpdir/ms9"
+cmp -s "$tmpdir/ms8/flows.csv" "$tmpdir/ms9/flows.csv" ||
+	fail "measured_setup without one: not setup=3ms: $(diff "$tmpdir/ms8/flows.csv" "$tmpdir/ms9/flows.csv" | head -3)"
+grep -q backend_derived "$tmpdir/ms8/events.log" && fail "measured_setup without one: a backend_derived line"
+# refused, nothing made: a run that measured none with no setup given,
+# and without --replay
 expect_status 2 "$HYDE" sim -q --replay "$A" -B measured_setup=yes -o "$tmpdir/ms3"
 contains "$err" "measured_setup: $A has no measured set-up"
+contains "$err" "give -B setup too, for the runs without one"
 expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -B measured_setup=yes -o "$tmpdir/ms5"
 contains "$err" "measured_setup: only with --replay"
 for d in ms3 ms5; do

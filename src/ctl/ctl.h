@@ -118,6 +118,7 @@ struct ctl_opts {
 	int64_t heartbeat;	  /* node managers' heartbeat period (YARN: 1s); 0: none */
 	bool progress;		  /* a progress line on stderr */
 	bool quiet;
+	bool replay_check;	  /* --replay's check of the run's files: nothing runs */
 	/* Free each flow when it is done, its line streamed to flows.csv,
 	 * and keep no map lists: memory stays bounded on long runs (hyde
 	 * sim). ctl_flows then lists nothing. */

@@ -57,6 +57,7 @@
 #include "core/log.h"
 #include "core/opts.h"
 #include "core/rng.h"
+#include "core/units.h"
 #include "core/util.h"
 #include "ctl/ctl.h"
 #include "net/netsched.h"
@@ -270,6 +271,7 @@ struct sim {
 	const struct topo *t;
 	unsigned H, R, L;
 	unsigned shift;	  /* a rate unit is 2^-shift bit per ns */
+	bool setup_measured; /* -B measured_setup took the replayed run's own */
 	i128 tol;	  /* what is left of a done flow: 2^-20 bit */
 	uint64_t *cap;	  /* units, per link */
 	struct mm *mm;
@@ -2174,17 +2176,29 @@ static int sim_init(struct backend *b, char *errbuf)
 			errbuf_set(errbuf, "measured_setup: only with --replay (the set-up the replayed run measured)");
 			return -EINVAL;
 		}
-		if (!rundir_first_byte(run, &ns, &n)) {
-			errbuf_set(errbuf, "measured_setup: %s has no measured set-up (summary.json's analysis.first_byte.under_100kb: an emulated run's with flows under 100 KB, from hyde analyze)",
+		if (rundir_first_byte(run, &ns, &n)) {
+			if (ns <= 0) {
+				errbuf_set(errbuf, "measured_setup: %s measured a set-up of %" PRId64 " ns: not a time to wait",
+					   run, ns);
+				return -EINVAL;
+			}
+			s->opts.setup = ns;
+			s->setup_measured = true;
+		} else if (s->opts.setup) {
+			/* a run with no flow under 100 KB: the set-up given stands,
+			 * said here (once: not in --replay's check of the run's
+			 * files) and by the events.log's backend_options (no
+			 * backend_derived line) */
+			char tb[32];
+
+			if (!ctl_options(b->ctl)->replay_check)
+				fprintf(stderr, "hyde sim: measured_setup: %s measured no set-up (no flow under 100 KB): -B setup=%s stands\n",
+					run, unit_human_time((double)s->opts.setup, tb, sizeof(tb)));
+		} else {
+			errbuf_set(errbuf, "measured_setup: %s has no measured set-up (summary.json's analysis.first_byte.under_100kb: an emulated run's with flows under 100 KB, from hyde analyze); give -B setup too, for the runs without one",
 				   run);
 			return -EINVAL;
 		}
-		if (ns <= 0) {
-			errbuf_set(errbuf, "measured_setup: %s measured a set-up of %" PRId64 " ns: not a time to wait",
-				   run, ns);
-			return -EINVAL;
-		}
-		s->opts.setup = ns;
 	}
 	if (!strcmp(s->opts.fetch, "rack")) {
 		if (ctl_options(b->ctl)->replay) {
@@ -2630,7 +2644,7 @@ static void sim_derived(struct backend *b, char *buf, size_t len)
 {
 	struct sim *s = SIM(b);
 
-	if (s->opts.measured_setup)
+	if (s->setup_measured)
 		snprintf(buf, len, "setup=%" PRId64 "ns", s->opts.setup);
 }
 
