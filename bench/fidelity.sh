@@ -67,6 +67,9 @@ for r in "$@"; do
 		IFS=$old_ifs
 		i=$((i + 1))
 		k=$((k + 1))
+		# the sets' legend, for the pooled figures (once)
+		# shellcheck disable=SC2086,SC2116
+		[ "$r" = "$1" ] && printf 'set %d: %s\n' "$k" "$(echo $o)" >>"$tmp/sets"
 		# a set that draws what the model leaves out: DRAWS replays, joined
 		# by their median (hyde fidelity with several SIM_RUNs)
 		# (echo: the set's words with single spaces, as printed; set -f is on)
@@ -126,17 +129,5 @@ if [ -s "$tmp/pool" ]; then
 			printf '%-4s %-16s %s\n' "$k" "$s" "$(pooled $(awk -v k="$k" -v s="$s" '$1 == k && $2 == s { print $3 }' "$tmp/pool"))"
 		done
 	done
-	old_ifs=$IFS
-	IFS=';'
-	set -f
-	k=0
-	for o in $OPTS; do
-		IFS=$old_ifs
-		k=$((k + 1))
-		# shellcheck disable=SC2086,SC2116
-		printf 'set %d: %s\n' "$k" "$(echo $o)"
-		IFS=';'
-	done
-	IFS=$old_ifs
-	set +f
+	cat "$tmp/sets"
 fi
