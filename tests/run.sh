@@ -235,9 +235,13 @@ for i in $(seq 200); do
 	sleep 0.05
 done
 rm -f "$tmpdir/bin/hyde"
+# still running, so that its reduces (slowstart=1: after every map) start
+# with the file gone: else this case would test nothing
+kill -0 $pid 2>/dev/null && alive=1 || alive=""
 wait $pid
 st=$?
 [ -n "$seen" ] || fail "no map task appeared before the binary went"
+[ -n "$alive" ] || fail "the run had ended before its binary went: nothing tested"
 [ "$st" = 0 ] || fail "a run whose binary was removed under it: exit $st: $(tail -3 "$tmpdir/rebuilt.err")"
 left_behind
 
