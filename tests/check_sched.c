@@ -389,6 +389,63 @@ START_TEST(corral_latency)
 }
 END_TEST
 
+/* ---- the fair order's sort (sched_fair_sort): both ways give the order
+ * by the user's running tasks, then the job's, then the job's place ---- */
+
+START_TEST(fair_sort_ways)
+{
+	static const struct {
+		size_t n;
+		uint32_t range; /* keys below */
+	} cases[] = { { 0, 1 }, { 1, 5 }, { 7, 3 }, { 40, 2 }, { 40, 5000 }, { 300, 40 },
+		      { 300, 100000 } };
+	struct hyde_sched_host h;
+	struct rng r;
+	size_t k, i, j, way;
+
+	memset(&h, 0, sizeof(h));
+	rng_seed(&r, 7);
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
+		size_t n = cases[k].n;
+		uint32_t *rkey = xcalloc(n + 1, sizeof(*rkey)), *ukey = xcalloc(n + 1, sizeof(*ukey));
+		uint32_t *want = xcalloc(n + 1, sizeof(*want)), *pos = xcalloc(n + 1, sizeof(*pos));
+		uint32_t *tmp = xcalloc(n + 1, sizeof(*tmp)), rmax = 0, umax = 0;
+
+		for (i = 0; i < n; i++) {
+			rkey[i] = (uint32_t)rng_below(&r, cases[k].range);
+			ukey[i] = (uint32_t)rng_below(&r, cases[k].range);
+			rmax = rkey[i] > rmax ? rkey[i] : rmax;
+			umax = ukey[i] > umax ? ukey[i] : umax;
+		}
+		/* by hand: insertion by (user's, job's, index) */
+		for (i = 0; i < n; i++) {
+			for (j = i; j > 0; j--) {
+				uint32_t p = want[j - 1];
+
+				if (ukey[p] < ukey[i] || (ukey[p] == ukey[i] && rkey[p] <= rkey[i]))
+					break;
+				want[j] = p;
+			}
+			want[j] = (uint32_t)i;
+		}
+		for (way = SCHED_SORT_ANY; way <= SCHED_SORT_CMP; way++) {
+			sched_fair_sort(&h, pos, tmp, n, rkey, rmax, ukey, umax, (enum sched_sort)way);
+			for (i = 0; i < n; i++)
+				ck_assert_msg(pos[i] == want[i],
+					      "n %zu, keys < %u, way %zu: place %zu is %u, not %u", n,
+					      cases[k].range, way, i, pos[i], want[i]);
+		}
+		free(rkey);
+		free(ukey);
+		free(want);
+		free(pos);
+		free(tmp);
+	}
+	free(h.fo_cnt);
+	free(h.fo_ent);
+}
+END_TEST
+
 /* ---- in the simulator ---- */
 
 /* Run; fails the test unless every job is done. */
@@ -831,6 +888,7 @@ Suite *sched_suite(void)
 	tcase_add_test(tc, ocas_pick_order);
 	tcase_add_loop_test(tc, delay_levels, 0, ARRAY_SIZE(delay_cases));
 	tcase_add_test(tc, corral_latency);
+	tcase_add_test(tc, fair_sort_ways);
 	tcase_add_loop_test(tc, bad_option, 0, ARRAY_SIZE(bad_opts));
 	tcase_add_test(tc, bad_option_at_init);
 	suite_add_tcase(s, tc);

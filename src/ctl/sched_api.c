@@ -302,6 +302,7 @@ void sched_free(struct hyde_sched *s)
 	free(s->host->by_ready);
 	free(s->host->fo_tmp);
 	free(s->host->fo_cnt);
+	free(s->host->fo_ent);
 	free(s->host->in_by_ready);
 	if (s->host->dl)
 		dlclose(s->host->dl);
@@ -862,6 +863,45 @@ static void fo_count_sort(struct hyde_sched_host *h, const uint32_t *in, uint32_
 		out[h->fo_cnt[key[in[i]]]++] = in[i];
 }
 
+struct fo_ent {
+	uint64_t key; /* user's running tasks, then the job's */
+	uint32_t pos;
+};
+
+static int fo_ent_cmp(const void *a, const void *b)
+{
+	const struct fo_ent *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, size_t n,
+		     const uint32_t *rkey, uint32_t rmax, const uint32_t *ukey, uint32_t umax,
+		     enum sched_sort how)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pos[i] = (uint32_t)i;
+	if (how == SCHED_SORT_ANY)
+		how = (size_t)rmax + umax <= 4 * n + 64 ? SCHED_SORT_COUNT : SCHED_SORT_CMP;
+	if (how == SCHED_SORT_COUNT) { /* by the job's, then (stable) the user's */
+		fo_count_sort(h, pos, tmp, n, rkey, rmax);
+		fo_count_sort(h, tmp, pos, n, ukey, umax);
+		return;
+	}
+	/* few candidates among many running tasks: the counting sorts would
+	 * walk every count up to the largest (3.6% of the SWIM day's time) */
+	hyde_grow((void **)&h->fo_ent, &h->cap_fo_ent, n + 1, sizeof(*h->fo_ent));
+	for (i = 0; i < n; i++)
+		h->fo_ent[i] = (struct fo_ent){ (uint64_t)ukey[i] << 32 | rkey[i], (uint32_t)i };
+	qsort(h->fo_ent, n, sizeof(*h->fo_ent), fo_ent_cmp);
+	for (i = 0; i < n; i++)
+		pos[i] = h->fo_ent[i].pos;
+}
+
 size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_running)
 {
 	struct hyde_sched_host *h = s->host;
@@ -906,7 +946,6 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 		cand[n] = x;
 		rkey[n] = j->maps_running + j->reduces_running;
 		ukey[n] = user_running[j->user_idx];
-		pos[n] = (uint32_t)n;
 		if (rkey[n] > rmax)
 			rmax = rkey[n];
 		if (ukey[n] > umax)
@@ -914,9 +953,7 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 		n++;
 	}
 	h->n_by_ready = k;
-	/* by the job's running tasks, then (stable) by its user's */
-	fo_count_sort(h, pos, tmp, n, rkey, rmax);
-	fo_count_sort(h, tmp, pos, n, ukey, umax);
+	sched_fair_sort(h, pos, tmp, n, rkey, rmax, ukey, umax, SCHED_SORT_ANY);
 	for (i = 0; i < n; i++)
 		order[i] = cand[pos[i]];
 	return n;

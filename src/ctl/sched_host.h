@@ -38,12 +38,23 @@ struct hyde_sched_host {
 	size_t cap_active;
 	struct hyde_sched_ops *ops_copy; /* a version 1 plugin's table, grown */
 	/* hyde_fair_order: the READY jobs by (ready_at, index), kept as they
-	 * become ready (a job's place there never changes), and the counting
-	 * sorts' scratch */
+	 * become ready (a job's place there never changes), and the sorts'
+	 * scratch */
 	uint32_t *by_ready, *fo_tmp, *fo_cnt;
 	size_t n_by_ready, cap_by_ready, cap_fo_tmp, cap_fo_cnt;
+	struct fo_ent *fo_ent;
+	size_t cap_fo_ent;
 	uint8_t *in_by_ready;  /* per job */
 };
+
+/* hyde_fair_order's sort: pos[0..n) becomes 0..n-1 ordered by ukey (the
+ * user's running tasks), then rkey (the job's), then index; rmax and umax
+ * bound the keys; tmp holds n. Two counting sorts, or one comparison sort
+ * where the keys' range dwarfs n (SCHED_SORT_ANY picks): the same order. */
+enum sched_sort { SCHED_SORT_ANY, SCHED_SORT_COUNT, SCHED_SORT_CMP };
+void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, size_t n,
+		     const uint32_t *rkey, uint32_t rmax, const uint32_t *ukey, uint32_t umax,
+		     enum sched_sort how);
 
 /* Is spec a plugin's path rather than a shipped scheduler's name (it has
  * a '/' or ends in ".so")? */
