@@ -437,7 +437,7 @@ static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 	struct jstate *j = &c->js[t->job];
 	struct rstate *rs = &j->red[t->idx];
 	/* batched: an open reduce has been offered every finished map */
-	uint32_t seen = j->lz ? (rs->opened ? job->maps_done : 0) : rs->maps_seen;
+	uint32_t seen = j->lz || j->rk ? (rs->opened ? job->maps_done : 0) : rs->maps_seen;
 
 	if (rs->computing || !hyde_job_maps_done(job) || seen < job->wl->maps || rs->flows_left)
 		return;
@@ -448,6 +448,8 @@ static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 		for (h = 0; h < topo_n_hosts(c->t); h++)
 			jobbatch_need(j->lz, h, t->idx, false);
 	}
+	if (j->rk)
+		jobbatch_rack_close(c, t->job, t->idx);
 	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
 	rs->open = NULL;
@@ -536,6 +538,8 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		c->js[f->job].cf_start = f->start;
 	if (c->js[f->job].lz)
 		jobbatch_settle(c, f);
+	else if (f->lz_open)
+		jobbatch_rack_settle(c, f);
 	if (f->path == PATH_OCS) {
 		struct ocs_pair *p = &c->js[f->job].pairs[f->pair];
 
@@ -696,7 +700,7 @@ void ctl_flow_start(struct ctl *c, struct flow *f)
 	flow_activate(c, f);
 }
 
-static void flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
+void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
 {
 	struct jstate *j = &c->js[f->job];
 
@@ -754,7 +758,7 @@ void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow
 
 /* Hand map m's output to reduce r: batch it into a fetch from the same
  * host that has not started yet, or make a new fetch. */
-static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
+void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
 {
 	struct hyde_job *jb = &c->c->jobs[job];
 	struct jstate *j = &c->js[job];
@@ -775,7 +779,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 		rs->open = xcalloc(topo_n_hosts(c->t) + c->t->racks, sizeof(struct flow *));
 	f = rs->open[slot];
 	if (f && (f->state == FLOW_WAIT_SLOT || f->state == FLOW_WAIT_CIRCUIT)) {
-		flow_add_map(c, f, m, bytes);
+		ctl_flow_add_map(c, f, m, bytes);
 		return;
 	}
 	if (rack) /* keyed by the rack's first host */
@@ -784,7 +788,7 @@ static void offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r
 	f->nth = m;
 	rs->open[slot] = f;
 	rs->flows_left++;
-	flow_add_map(c, f, m, bytes);
+	ctl_flow_add_map(c, f, m, bytes);
 	ctl_flow_enqueue(c, j, job, f);
 }
 
@@ -806,7 +810,9 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 	else
 		for (m = 0; m < jb->wl->maps; m++)
 			if (jb->maps[m].state == HYDE_TASK_DONE)
-				offer_map_output(c, job, m, r);
+				ctl_offer_map_output(c, job, m, r);
+	if (j->rk)
+		jobbatch_rack_open(c, job, r);
 	reduce_maybe_compute(c, &jb->reduces[r]);
 }
 
@@ -1139,9 +1145,11 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 		j->out_rack[topo_host_rack(c->t, host)] += wl_map_output_bytes(w, t->idx);
 		if (j->lz)
 			jobbatch_map_done(c, t->job, t->idx);
+		else if (j->rk)
+			jobbatch_rack_map_done(c, t->job, t->idx);
 		else if (j->shuffle_open)
 			for (k = 0; k < j->n_fetching; k++)
-				offer_map_output(c, t->job, t->idx, j->fetching[k]);
+				ctl_offer_map_output(c, t->job, t->idx, j->fetching[k]);
 	}
 	if (c->sched->ops->task_finished)
 		c->sched->ops->task_finished(c->sched, t);
@@ -1641,6 +1649,7 @@ int ctl_run(struct ctl *c, char *errbuf)
 			c->t0 + c->opts.horizon, (double)c->opts.horizon / 1e9, c->jobs_done,
 			c->wl->n_jobs);
 	cont_run_end(c);
+	jobbatch_rack_flush(c);
 	if (!c->failed && !c->at_horizon && c->jobs_done < c->wl->n_jobs)
 		ctl_fail(c, "nothing left to do but %zu of %zu jobs are not done (a scheduler that never places them?)",
 			 c->wl->n_jobs - c->jobs_done, c->wl->n_jobs);

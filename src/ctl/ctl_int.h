@@ -90,6 +90,23 @@ struct tio {
 	int64_t work_start; /* a map: when its work began, -1 before */
 };
 
+/* The simulator's lazy rack batching (-B fetch=rack; jobbatch.c): a
+ * fetch from a rack that waits for a copy slot, EPS or within the rack,
+ * holds the rack's outputs finished while it waits (but its reduce's own
+ * host's): they are added when it starts, in their order, not map by map
+ * as they finish. The other offers go through ctl_offer_map_output as
+ * ever: a reduce's own host's outputs, circuit fetches (their pairs'
+ * demand counts while they wait), new fetches. */
+struct jrack {
+	uint32_t words;	 /* 64-bit words of a rack's bitset of reduces */
+	uint64_t *eager; /* per rack: the fetching reduces with no lazy fetch
+			  * waiting on it (its next output is offered) */
+	uint32_t **seq;	 /* per rack: its finished maps in order, (map, host) */
+	uint32_t *n_seq, *cap_seq;
+	uint32_t *head;	 /* per host: its fetching reduces by index, or NONE */
+	uint32_t *next;	 /* per reduce */
+};
+
 struct jstate {
 	struct rstate *red;
 	struct tio *map_in;  /* per map: its input reads */
@@ -97,6 +114,7 @@ struct jstate {
 	uint64_t *out_rack;  /* shuffle bytes of finished maps per rack */
 	bool ready_seen;     /* job_ready told */
 	struct jlazy *lz;	/* batched outputs, or NULL */
+	struct jrack *rk;	/* batched rack fetches, or NULL */
 	uint32_t *fetching, n_fetching; /* reduces taking outputs, by index */
 	uint32_t *maps_done_rack;	 /* finished maps per rack */
 	uint64_t *red_bytes_rack;	 /* shuffle bytes of placed reduces per rack */
@@ -371,6 +389,18 @@ void jobbatch_map_done(struct ctl *c, uint32_t job, uint32_t m);
 void jobbatch_reduce_open(struct ctl *c, uint32_t job, uint32_t r);
 /* a flow's bytes so far (a waiting batched fetch grows) */
 uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
+/* rack batching (struct jrack): map m is done; reduce r takes every
+ * finished map's output (after ctl.c has offered them), or computes (no
+ * more fetches); a waiting rack fetch starts: its outputs are added */
+void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m);
+void jobbatch_rack_open(struct ctl *c, uint32_t job, uint32_t r);
+void jobbatch_rack_close(struct ctl *c, uint32_t job, uint32_t r);
+void jobbatch_rack_settle(struct ctl *c, struct flow *f);
+void jobbatch_rack_flush(struct ctl *c); /* the run ends */
+/* ctl.c: hand map m's output to reduce r (a waiting fetch from its host,
+ * or rack, takes it, or a new fetch); add it to a fetch */
+void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r);
+void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes);
 
 /* rundir.c: make the run directory (opts.outdir; none: nothing) and open
  * events.log. */

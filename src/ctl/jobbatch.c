@@ -24,15 +24,24 @@ void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
 	unsigned H = topo_n_hosts(c->t), k;
 	struct jlazy *lz;
 
+	if (!c->opts.stream_flows || !w->reduces || !w->maps)
+		return;
+	if (c->fetch_rack) { /* -B fetch=rack: struct jrack */
+		struct jrack *rk = j->rk = xcalloc(1, sizeof(*rk));
+
+		rk->words = (w->reduces + 63) / 64;
+		rk->eager = xcalloc((size_t)c->t->racks * rk->words, sizeof(uint64_t));
+		rk->seq = xcalloc(c->t->racks, sizeof(uint32_t *));
+		rk->n_seq = xcalloc(c->t->racks, sizeof(uint32_t));
+		rk->cap_seq = xcalloc(c->t->racks, sizeof(uint32_t));
+		rk->head = xcalloc(H, sizeof(uint32_t));
+		memset(rk->head, 0xff, H * sizeof(uint32_t));
+		rk->next = xcalloc(w->reduces, sizeof(uint32_t));
+		return;
+	}
 	/* every partition must have bytes (a map with none to give is no
 	 * fetch), and no per-reduce sizes */
-	if (!c->opts.stream_flows || !w->reduces || !w->maps || w->reduce_bytes ||
-	    w->shuffle / w->reduces < w->maps)
-		return;
-	/* -B fetch=rack: a rack's fetches are few enough to batch map by
-	 * map (the same CPU at paper60 scale 0.1 and 1), and a reduce's own
-	 * host's outputs are kept apart from its rack's (ctl.c) */
-	if (c->fetch_rack)
+	if (w->reduce_bytes || w->shuffle / w->reduces < w->maps)
 		return;
 	lz = j->lz = xcalloc(1, sizeof(*lz));
 	lz->words = (w->reduces + 63) / 64;
@@ -55,6 +64,18 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 	struct jlazy *lz = j->lz;
 	unsigned H = topo_n_hosts(c->t), h, k;
 
+	if (j->rk) {
+		for (k = 0; k < c->t->racks; k++)
+			free(j->rk->seq[k]);
+		free(j->rk->seq);
+		free(j->rk->n_seq);
+		free(j->rk->cap_seq);
+		free(j->rk->eager);
+		free(j->rk->head);
+		free(j->rk->next);
+		free(j->rk);
+		j->rk = NULL;
+	}
 	if (!lz)
 		return;
 	for (k = 0; k < 2; k++) {
@@ -102,12 +123,38 @@ static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow 
 			     lz_class(c->wl->jobs + f->job, f->reduce)];
 }
 
+/* A waiting rack fetch's outputs since it went lazy (but its reduce's own
+ * host's): their bytes, added to it (add) as ctl_offer_map_output would
+ * have, one by one in their order, or only counted. */
+static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
+{
+	const struct jrack *rk = c->js[f->job].rk;
+	const struct rstate *rs = &c->js[f->job].red[f->reduce];
+	uint32_t own = (uint32_t)c->c->jobs[f->job].reduces[f->reduce].host, i;
+	const uint32_t *q = rk->seq[f->src_rack];
+	uint64_t sum = 0;
+
+	for (i = f->lz_from; i < rk->n_seq[f->src_rack]; i++) {
+		uint32_t m = q[2 * i];
+		uint64_t bytes = rs->part_base + (m < rs->part_rem);
+
+		if (q[2 * i + 1] == own || !bytes)
+			continue;
+		sum += bytes;
+		if (add)
+			ctl_flow_add_map(c, f, m, bytes);
+	}
+	return sum;
+}
+
 /* The bytes a waiting batched fetch holds so far (for a run's files when
  * it stops before the fetch starts). */
 uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f)
 {
 	const struct jlazy *lz = c->js[f->job].lz;
 
+	if (f->lz_open && c->js[f->job].rk) /* counted only: nothing changes */
+		return f->bytes + rack_window((struct ctl *)c, (struct flow *)f, false);
 	if (!f->lz_open || !lz)
 		return f->bytes;
 	return lz_range(lz, f->src_host, lz_class(&c->wl->jobs[f->job], f->reduce), f->lz_from,
@@ -252,5 +299,151 @@ void jobbatch_reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 			lz->single_n[h]++;
 			lz->single_bytes[h] += lz->base[k] + (m < lz->rem[k]);
 		}
+	}
+}
+
+/* ---- rack batching (struct jrack, -B fetch=rack) ---- */
+
+static void rk_bit(struct jrack *rk, unsigned rack, uint32_t r, bool on)
+{
+	uint64_t *w = &rk->eager[(size_t)rack * rk->words + r / 64];
+
+	if (on)
+		*w |= 1ULL << (r % 64);
+	else
+		*w &= ~(1ULL << (r % 64));
+}
+
+/* After an offer to reduce r of an output of `rack`: a fetch from the
+ * rack that waits for a copy slot, not yet lazy, becomes lazy (it holds
+ * the rack's next outputs) and r leaves the rack's eager set. */
+static void rk_after_offer(struct ctl *c, struct jstate *j, uint32_t r, unsigned rack)
+{
+	struct rstate *rs = &j->red[r];
+	struct flow *f = rs->open ? rs->open[topo_n_hosts(c->t) + rack] : NULL;
+
+	if (f && f->state == FLOW_WAIT_SLOT && f->path != PATH_OCS && !f->lz_open) {
+		f->lz_open = true;
+		f->lz_from = j->rk->n_seq[rack];
+		rk_bit(j->rk, rack, r, false);
+	} else {
+		rk_bit(j->rk, rack, r, true);
+	}
+}
+
+/* The first reduce above `from` in the rack's eager set, or UINT32_MAX. */
+static uint32_t rk_next_eager(const struct jrack *rk, unsigned rack, uint32_t from, uint32_t n)
+{
+	const uint64_t *w = &rk->eager[(size_t)rack * rk->words];
+	uint32_t wd = from / 64;
+	uint64_t bits;
+
+	if (from >= n)
+		return UINT32_MAX;
+	bits = w[wd] & (~0ULL << (from % 64));
+	for (;;) {
+		if (bits)
+			return wd * 64 + (uint32_t)__builtin_ctzll(bits);
+		if (++wd >= rk->words)
+			return UINT32_MAX;
+		bits = w[wd];
+	}
+}
+
+void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m)
+{
+	struct hyde_job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jrack *rk = j->rk;
+	unsigned h = (unsigned)jb->maps[m].host, rack = topo_host_rack(c->t, h);
+	uint32_t n = rk->n_seq[rack], p, r, e;
+
+	if (rk->cap_seq[rack] < n + 1) {
+		rk->cap_seq[rack] = rk->cap_seq[rack] ? 2 * rk->cap_seq[rack] : 16;
+		rk->seq[rack] = xrealloc(rk->seq[rack], 2 * (size_t)rk->cap_seq[rack] * sizeof(uint32_t));
+	}
+	rk->seq[rack][2 * n] = m;
+	rk->seq[rack][2 * n + 1] = h;
+	rk->n_seq[rack] = n + 1;
+	if (!j->shuffle_open)
+		return;
+	/* in index order, as ctl.c's loop over the fetching reduces: those
+	 * with no lazy fetch from the rack, and those on h (theirs is an
+	 * own-host output, whatever waits from the rack) */
+	p = rk->head[h];
+	e = rk_next_eager(rk, rack, 0, jb->wl->reduces);
+	while (p != UINT32_MAX || e != UINT32_MAX) {
+		r = p < e ? p : e;
+		if (r == p)
+			p = rk->next[p];
+		ctl_offer_map_output(c, job, m, r);
+		if ((unsigned)jb->reduces[r].host != h)
+			rk_after_offer(c, j, r, rack);
+		e = rk_next_eager(rk, rack, r + 1, jb->wl->reduces);
+	}
+}
+
+void jobbatch_rack_open(struct ctl *c, uint32_t job, uint32_t r)
+{
+	struct jstate *j = &c->js[job];
+	struct jrack *rk = j->rk;
+	unsigned h = (unsigned)c->c->jobs[job].reduces[r].host, k;
+	uint32_t *pp = &rk->head[h];
+
+	while (*pp != UINT32_MAX && *pp < r)
+		pp = &rk->next[*pp];
+	rk->next[r] = *pp;
+	*pp = r;
+	for (k = 0; k < c->t->racks; k++)
+		rk_after_offer(c, j, r, k);
+}
+
+void jobbatch_rack_close(struct ctl *c, uint32_t job, uint32_t r)
+{
+	struct jrack *rk = c->js[job].rk;
+	uint32_t *pp = &rk->head[c->c->jobs[job].reduces[r].host];
+	unsigned k;
+
+	while (*pp != UINT32_MAX && *pp != r)
+		pp = &rk->next[*pp];
+	if (*pp == r)
+		*pp = rk->next[r];
+	for (k = 0; k < c->t->racks; k++)
+		rk_bit(rk, k, r, false);
+}
+
+void jobbatch_rack_settle(struct ctl *c, struct flow *f)
+{
+	struct jstate *j = &c->js[f->job];
+
+	rack_window(c, f, true);
+	f->lz_open = false;
+	/* the rack's next output makes a new fetch */
+	if (j->red[f->reduce].opened && !j->red[f->reduce].computing)
+		rk_bit(j->rk, f->src_rack, f->reduce, true);
+}
+
+/* The run ends: every lazy rack fetch still waiting takes its outputs, so
+ * that its flow's and its job's bytes are what offers one by one made. */
+void jobbatch_rack_flush(struct ctl *c)
+{
+	unsigned H = topo_n_hosts(c->t), k;
+	size_t i;
+	uint32_t r;
+
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		struct jstate *j = &c->js[i];
+
+		if (!j->rk || !j->red)
+			continue;
+		for (r = 0; r < c->wl->jobs[i].reduces; r++)
+			for (k = 0; j->red[r].open && k < c->t->racks; k++) {
+				struct flow *f = j->red[r].open[H + k];
+
+				if (f && f->lz_open) {
+					rack_window(c, f, true);
+					f->lz_open = false;
+				}
+			}
 	}
 }
