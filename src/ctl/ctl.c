@@ -526,9 +526,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		c->js[f->job].cf_start = f->start;
 	/* (a replayed flow: as recorded, no fetch bookkeeping) */
 	if (f->kind != HYDE_FLOW_SHUFFLE || c->replay) {
-		ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64 " %s", f->id,
-			  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes,
-			  flow_kind_name(f->kind));
+		ctl_event_flow_start(c, f, true);
 		if ((r = c->be.ops->flow_start(&c->be, f)))
 			ctl_fail(c, "%s flow %" PRIu32 " of job %s: cannot start: %s",
 				 flow_kind_name(f->kind), f->id, c->wl->jobs[f->job].id, strerror(-r));
@@ -550,8 +548,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		p->active[p->n_active++] = f;
 		p->active_known = false;
 	}
-	ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64, f->id,
-		  c->wl->jobs[f->job].id, f->reduce, flow_path_name(f->path), f->bytes);
+	ctl_event_flow_start(c, f, false);
 	r = c->be.ops->flow_start(&c->be, f);
 	if (r)
 		ctl_fail(c, "flow %" PRIu32 " of job %s: cannot start: %s", f->id,
@@ -1193,7 +1190,7 @@ static void flow_ended(struct ctl *c, struct flow *f)
 	if (f->src_rack != f->dst_rack)
 		c->kind_cross_bytes[f->kind] += f->bytes;
 	metrics_flow_ended(c, f);
-	ctl_event(c, "flow_done %" PRIu32, f->id);
+	ctl_event_flow_done(c, f);
 	if (f->kind != HYDE_FLOW_SHUFFLE)
 		return; /* the path totals are the shuffle's (Co-scheduler Fig. 3) */
 	c->bytes_done += f->bytes;

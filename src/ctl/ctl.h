@@ -255,6 +255,10 @@ void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One line in events.log (if the run has a directory). */
 void ctl_event(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A flow's start (with its kind: with_kind) and end, as ctl_event writes
+ * them, without printf (rundir.c). */
+void ctl_event_flow_start(struct ctl *c, const struct flow *f, bool with_kind);
+void ctl_event_flow_done(struct ctl *c, const struct flow *f);
 struct live_status;
 /* What the run is doing now (live.c; final: the run is over). */
 void ctl_live(struct ctl *c, bool final, struct live_status *s);

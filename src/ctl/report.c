@@ -115,20 +115,77 @@ int report_write_app(struct ctl *c, char *errbuf)
 	return c->be.ops == &backend_sim ? 0 : report_write_summary(c, RUNDIR_APP_SUMMARY, errbuf);
 }
 
+/* A host's name, r<rack>h<host> (topo_host_name), or a rack's, r<rack>. */
+static char *put_host(char *p, const struct topo *t, unsigned host, bool rack)
+{
+	*p++ = 'r';
+	if (rack)
+		return put_u64(p, host);
+	p = put_u64(p, host / t->hosts);
+	*p++ = 'h';
+	return put_u64(p, host % t->hosts);
+}
+
+/* flows.csv's line of f, written by hand (a line per flow: fprintf and
+ * the names' snprintf were most of the simulator's output time); the
+ * name as ctl_flow_name makes it, cut to CTL_FLOW_NAME_MAX - 1. */
 static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 {
 	int64_t fct = f->state == FLOW_DONE ? f->end - f->start : -1;
 	uint64_t bytes = ctl_flow_bytes_now(c, f);
-	char src[32], dst[32], name[CTL_FLOW_NAME_MAX];
+	const char *id = c->wl->jobs[f->job].id;
+	size_t need = 2 * strlen(id) + 512;
+	char small[1024], *line = need <= sizeof(small) ? small : xmalloc(need), *p, *name, src[32];
 
-	ctl_flow_src_name(c, f, src, sizeof(src));
-	topo_host_name(c->t, f->dst_host, dst, sizeof(dst));
-	ctl_flow_name(c, f, name, sizeof(name));
-	fprintf(fp, "%" PRIu32 ",%" PRIu32 ",%s,%s,%" PRIu64 ",%" PRId64 ",%" PRId64
-		",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRId64 ",%s,%s,%s,%s\n",
-		f->id, f->job, c->wl->jobs[f->job].id, flow_path_name(f->path), bytes,
-		f->start, f->end, fct, f->path == PATH_OCS ? bytes : 0,
-		f->path == PATH_EPS ? bytes : 0, fct, flow_kind_name(f->kind), src, dst, name);
+	p = f->from_rack ? put_host(src, c->t, f->src_rack, true) : put_host(src, c->t, f->src_host, false);
+	*p = '\0';
+	p = put_u64(line, f->id);
+	*p++ = ',';
+	p = put_u64(p, f->job);
+	*p++ = ',';
+	p = put_str(p, id);
+	*p++ = ',';
+	p = put_str(p, flow_path_name(f->path));
+	*p++ = ',';
+	p = put_u64(p, bytes);
+	*p++ = ',';
+	p = put_i64(p, f->start);
+	*p++ = ',';
+	p = put_i64(p, f->end);
+	*p++ = ',';
+	p = put_i64(p, fct);
+	*p++ = ',';
+	p = put_u64(p, f->path == PATH_OCS ? bytes : 0);
+	*p++ = ',';
+	p = put_u64(p, f->path == PATH_EPS ? bytes : 0);
+	p = put_str(p, ",0,");
+	p = put_i64(p, fct);
+	*p++ = ',';
+	p = put_str(p, flow_kind_name(f->kind));
+	*p++ = ',';
+	p = put_str(p, src);
+	*p++ = ',';
+	p = put_host(p, c->t, f->dst_host, false);
+	*p++ = ',';
+	name = p;
+	p = put_str(p, id);
+	*p++ = '/';
+	p = put_str(p, flow_kind_name(f->kind));
+	*p++ = '/';
+	*p++ = f->kind == HYDE_FLOW_INPUT ? 'm' : 'r';
+	p = put_u64(p, f->reduce);
+	*p++ = '/';
+	if (f->kind == HYDE_FLOW_SHUFFLE)
+		*p++ = 'm';
+	p = put_u64(p, f->nth);
+	*p++ = '@';
+	p = put_str(p, src);
+	if (p - name > CTL_FLOW_NAME_MAX - 1)
+		p = name + CTL_FLOW_NAME_MAX - 1;
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), fp);
+	if (line != small)
+		free(line);
 }
 
 /* stream_flows: flows.csv is written as flows end (in that order), so

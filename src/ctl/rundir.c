@@ -33,6 +33,54 @@ void ctl_event(struct ctl *c, const char *fmt, ...)
 	fputc('\n', c->events);
 }
 
+/* The events of every flow, written by hand (two lines per flow: half
+ * the simulator's output): "flow_start ID JOB TASK PATH BYTES[ KIND]"
+ * (KIND: with_kind) and "flow_done ID", as ctl_event would write them. */
+void ctl_event_flow_start(struct ctl *c, const struct flow *f, bool with_kind)
+{
+	const char *id = c->wl->jobs[f->job].id;
+	char line[256], *p;
+
+	if (!c->events)
+		return;
+	if (strlen(id) > 128) { /* no workload file's (WL_ID_MAX) */
+		ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64 "%s%s", f->id, id, f->reduce,
+			  flow_path_name(f->path), f->bytes, with_kind ? " " : "",
+			  with_kind ? flow_kind_name(f->kind) : "");
+		return;
+	}
+	p = put_i64(line, ctl_now(c));
+	p = put_str(p, " flow_start ");
+	p = put_u64(p, f->id);
+	*p++ = ' ';
+	p = put_str(p, id);
+	*p++ = ' ';
+	p = put_u64(p, f->reduce);
+	*p++ = ' ';
+	p = put_str(p, flow_path_name(f->path));
+	*p++ = ' ';
+	p = put_u64(p, f->bytes);
+	if (with_kind) {
+		*p++ = ' ';
+		p = put_str(p, flow_kind_name(f->kind));
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), c->events);
+}
+
+void ctl_event_flow_done(struct ctl *c, const struct flow *f)
+{
+	char line[64], *p;
+
+	if (!c->events)
+		return;
+	p = put_i64(line, ctl_now(c));
+	p = put_str(p, " flow_done ");
+	p = put_u64(p, f->id);
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), c->events);
+}
+
 static int mkdir_p(const char *path)
 {
 	char buf[4096], *p;
