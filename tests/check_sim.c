@@ -353,17 +353,56 @@ static char *sorted_lines(const char *path)
 	return buf;
 }
 
-/* hyde sim streams flows.csv and frees flows as they end: the file holds
- * the same lines as when every flow is kept to the end. */
-START_TEST(streamed_flows_same_file)
+/* hyde sim streams flows.csv and frees flows as they end (stream_flows),
+ * and with -B fetch=rack batches a waiting rack fetch's outputs when it
+ * starts (struct jrack), not map by map: its files are those of a run that
+ * keeps every flow to the end and offers outputs one by one, byte for
+ * byte: flows.csv, jobs.csv, coflows.csv, whole runs and runs cut at a
+ * horizon with fetches still waiting. With one copy per reduce rack
+ * fetches wait while maps end on several hosts of a rack: two jobs on 3 x
+ * 3 hosts (some fetches hold several outputs), and the main job, whose
+ * circuit fetches also wait for a copy. */
+static const struct {
+	const char *topo, *wl; /* files of the tree (or a gen: spec), or NULL: the 3 x 3 */
+	int64_t horizon;
+	bool slow;	 /* reduces first (slowstart 0, no heartbeat), slow links */
+	bool ocs_copies; /* --ocs-fetch copies: circuit fetches wait for a copy too */
+	bool host;	 /* per host (the default), five copies: stream_flows alone */
+} stream_cases[] = {
+	{ NULL, NULL, 0, false, false, true },
+	{ NULL, NULL, 0, false, false, false },
+	{ NULL, NULL, 10450 * NSEC_PER_MSEC, false, false, false }, /* both shuffles under way (9.5-12.3 s) */
+	{ NULL, NULL, 0, true, false, false },
+	{ NULL, NULL, 3 * NSEC_PER_SEC, true, false, false },
+	{ "topologies/rack8.topo", "workloads/fb-small.wl", 0, false, false, false },
+	{ "topologies/rack8.topo", "workloads/fb-small.wl", 75 * NSEC_PER_SEC, false, false, false },
+	{ "topologies/rack8.topo", "workloads/fb-small.wl", 100 * NSEC_PER_SEC, false, false, false },
+	/* a circuit fetch waiting for a copy takes outputs map by map */
+	{ "topologies/rack8.topo", "workloads/fb-small.wl", 0, false, true, false },
+	/* a reduce's own host's outputs end while its rack's fetch waits */
+	{ "topologies/paper60.topo", "gen:fb,jobs=400,seed=1,scale=0.01", 0, false, false, false },
+};
+
+START_TEST(streamed_same_files)
 {
-	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2];
-	const char *wl = "job id=a arrival=0s input=64MB shuffle=48MB output=0B maps=6 reduces=3 map_time=1s reduce_time=1s\n"
-			 "job id=b arrival=0.5s input=32MB shuffle=30MB output=0B maps=4 reduces=2 map_time=1s reduce_time=1s\n";
-	char *tpath = test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"), ".topo");
-	char *wpath = test_write_tmp("sim", wl, ".wl");
+	static const char *const files[] = { "flows.csv", RUNDIR_JOBS, RUNDIR_COFLOWS };
+	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2][3];
+	const char *wl = "job id=a arrival=0s input=640MB shuffle=600MB output=0B maps=60 reduces=6 map_time=1s reduce_time=1s\n"
+			 "job id=b arrival=0.5s input=320MB shuffle=300MB output=0B maps=30 reduces=5 map_time=1.5s reduce_time=1s\n";
+	char *tpath = stream_cases[_i].topo  ? xstrdup(test_srcpath(stream_cases[_i].topo))
+		      : stream_cases[_i].slow ? test_write_tmp("sim", "racks 3\nhosts 3\ncontainers 4\nhost_rate 100Mbit\n"
+									   "uplink_rate 300Mbit\nocs yes\nocs_rate 200Mbit\n"
+									   "delta 10ms\nt_e 4MB\n", ".topo")
+					    : test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"),
+							     ".topo");
+	char *skv[] = { "slowstart=0" };
+	char *wpath = !stream_cases[_i].wl			 ? test_write_tmp("sim", wl, ".wl")
+		      : !strncmp(stream_cases[_i].wl, "gen:", 4) ? xstrdup(stream_cases[_i].wl)
+							       : xstrdup(test_srcpath(stream_cases[_i].wl));
+	char *bkv[] = { "fetch=rack" };
 	struct ctl_totals tt[2];
-	int k;
+	uint64_t most = 0;
+	int k, i;
 
 	for (k = 0; k < 2; k++) {
 		struct ctl_opts o;
@@ -376,94 +415,14 @@ START_TEST(streamed_flows_same_file)
 		o.wl_spec = wpath;
 		o.outdir = dir[k];
 		o.stream_flows = k == 1;
-		ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
-		ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
-		ctl_totals(c, &tt[k]);
-		ctl_free(c);
-		snprintf(path, sizeof(path), "%s/flows.csv", dir[k]);
-		text[k] = sorted_lines(path);
-	}
-	ck_assert_uint_gt(tt[0].flows, 5);
-	ck_assert_uint_eq(tt[0].flows, tt[1].flows);
-	ck_assert_str_eq(text[0], text[1]);
-	for (k = 0; k < 2; k++) {
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir[k]);
-		ck_assert_int_eq(system(cmd), 0);
-		free(text[k]);
-	}
-	unlink(tpath);
-	unlink(wpath);
-	free(tpath);
-	free(wpath);
-}
-END_TEST
-
-/* -B fetch=rack: hyde sim batches a waiting rack fetch's outputs when it
- * starts (struct jrack), not map by map; its files are those of the eager
- * offers (kept flows), byte for byte: flows.csv, jobs.csv, coflows.csv,
- * whole runs and runs cut at a horizon with fetches still waiting. One
- * copy per reduce, so rack fetches wait while maps end on several hosts
- * of a rack: two jobs on 3 x 3 hosts (some fetches hold several outputs),
- * and the main job, whose circuit fetches also wait for a copy. */
-static const struct {
-	const char *topo, *wl; /* files of the tree (or a gen: spec), or NULL: the 3 x 3 */
-	int64_t horizon;
-	bool slow;	 /* reduces first (slowstart 0, no heartbeat), slow links */
-	bool ocs_copies; /* --ocs-fetch copies: circuit fetches wait for a copy too */
-} rack_cases[] = {
-	{ NULL, NULL, 0, false, false },
-	{ NULL, NULL, 10450 * NSEC_PER_MSEC, false, false }, /* both shuffles under way (9.5-12.3 s) */
-	{ NULL, NULL, 0, true, false },
-	{ NULL, NULL, 3 * NSEC_PER_SEC, true, false },
-	{ "topologies/rack8.topo", "workloads/fb-small.wl", 0, false, false },
-	{ "topologies/rack8.topo", "workloads/fb-small.wl", 75 * NSEC_PER_SEC, false, false },
-	{ "topologies/rack8.topo", "workloads/fb-small.wl", 100 * NSEC_PER_SEC, false, false },
-	/* a circuit fetch waiting for a copy takes outputs map by map */
-	{ "topologies/rack8.topo", "workloads/fb-small.wl", 0, false, true },
-	/* a reduce's own host's outputs end while its rack's fetch waits */
-	{ "topologies/paper60.topo", "gen:fb,jobs=400,seed=1,scale=0.01", 0, false, false },
-};
-
-START_TEST(streamed_rack_same_files)
-{
-	static const char *const files[] = { "flows.csv", RUNDIR_JOBS, RUNDIR_COFLOWS };
-	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2][3];
-	const char *wl = "job id=a arrival=0s input=640MB shuffle=600MB output=0B maps=60 reduces=6 map_time=1s reduce_time=1s\n"
-			 "job id=b arrival=0.5s input=320MB shuffle=300MB output=0B maps=30 reduces=5 map_time=1.5s reduce_time=1s\n";
-	char *tpath = rack_cases[_i].topo  ? xstrdup(test_srcpath(rack_cases[_i].topo))
-		      : rack_cases[_i].slow ? test_write_tmp("sim", "racks 3\nhosts 3\ncontainers 4\nhost_rate 100Mbit\n"
-									   "uplink_rate 300Mbit\nocs yes\nocs_rate 200Mbit\n"
-									   "delta 10ms\nt_e 4MB\n", ".topo")
-					    : test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"),
-							     ".topo");
-	char *skv[] = { "slowstart=0" };
-	char *wpath = !rack_cases[_i].wl			 ? test_write_tmp("sim", wl, ".wl")
-		      : !strncmp(rack_cases[_i].wl, "gen:", 4) ? xstrdup(rack_cases[_i].wl)
-							       : xstrdup(test_srcpath(rack_cases[_i].wl));
-	char *bkv[] = { "fetch=rack" };
-	struct ctl_totals tt[2];
-	uint64_t most = 0;
-	int k, i;
-
-	for (k = 0; k < 2; k++) {
-		struct ctl_opts o;
-		struct ctl *c;
-
-		snprintf(dir[k], sizeof(dir[k]), "/tmp/hyde-simrack-XXXXXX");
-		ck_assert_ptr_nonnull(mkdtemp(dir[k]));
-		ctl_opts_default(&o);
-		o.topo_path = tpath;
-		o.wl_spec = wpath;
-		o.outdir = dir[k];
-		o.stream_flows = k == 1;
-		o.parallel_copies = 1;
-		o.backend_kv = bkv;
-		o.n_backend_kv = 1;
-		o.horizon = rack_cases[_i].horizon;
-		o.ocs_fetch_slots = rack_cases[_i].ocs_copies;
-		if (rack_cases[_i].slow) {
+		if (!stream_cases[_i].host) {
+			o.parallel_copies = 1;
+			o.backend_kv = bkv;
+			o.n_backend_kv = 1;
+		}
+		o.horizon = stream_cases[_i].horizon;
+		o.ocs_fetch_slots = stream_cases[_i].ocs_copies;
+		if (stream_cases[_i].slow) {
 			o.heartbeat = 0;
 			o.sched_kv = skv;
 			o.n_sched_kv = 1;
@@ -479,13 +438,13 @@ START_TEST(streamed_rack_same_files)
 	}
 	ck_assert_uint_gt(tt[0].flows, 20);
 	ck_assert_uint_eq(tt[0].flows, tt[1].flows);
-	ck_assert_uint_eq(tt[1].jobs_done == tt[1].jobs, !rack_cases[_i].horizon);
+	ck_assert_uint_eq(tt[1].jobs_done == tt[1].jobs, !stream_cases[_i].horizon);
 	for (i = 0; i < 3; i++)
 		ck_assert_msg(!strcmp(text[0][i], text[1][i]), "%s differs:\n%s\n---\n%s", files[i],
 			      text[0][i], text[1][i]);
 	/* a fetch holding outputs of several maps (job a's partition: 1.67
 	 * MB; bytes is the fifth field of flows.csv, kind the thirteenth) */
-	for (char *p = text[1][0]; !rack_cases[_i].wl && (p = strstr(p, ",shuffle,")); p++) {
+	for (char *p = text[1][0]; !stream_cases[_i].wl && (p = strstr(p, ",shuffle,")); p++) {
 		char *q = p;
 		int commas = 0;
 
@@ -495,7 +454,7 @@ START_TEST(streamed_rack_same_files)
 		if (strtoull(q + 1, NULL, 10) > most)
 			most = strtoull(q + 1, NULL, 10);
 	}
-	ck_assert_msg(rack_cases[_i].wl || most > 2 * 1666666,
+	ck_assert_msg(stream_cases[_i].wl || stream_cases[_i].host || most > 2 * 1666666,
 		      "no rack fetch held two outputs (largest %" PRIu64 " B)", most);
 	for (k = 0; k < 2; k++) {
 		char cmd[256];
@@ -505,9 +464,9 @@ START_TEST(streamed_rack_same_files)
 		for (i = 0; i < 3; i++)
 			free(text[k][i]);
 	}
-	if (!rack_cases[_i].topo)
+	if (!stream_cases[_i].topo)
 		unlink(tpath);
-	if (!rack_cases[_i].wl)
+	if (!stream_cases[_i].wl)
 		unlink(wpath);
 	free(tpath);
 	free(wpath);
@@ -1025,8 +984,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);
 	tcase_add_test(tc, deterministic);
-	tcase_add_test(tc, streamed_flows_same_file);
-	tcase_add_loop_test(tc, streamed_rack_same_files, 0, ARRAY_SIZE(rack_cases));
+	tcase_add_loop_test(tc, streamed_same_files, 0, ARRAY_SIZE(stream_cases));
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, sunflow_plan_random_is_feasible, 0, 200);
