@@ -42,16 +42,14 @@ struct hyde_sched_host {
 	 * scratch */
 	uint32_t *by_ready, *fo_tmp, *fo_cnt;
 	size_t n_by_ready, cap_by_ready, cap_fo_tmp, cap_fo_cnt;
-	struct fo_ent *fo_ent;
-	size_t cap_fo_ent;
 	uint8_t *in_by_ready;  /* per job */
 };
 
 /* hyde_fair_order's sort: pos[0..n) becomes 0..n-1 ordered by ukey (the
  * user's running tasks), then rkey (the job's), then index; rmax and umax
- * bound the keys; tmp holds n. Two counting sorts, or one comparison sort
- * where the keys' range dwarfs n (SCHED_SORT_ANY picks): the same order. */
-enum sched_sort { SCHED_SORT_ANY, SCHED_SORT_COUNT, SCHED_SORT_CMP };
+ * bound the keys; tmp holds n. Two counting sorts, or a merge sort where
+ * the keys' range dwarfs n log n (SCHED_SORT_ANY picks): the same order. */
+enum sched_sort { SCHED_SORT_ANY, SCHED_SORT_COUNT, SCHED_SORT_MERGE };
 void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, size_t n,
 		     const uint32_t *rkey, uint32_t rmax, const uint32_t *ukey, uint32_t umax,
 		     enum sched_sort how);
