@@ -732,6 +732,25 @@ void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
 	}
 }
 
+/* n outputs of `bytes` in all at once, on one host (or several:
+ * UINT32_MAX), to a fetch that holds one already and is no circuit's,
+ * in a streamed run: what n ctl_flow_add_map would leave (the link rule
+ * depends on the hosts, not their order). */
+void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host)
+{
+	struct jstate *j = &c->js[f->job];
+
+	f->n_maps += n;
+	f->bytes += bytes;
+	j->bytes += bytes;
+	if (f->from_rack && f->link_host != host) {
+		f->link_host = f->src_host;
+		f->no_link = true;
+	}
+	if (f->src_rack != f->dst_rack)
+		j->cross_rack_bytes += bytes;
+}
+
 /* A new fetch waits for its circuit (OCS: at the end of its pair's queue)
  * or for a copy slot (EPS and within a rack). */
 void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow *f)
@@ -804,6 +823,8 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 	fetching_add(j, r);
 	if (j->lz)
 		jobbatch_reduce_open(c, job, r);
+	else if (j->rk)
+		jobbatch_rack_offer_done(c, job, r);
 	else
 		for (m = 0; m < jb->wl->maps; m++)
 			if (jb->maps[m].state == HYDE_TASK_DONE)

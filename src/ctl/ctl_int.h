@@ -105,6 +105,9 @@ struct jrack {
 	uint32_t *n_seq, *cap_seq;
 	uint32_t *head;	 /* per host: its fetching reduces by index, or NONE */
 	uint32_t *next;	 /* per reduce */
+	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack) */
+	uint64_t *acc_bytes;
+	uint32_t *acc_n, *acc_host, *acc_slots;
 };
 
 struct jstate {
@@ -393,6 +396,9 @@ uint64_t ctl_flow_bytes_now(const struct ctl *c, const struct flow *f);
  * finished map's output (after ctl.c has offered them), or computes (no
  * more fetches); a waiting rack fetch starts: its outputs are added */
 void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m);
+/* reduce r opens: every finished map's output is offered, those that a
+ * waiting fetch takes counted up and added once (before jobbatch_rack_open) */
+void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r);
 void jobbatch_rack_open(struct ctl *c, uint32_t job, uint32_t r);
 void jobbatch_rack_close(struct ctl *c, uint32_t job, uint32_t r);
 void jobbatch_rack_settle(struct ctl *c, struct flow *f);
@@ -401,6 +407,7 @@ void jobbatch_rack_flush(struct ctl *c); /* the run ends */
  * or rack, takes it, or a new fetch); add it to a fetch */
 void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r);
 void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes);
+void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host);
 
 /* rundir.c: make the run directory (opts.outdir; none: nothing) and open
  * events.log. */

@@ -73,6 +73,10 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 		free(j->rk->eager);
 		free(j->rk->head);
 		free(j->rk->next);
+		free(j->rk->acc_bytes);
+		free(j->rk->acc_n);
+		free(j->rk->acc_host);
+		free(j->rk->acc_slots);
 		free(j->rk);
 		j->rk = NULL;
 	}
@@ -132,6 +136,7 @@ static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
 	const struct rstate *rs = &c->js[f->job].red[f->reduce];
 	uint32_t own = (uint32_t)c->c->jobs[f->job].reduces[f->reduce].host, i;
 	const uint32_t *q = rk->seq[f->src_rack];
+	uint32_t n = 0, host = UINT32_MAX - 1;
 	uint64_t sum = 0;
 
 	for (i = f->lz_from; i < rk->n_seq[f->src_rack]; i++) {
@@ -141,9 +146,11 @@ static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
 		if (q[2 * i + 1] == own || !bytes)
 			continue;
 		sum += bytes;
-		if (add)
-			ctl_flow_add_map(c, f, m, bytes);
+		n++;
+		host = host == UINT32_MAX - 1 || host == q[2 * i + 1] ? q[2 * i + 1] : UINT32_MAX;
 	}
+	if (add && n)
+		ctl_flow_add_bulk(c, f, n, sum, host);
 	return sum;
 }
 
@@ -445,5 +452,54 @@ void jobbatch_rack_flush(struct ctl *c)
 					f->lz_open = false;
 				}
 			}
+	}
+}
+
+void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
+{
+	struct hyde_job *jb = &c->c->jobs[job];
+	struct jstate *j = &c->js[job];
+	struct jrack *rk = j->rk;
+	struct rstate *rs = &j->red[r];
+	unsigned H = topo_n_hosts(c->t), own = (unsigned)jb->reduces[r].host;
+	uint32_t m, n_slots = 0, k;
+
+	if (!rk->acc_bytes) {
+		rk->acc_bytes = xcalloc(H + c->t->racks, sizeof(uint64_t));
+		rk->acc_n = xcalloc(H + c->t->racks, sizeof(uint32_t));
+		rk->acc_host = xcalloc(H + c->t->racks, sizeof(uint32_t));
+		rk->acc_slots = xcalloc(H + c->t->racks, sizeof(uint32_t));
+	}
+	/* in map order, as ctl.c's loop: an output that a fetch waiting for
+	 * a copy takes is counted, the others offered (no copy frees up in
+	 * this loop, so a fetch that waits here waits to its end) */
+	for (m = 0; m < jb->wl->maps; m++) {
+		unsigned h = (unsigned)jb->maps[m].host;
+		size_t slot = h == own ? h : H + topo_host_rack(c->t, h);
+		uint64_t bytes = rs->part_base + (m < rs->part_rem);
+		struct flow *f;
+
+		if (jb->maps[m].state != HYDE_TASK_DONE)
+			continue;
+		f = rs->open ? rs->open[slot] : NULL;
+		if (!bytes || !f || f->state != FLOW_WAIT_SLOT || f->path == PATH_OCS) {
+			ctl_offer_map_output(c, job, m, r);
+			continue;
+		}
+		rs->maps_seen++;
+		if (!rk->acc_n[slot]++) {
+			rk->acc_slots[n_slots++] = (uint32_t)slot;
+			rk->acc_host[slot] = h;
+		} else if (rk->acc_host[slot] != h) {
+			rk->acc_host[slot] = UINT32_MAX;
+		}
+		rk->acc_bytes[slot] += bytes;
+	}
+	for (k = 0; k < n_slots; k++) {
+		uint32_t slot = rk->acc_slots[k];
+
+		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot]);
+		rk->acc_n[slot] = 0;
+		rk->acc_bytes[slot] = 0;
 	}
 }
