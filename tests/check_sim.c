@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "core/rundir.h"
 #include "ctl/ctl.h"
+#include "ctl/ctl_int.h"
 #include "net/csched.h"
 #include "sim/maxmin.h"
 
@@ -382,6 +383,29 @@ static const struct {
 	/* a reduce's own host's outputs end while its rack's fetch waits */
 	{ "topologies/paper60.topo", "gen:fb,jobs=400,seed=1,scale=0.01", 0, false, false, false },
 };
+
+/* The hosts a batched fetch's outputs are on, counted as they come: one
+ * host keeps its link, a second host anywhere in the run means several
+ * (no source host's link), whatever comes after. */
+START_TEST(batched_fetch_hosts)
+{
+	static const struct {
+		uint32_t seq[4], n, want;
+	} cases[] = {
+		{ { 0 }, 0, RK_NO_HOST }, { { 5 }, 1, 5 },	       { { 5, 5, 5 }, 3, 5 },
+		{ { 5, 7 }, 2, UINT32_MAX }, { { 5, 7, 5 }, 3, UINT32_MAX }, { { 7, 5, 5, 5 }, 4, UINT32_MAX },
+	};
+	size_t k, i;
+
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
+		uint32_t h = RK_NO_HOST;
+
+		for (i = 0; i < cases[k].n; i++)
+			h = jobbatch_hosts(h, cases[k].seq[i]);
+		ck_assert_msg(h == cases[k].want, "case %zu: %u, not %u", k, h, cases[k].want);
+	}
+}
+END_TEST
 
 START_TEST(streamed_same_files)
 {
@@ -984,6 +1008,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);
 	tcase_add_test(tc, deterministic);
+	tcase_add_test(tc, batched_fetch_hosts);
 	tcase_add_loop_test(tc, streamed_same_files, 0, ARRAY_SIZE(stream_cases));
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);

@@ -403,6 +403,11 @@ void jobbatch_rack_open(struct ctl *c, uint32_t job, uint32_t r);
 void jobbatch_rack_close(struct ctl *c, uint32_t job, uint32_t r);
 void jobbatch_rack_settle(struct ctl *c, struct flow *f);
 void jobbatch_rack_flush(struct ctl *c); /* the run ends */
+/* The hosts of a fetch's outputs so far, with one more on host h: none
+ * (RK_NO_HOST), the one host, or several (UINT32_MAX), as the link rule of
+ * ctl_flow_add_map and ctl_flow_add_bulk reads them. */
+#define RK_NO_HOST (UINT32_MAX - 1)
+uint32_t jobbatch_hosts(uint32_t so_far, uint32_t h);
 /* ctl.c: hand map m's output to reduce r (a waiting fetch from its host,
  * or rack, takes it, or a new fetch); add it to a fetch */
 void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r);

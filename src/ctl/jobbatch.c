@@ -127,6 +127,11 @@ static uint32_t *lz_ocs_wait(struct ctl *c, struct jlazy *lz, const struct flow 
 			     lz_class(c->wl->jobs + f->job, f->reduce)];
 }
 
+uint32_t jobbatch_hosts(uint32_t so_far, uint32_t h)
+{
+	return so_far == RK_NO_HOST || so_far == h ? h : UINT32_MAX;
+}
+
 /* A waiting rack fetch's outputs since it went lazy (but its reduce's own
  * host's): their bytes, added to it (add) as ctl_offer_map_output would
  * have, one by one in their order, or only counted. */
@@ -136,7 +141,7 @@ static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
 	const struct rstate *rs = &c->js[f->job].red[f->reduce];
 	uint32_t own = (uint32_t)c->c->jobs[f->job].reduces[f->reduce].host, i;
 	const uint32_t *q = rk->seq[f->src_rack];
-	uint32_t n = 0, host = UINT32_MAX - 1;
+	uint32_t n = 0, host = RK_NO_HOST;
 	uint64_t sum = 0;
 
 	for (i = f->lz_from; i < rk->n_seq[f->src_rack]; i++) {
@@ -147,7 +152,7 @@ static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
 			continue;
 		sum += bytes;
 		n++;
-		host = host == UINT32_MAX - 1 || host == q[2 * i + 1] ? q[2 * i + 1] : UINT32_MAX;
+		host = jobbatch_hosts(host, q[2 * i + 1]);
 	}
 	if (add && n)
 		ctl_flow_add_bulk(c, f, n, sum, host);
@@ -419,12 +424,18 @@ void jobbatch_rack_close(struct ctl *c, uint32_t job, uint32_t r)
 		rk_bit(rk, k, r, false);
 }
 
+/* A lazy rack fetch takes its window's outputs and is lazy no more. */
+static void rk_take(struct ctl *c, struct flow *f)
+{
+	rack_window(c, f, true);
+	f->lz_open = false;
+}
+
 void jobbatch_rack_settle(struct ctl *c, struct flow *f)
 {
 	struct jstate *j = &c->js[f->job];
 
-	rack_window(c, f, true);
-	f->lz_open = false;
+	rk_take(c, f);
 	/* the rack's next output makes a new fetch */
 	if (j->red[f->reduce].opened && !j->red[f->reduce].computing)
 		rk_bit(j->rk, f->src_rack, f->reduce, true);
@@ -447,10 +458,8 @@ void jobbatch_rack_flush(struct ctl *c)
 			for (k = 0; j->red[r].open && k < c->t->racks; k++) {
 				struct flow *f = j->red[r].open[H + k];
 
-				if (f && f->lz_open) {
-					rack_window(c, f, true);
-					f->lz_open = false;
-				}
+				if (f && f->lz_open)
+					rk_take(c, f);
 			}
 	}
 }
@@ -489,10 +498,9 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		rs->maps_seen++;
 		if (!rk->acc_n[slot]++) {
 			rk->acc_slots[n_slots++] = (uint32_t)slot;
-			rk->acc_host[slot] = h;
-		} else if (rk->acc_host[slot] != h) {
-			rk->acc_host[slot] = UINT32_MAX;
+			rk->acc_host[slot] = RK_NO_HOST;
 		}
+		rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
 		rk->acc_bytes[slot] += bytes;
 	}
 	for (k = 0; k < n_slots; k++) {
