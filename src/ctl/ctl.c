@@ -733,9 +733,10 @@ void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
 }
 
 /* n outputs of `bytes` in all at once, on one host (or several:
- * UINT32_MAX), to a fetch that holds one already and is no circuit's,
- * in a streamed run: what n ctl_flow_add_map would leave (the link rule
- * depends on the hosts, not their order). */
+ * UINT32_MAX), to a fetch that holds one already, in a streamed run: what
+ * n ctl_flow_add_map would leave (the link rule depends on the hosts, not
+ * their order; a pair's waiting bytes only grow here, so its busiest host
+ * ends as after n steps). */
 void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host)
 {
 	struct jstate *j = &c->js[f->job];
@@ -749,6 +750,13 @@ void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes
 	}
 	if (f->src_rack != f->dst_rack)
 		j->cross_rack_bytes += bytes;
+	if (f->path == PATH_OCS && bytes) {
+		struct ocs_pair *p = &j->pairs[f->pair];
+
+		p->bytes += bytes;
+		ctl_pair_wait(c, p, f->src_host, (int64_t)bytes);
+		j->ocs_bytes += bytes;
+	}
 }
 
 /* A new fetch waits for its circuit (OCS: at the end of its pair's queue)

@@ -480,8 +480,11 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		rk->acc_slots = xcalloc(H + c->t->racks, sizeof(uint32_t));
 	}
 	/* in map order, as ctl.c's loop: an output that a fetch waiting for
-	 * a copy takes is counted, the others offered (no copy frees up in
-	 * this loop, so a fetch that waits here waits to its end) */
+	 * a copy or a circuit takes is counted, the others offered. No copy
+	 * frees up in this loop, so a fetch that waits for one here waits to
+	 * its end; a circuit is released here only to a new fetch on its
+	 * pair, which is made only when the reduce has none waiting on it
+	 * (one pair per slot), so one that waits for a circuit does too. */
 	for (m = 0; m < jb->wl->maps; m++) {
 		unsigned h = (unsigned)jb->maps[m].host;
 		size_t slot = h == own ? h : H + topo_host_rack(c->t, h);
@@ -491,7 +494,7 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		if (jb->maps[m].state != HYDE_TASK_DONE)
 			continue;
 		f = rs->open ? rs->open[slot] : NULL;
-		if (!bytes || !f || f->state != FLOW_WAIT_SLOT || f->path == PATH_OCS) {
+		if (!bytes || !f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
 			ctl_offer_map_output(c, job, m, r);
 			continue;
 		}
