@@ -1,12 +1,14 @@
 /* The simulator against cases whose answers are known exactly. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <hyde/sched.h>
 
@@ -492,6 +494,85 @@ START_TEST(streamed_same_files)
 		unlink(tpath);
 	if (!stream_cases[_i].wl)
 		unlink(wpath);
+	free(tpath);
+	free(wpath);
+}
+END_TEST
+
+/* -B flow_log=no leaves out flows.csv (and removes one an earlier run left
+ * in the directory) and events.log's flow_start and flow_done, and
+ * nothing else: jobs.csv, coflows.csv and summary.json byte for byte, the
+ * rest of events.log but its backend_options line, and summary.json's
+ * bytes (rundir_flow_bytes, hyde compare's OCS share without flows.csv)
+ * add up to flows.csv's ocs_bytes and eps_bytes columns. On the main job,
+ * with circuits, inputs across racks and a waiting rack fetch (the
+ * streamed run, as hyde sim makes it, and the one that keeps every flow). */
+START_TEST(flow_log_off)
+{
+	static const char *const files[] = { RUNDIR_JOBS, RUNDIR_COFLOWS, RUNDIR_SUMMARY, "events.nf" };
+	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[256], cmd[512], *text[2][4];
+	char *tpath = xstrdup(test_srcpath("topologies/rack8.topo"));
+	char *wpath = xstrdup(test_srcpath("workloads/fb-small.wl"));
+	char *bkv[2][2] = { { "fetch=rack" }, { "fetch=rack", "flow_log=no" } };
+	uint64_t ocs = 0, eps = 0, focs = 0, feps = 0;
+	struct stat st;
+	FILE *fp;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		struct ctl_opts o;
+		struct ctl *c;
+
+		snprintf(dir[k], sizeof(dir[k]), "/tmp/hyde-flowlog-XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(dir[k]));
+		snprintf(path, sizeof(path), "%s/flows.csv", dir[k]);
+		fp = fopen(path, "w"); /* an earlier run's */
+		ck_assert_ptr_nonnull(fp);
+		fputs("flow\n", fp);
+		fclose(fp);
+		ctl_opts_default(&o);
+		o.topo_path = tpath;
+		o.wl_spec = wpath;
+		o.outdir = dir[k];
+		o.stream_flows = _i == 0;
+		o.backend_kv = bkv[k];
+		o.n_backend_kv = k + 1;
+		ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+		ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+		ctl_free(c);
+		snprintf(cmd, sizeof(cmd),
+			 "grep -v ' flow_start \\| flow_done \\| backend_options ' '%s/events.log' >'%s/events.nf'",
+			 dir[k], dir[k]);
+		ck_assert_int_eq(system(cmd), 0);
+		for (i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir[k], files[i]);
+			text[k][i] = sorted_lines(path);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/flows.csv", dir[1]);
+	ck_assert_msg(stat(path, &st) && errno == ENOENT, "flow_log=no left a flows.csv");
+	snprintf(cmd, sizeof(cmd), "grep -q ' flow_start \\| flow_done ' '%s/events.log'", dir[1]);
+	ck_assert_int_ne(system(cmd), 0); /* grep found none */
+	for (i = 0; i < 4; i++)
+		ck_assert_msg(!strcmp(text[0][i], text[1][i]), "%s differs:\n%s\n---\n%s", files[i],
+			      text[0][i], text[1][i]);
+	snprintf(cmd, sizeof(cmd), "awk -F, 'NR > 1 { o += $9; e += $10 } END { printf \"%%d %%d\", o, e }' '%s/flows.csv'",
+		 dir[0]);
+	fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fscanf(fp, "%" SCNu64 " %" SCNu64, &focs, &feps), 2);
+	pclose(fp);
+	ck_assert(rundir_flow_bytes(dir[1], &ocs, &eps));
+	ck_assert_uint_gt(focs, 0);
+	ck_assert_uint_gt(feps, 0);
+	ck_assert_uint_eq(ocs, focs);
+	ck_assert_uint_eq(eps, feps);
+	for (k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir[k]);
+		ck_assert_int_eq(system(cmd), 0);
+		for (i = 0; i < 4; i++)
+			free(text[k][i]);
+	}
 	free(tpath);
 	free(wpath);
 }
@@ -1010,6 +1091,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, batched_fetch_hosts);
 	tcase_add_loop_test(tc, streamed_same_files, 0, ARRAY_SIZE(stream_cases));
+	tcase_add_loop_test(tc, flow_log_off, 0, 2);
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, sunflow_plan_random_is_feasible, 0, 200);

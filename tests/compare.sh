@@ -117,6 +117,19 @@ while IFS=, read -r label sched backend ok jobs done mk jct cct thr share rest; 
 done <"$O/compare.csv"
 [ "$row" = 3 ] || fail "compare.csv has $((row - 1)) rows, expected 2"
 
+# -B flow_log=no: no flows.csv; compare takes the OCS share and the bytes
+# of the OCS and the EPS from summary.json, the same as flows.csv's (every
+# column but the wall time)
+N="$tmpdir/noflows"
+expect_status 0 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair -s fair:slowstart=1 -o "$N" \
+	-B payload=0.956 --rates maxmin -B flow_log=no -q
+[ -e "$N/fair/flows.csv" ] && fail "flow_log=no: $N/fair/flows.csv"
+awk -F, 'NR > 1 && !($12 > 0 && $13 > 0) { print; bad = 1 } END { exit bad }' "$O/compare.csv" ||
+	fail "no bytes over both the OCS and the EPS: $(cat "$O/compare.csv")"
+cut -d, -f1-18,20 "$O/compare.csv" >"$tmpdir/cmp-log.csv"
+cut -d, -f1-18,20 "$N/compare.csv" | cmp -s - "$tmpdir/cmp-log.csv" ||
+	fail "flow_log=no: $(cat "$N/compare.csv"), with flows.csv: $(cat "$O/compare.csv")"
+
 # the output directory is not overwritten
 expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair -o "$O"
 contains "$err" "exists"

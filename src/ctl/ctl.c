@@ -685,6 +685,11 @@ void ctl_set_fetch_rack(struct ctl *c)
 	c->fetch_rack = true;
 }
 
+void ctl_set_no_flow_log(struct ctl *c)
+{
+	c->no_flow_log = true;
+}
+
 struct flow *ctl_flow_new(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 			  uint32_t task, unsigned src_host, unsigned dst_host)
 {

@@ -250,6 +250,10 @@ void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving);
  * those on its own host, which cross no link), a coarser model with fewer
  * flows, for scale. */
 void ctl_set_fetch_rack(struct ctl *c);
+/* hyde sim -B flow_log=no, before the run: no flows.csv and no flow_start
+ * or flow_done in events.log (a long run's flow files can take tens of
+ * GB); every other file is as with them. */
+void ctl_set_no_flow_log(struct ctl *c);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 /* Fail the run: stop the loop, remember why (the first reason wins). */
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -268,6 +272,13 @@ const char *ctl_outdir(const struct ctl *c);
  * many flows in *n; false if it has none (a simulated run, an older
  * analysis). */
 bool rundir_first_byte(const char *dir, int64_t *ns, size_t *n);
+/* A simulated run's bytes of the flows done over the OCS and over the EPS,
+ * every kind (DIR/summary.json: its shuffle's ocs_bytes, and its eps_bytes
+ * with the input's and output's cross_rack bytes, which only the EPS
+ * carries): what flows.csv's columns add up to in a run that ended (not
+ * cut at a horizon: flows.csv counts the flows not done too). False if
+ * DIR/summary.json has not the four. */
+bool rundir_flow_bytes(const char *dir, uint64_t *ocs, uint64_t *eps);
 const struct ctl_opts *ctl_options(const struct ctl *c);
 /* The backend's state, its options set (backend.h), from ctl_new on. */
 const void *ctl_backend_priv(const struct ctl *c);

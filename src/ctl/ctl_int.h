@@ -267,6 +267,7 @@ struct ctl {
 	struct paper_metrics pm; /* metrics.c */
 	bool replay;	    /* ctl_replay: flows as recorded, no fetch logic */
 	bool fetch_rack;    /* ctl_set_fetch_rack */
+	bool no_flow_log;   /* ctl_set_no_flow_log */
 	size_t replay_left; /* its flows not done */
 };
 

@@ -188,6 +188,19 @@ static void flow_line(struct ctl *c, FILE *fp, const struct flow *f)
 		free(line);
 }
 
+/* -B flow_log=no: no flows.csv. One left by an earlier run in the same
+ * directory goes, so that no reader takes it for this run's. */
+static int report_no_flows(struct ctl *c, char *errbuf)
+{
+	char *path = xasprintf("%s/%s", c->outdir, RUNDIR_FLOWS);
+	int r = unlink(path) && errno != ENOENT ? -errno : 0;
+
+	if (r)
+		errbuf_set(errbuf, "%s: %s", path, strerror(-r));
+	free(path);
+	return r;
+}
+
 /* stream_flows: flows.csv is written as flows end (in that order), so
  * that no flow is kept to the end of the run. */
 int report_flows_begin(struct ctl *c, char *errbuf)
@@ -196,6 +209,8 @@ int report_flows_begin(struct ctl *c, char *errbuf)
 
 	if (!c->outdir || !c->opts.stream_flows)
 		return 0;
+	if (c->no_flow_log)
+		return report_no_flows(c, errbuf);
 	if ((r = out_open(c, &c->flows_out, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
 		return r;
 	c->flows_fp = c->flows_out.fp;
@@ -216,7 +231,10 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 	size_t i;
 	int r;
 
-	if (c->opts.stream_flows) {
+	if (c->no_flow_log) {
+		if (!c->opts.stream_flows && (r = report_no_flows(c, errbuf)))
+			return r;
+	} else if (c->opts.stream_flows) {
 		const struct flow *f;
 
 		if (!c->flows_fp)
@@ -227,14 +245,16 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		o = c->flows_out;
 		o.fp = c->flows_fp;
 		c->flows_fp = NULL;
+		if ((r = out_close(&o, errbuf)))
+			return r;
 	} else {
 		if ((r = out_open(c, &o, RUNDIR_FLOWS, RUNDIR_FLOWS_HEADER, errbuf)))
 			return r;
 		for (i = 0; i < c->n_flows; i++)
 			flow_line(c, o.fp, c->flows[i]);
+		if ((r = out_close(&o, errbuf)))
+			return r;
 	}
-	if ((r = out_close(&o, errbuf)))
-		return r;
 	if ((r = out_open(c, &o, RUNDIR_COFLOWS, RUNDIR_COFLOWS_HEADER, errbuf)))
 		return r;
 	for (i = 0; i < c->wl->n_jobs; i++) {

@@ -41,7 +41,7 @@ void ctl_event_flow_start(struct ctl *c, const struct flow *f, bool with_kind)
 	const char *id = c->wl->jobs[f->job].id;
 	char line[256], *p;
 
-	if (!c->events)
+	if (!c->events || c->no_flow_log)
 		return;
 	if (strlen(id) > 128) { /* no workload file's (WL_ID_MAX) */
 		ctl_event(c, "flow_start %" PRIu32 " %s %u %s %" PRIu64 "%s%s", f->id, id, f->reduce,
@@ -72,7 +72,7 @@ void ctl_event_flow_done(struct ctl *c, const struct flow *f)
 {
 	char line[64], *p;
 
-	if (!c->events)
+	if (!c->events || c->no_flow_log)
 		return;
 	p = put_i64(line, ctl_now(c));
 	p = put_str(p, " flow_done ");
@@ -195,6 +195,38 @@ void rundir_discard(struct ctl *c)
 		rmdir(path);
 	}
 	rmdir(c->outdir);
+}
+
+bool rundir_flow_bytes(const char *dir, uint64_t *ocs, uint64_t *eps)
+{
+	char *path = xasprintf("%s/%s", dir, RUNDIR_SUMMARY), *line = NULL, *k;
+	size_t lcap = 0;
+	FILE *fp = fopen(path, "r");
+	uint64_t in = 0, out = 0, shuffle_eps = 0;
+	unsigned got = 0;
+
+	free(path);
+	if (!fp)
+		return false;
+	while (read_line(fp, &line, &lcap) >= 0) {
+		if (sscanf(line, " \"ocs_bytes\": %" SCNu64, ocs) == 1)
+			got |= 1;
+		else if (sscanf(line, " \"eps_bytes\": %" SCNu64, &shuffle_eps) == 1)
+			got |= 2;
+		else if ((k = strstr(line, "\"by_kind\": {"))) {
+			char *i = strstr(k, "\"input\": {"), *o = strstr(k, "\"output\": {");
+
+			i = i ? strstr(i, "\"cross_rack\": ") : NULL;
+			o = o ? strstr(o, "\"cross_rack\": ") : NULL;
+			if (i && o && sscanf(i, "\"cross_rack\": %" SCNu64, &in) == 1 &&
+			    sscanf(o, "\"cross_rack\": %" SCNu64, &out) == 1)
+				got |= 4;
+		}
+	}
+	free(line);
+	fclose(fp);
+	*eps = shuffle_eps + in + out;
+	return got == 7;
 }
 
 /* The emulated run's measured set-up (hyde analyze's first byte of the

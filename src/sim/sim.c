@@ -263,6 +263,8 @@ struct sim_opts {
 	 * exact: "" too) or "rack" (ctl_set_fetch_rack: coarser, fewer
 	 * flows) */
 	char fetch[8];
+	/* "no": no flows.csv, no flow events (ctl_set_no_flow_log) */
+	char flow_log[4];
 };
 
 struct sim {
@@ -2207,6 +2209,8 @@ static int sim_init(struct backend *b, char *errbuf)
 		}
 		ctl_set_fetch_rack(b->ctl);
 	}
+	if (!strcmp(s->opts.flow_log, "no"))
+		ctl_set_no_flow_log(b->ctl);
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	s->ctl = b->ctl;
 	s->t = t;
@@ -2723,6 +2727,8 @@ static const struct opt_desc sim_opts[] = {
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 	OPT(sim_opts, fetch, O_STR, 0, sizeof(((struct sim_opts *)0)->fetch),
 	    "host: a reduce fetches from each host with outputs (default); rack: from each rack, a coarser model with fewer flows"),
+	OPT(sim_opts, flow_log, O_STR, 0, sizeof(((struct sim_opts *)0)->flow_log),
+	    "yes (default): flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then"),
 };
 
 static int sim_opts_check(const void *priv, char *errbuf)
@@ -2733,6 +2739,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 
 	if (o->fetch[0] && strcmp(o->fetch, "host") && strcmp(o->fetch, "rack")) {
 		errbuf_set(errbuf, "fetch: expected host or rack, got '%s'", o->fetch);
+		return -EINVAL;
+	}
+	if (o->flow_log[0] && strcmp(o->flow_log, "yes") && strcmp(o->flow_log, "no")) {
+		errbuf_set(errbuf, "flow_log: expected yes or no, got '%s'", o->flow_log);
 		return -EINVAL;
 	}
 	if (o->rates[0] && !flow_model(o->rates)) {
