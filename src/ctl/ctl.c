@@ -314,6 +314,7 @@ void ctl_free(struct ctl *c)
 	}
 	free(c->ptab_key);
 	free(c->ptab_val);
+	free(c->rack_of);
 	free(c->live);
 	free(c->live_tmp);
 	free(c->src_tmp);

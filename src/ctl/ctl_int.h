@@ -268,6 +268,8 @@ struct ctl {
 	bool replay;	    /* ctl_replay: flows as recorded, no fetch logic */
 	bool fetch_rack;    /* ctl_set_fetch_rack */
 	bool no_flow_log;   /* ctl_set_no_flow_log */
+	uint32_t *rack_of;  /* each host's rack, for the loops of jobbatch.c
+			     * (a load, where topo_host_rack divides) */
 	size_t replay_left; /* its flows not done */
 };
 

@@ -37,6 +37,11 @@ void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
 		rk->head = xcalloc(H, sizeof(uint32_t));
 		memset(rk->head, 0xff, H * sizeof(uint32_t));
 		rk->next = xcalloc(w->reduces, sizeof(uint32_t));
+		if (!c->rack_of) {
+			c->rack_of = xcalloc(H, sizeof(uint32_t));
+			for (k = 0; k < H; k++)
+				c->rack_of[k] = topo_host_rack(c->t, k);
+		}
 		return;
 	}
 	/* every partition must have bytes (a map with none to give is no
@@ -484,25 +489,33 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	 * frees up in this loop, so a fetch that waits for one here waits to
 	 * its end; a circuit is released here only to a new fetch on its
 	 * pair, which is made only when the reduce has none waiting on it
-	 * (one pair per slot), so one that waits for a circuit does too. */
+	 * (one pair per slot), so one that waits for a circuit does too: a
+	 * slot that counted an output counts the rest (its fetch is not read
+	 * again, a cache miss an output) */
 	for (m = 0; m < jb->wl->maps; m++) {
 		unsigned h = (unsigned)jb->maps[m].host;
-		size_t slot = h == own ? h : H + topo_host_rack(c->t, h);
+		size_t slot;
 		uint64_t bytes = rs->part_base + (m < rs->part_rem);
-		struct flow *f;
 
 		if (jb->maps[m].state != HYDE_TASK_DONE)
 			continue;
-		f = rs->open ? rs->open[slot] : NULL;
-		if (!bytes || !f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
+		slot = h == own ? h : H + c->rack_of[h];
+		if (!bytes) {
 			ctl_offer_map_output(c, job, m, r);
 			continue;
 		}
-		rs->maps_seen++;
-		if (!rk->acc_n[slot]++) {
+		if (!rk->acc_n[slot]) {
+			struct flow *f = rs->open ? rs->open[slot] : NULL;
+
+			if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
+				ctl_offer_map_output(c, job, m, r);
+				continue;
+			}
 			rk->acc_slots[n_slots++] = (uint32_t)slot;
 			rk->acc_host[slot] = RK_NO_HOST;
 		}
+		rk->acc_n[slot]++;
+		rs->maps_seen++;
 		rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
 		rk->acc_bytes[slot] += bytes;
 	}
