@@ -337,6 +337,7 @@ void ctl_free(struct ctl *c)
 				free(j->pairs[r].active);
 				free(j->pairs[r].per_host);
 				free(j->pairs[r].src_wait);
+				free(j->pairs[r].lz_rem);
 			}
 			free(j->pairs);
 		}
@@ -742,8 +743,10 @@ void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes)
  * UINT32_MAX), to a fetch that holds one already, in a streamed run: what
  * n ctl_flow_add_map would leave (the link rule depends on the hosts, not
  * their order; a pair's waiting bytes only grow here, so its busiest host
- * ends as after n steps). */
-void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host)
+ * ends as after n steps). counted: a circuit fetch's pair has them in its
+ * waiting bytes already (they were added as the outputs came). */
+void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host,
+		       bool counted)
 {
 	struct jstate *j = &c->js[f->job];
 
@@ -760,7 +763,8 @@ void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes
 		struct ocs_pair *p = &j->pairs[f->pair];
 
 		p->bytes += bytes;
-		ctl_pair_wait(c, p, f->src_host, (int64_t)bytes);
+		if (!counted)
+			ctl_pair_wait(c, p, f->src_host, (int64_t)bytes);
 		j->ocs_bytes += bytes;
 	}
 }

@@ -31,6 +31,14 @@ struct ocs_pair {
 	double active_src_max;	 /* and the most of them on one source host */
 	uint64_t active_epoch;	 /* cexec.up_epoch[src x R + dst] then */
 	bool active_known;
+	/* -B fetch=rack: its fetches that hold their rack's next outputs
+	 * while they wait for the circuit (jobbatch.c): how many, their
+	 * partitions' base bytes, and their remainders in order (an output
+	 * m adds lz_base and one byte for each remainder above m); its place
+	 * in struct jrack's lzp while lz_n > 0 */
+	uint32_t lz_n, lz_cap, lz_pos;
+	uint64_t lz_base;
+	uint32_t *lz_rem;
 };
 
 /* A file being written under a temporary name (report.c). */
@@ -108,6 +116,9 @@ struct jrack {
 	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack) */
 	uint64_t *acc_bytes;
 	uint32_t *acc_n, *acc_host, *acc_slots;
+	/* per source rack: its pairs (index in jstate.pairs) with circuit
+	 * fetches that hold outputs (ocs_pair.lz_n > 0) */
+	uint32_t **lzp, *n_lzp, *cap_lzp;
 };
 
 struct jstate {
@@ -415,7 +426,8 @@ uint32_t jobbatch_hosts(uint32_t so_far, uint32_t h);
  * or rack, takes it, or a new fetch); add it to a fetch */
 void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r);
 void ctl_flow_add_map(struct ctl *c, struct flow *f, uint32_t m, uint64_t bytes);
-void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host);
+void ctl_flow_add_bulk(struct ctl *c, struct flow *f, uint32_t n, uint64_t bytes, uint32_t host,
+		       bool counted);
 
 /* rundir.c: make the run directory (opts.outdir; none: nothing) and open
  * events.log. */

@@ -82,6 +82,12 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 		free(j->rk->acc_n);
 		free(j->rk->acc_host);
 		free(j->rk->acc_slots);
+		if (j->rk->lzp)
+			for (k = 0; k < c->t->racks; k++)
+				free(j->rk->lzp[k]);
+		free(j->rk->lzp);
+		free(j->rk->n_lzp);
+		free(j->rk->cap_lzp);
 		free(j->rk);
 		j->rk = NULL;
 	}
@@ -160,7 +166,7 @@ static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
 		host = jobbatch_hosts(host, q[2 * i + 1]);
 	}
 	if (add && n)
-		ctl_flow_add_bulk(c, f, n, sum, host);
+		ctl_flow_add_bulk(c, f, n, sum, host, f->path == PATH_OCS);
 	return sum;
 }
 
@@ -331,18 +337,100 @@ static void rk_bit(struct jrack *rk, unsigned rack, uint32_t r, bool on)
 		*w &= ~(1ULL << (r % 64));
 }
 
+/* The remainders in p->lz_rem up to v (upper: v included). */
+static uint32_t rk_rem_below(const struct ocs_pair *p, uint32_t v, bool upper)
+{
+	uint32_t lo = 0, hi = p->lz_n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->lz_rem[mid] < v || (upper && p->lz_rem[mid] == v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A circuit fetch starts (on) or stops (off) holding its rack's next
+ * outputs: its pair's sums, which add each output's bytes to the pair's
+ * waiting bytes as it comes (the planner reads them), for all its holders
+ * at once. */
+static void rk_pair_hold(struct ctl *c, struct jstate *j, const struct flow *f, bool on)
+{
+	struct jrack *rk = j->rk;
+	struct ocs_pair *p = &j->pairs[f->pair];
+	const struct rstate *rs = &j->red[f->reduce];
+	uint32_t k = rk_rem_below(p, rs->part_rem, false), rack = f->src_rack;
+
+	if (on) {
+		if (p->lz_n == p->lz_cap) {
+			p->lz_cap = p->lz_cap ? 2 * p->lz_cap : 8;
+			p->lz_rem = xrealloc(p->lz_rem, p->lz_cap * sizeof(uint32_t));
+		}
+		memmove(&p->lz_rem[k + 1], &p->lz_rem[k], (p->lz_n - k) * sizeof(uint32_t));
+		p->lz_rem[k] = rs->part_rem;
+		p->lz_base += rs->part_base;
+		if (p->lz_n++)
+			return;
+		if (!rk->lzp) {
+			rk->lzp = xcalloc(c->t->racks, sizeof(uint32_t *));
+			rk->n_lzp = xcalloc(c->t->racks, sizeof(uint32_t));
+			rk->cap_lzp = xcalloc(c->t->racks, sizeof(uint32_t));
+		}
+		if (rk->n_lzp[rack] == rk->cap_lzp[rack]) {
+			rk->cap_lzp[rack] = rk->cap_lzp[rack] ? 2 * rk->cap_lzp[rack] : 4;
+			rk->lzp[rack] = xrealloc(rk->lzp[rack], rk->cap_lzp[rack] * sizeof(uint32_t));
+		}
+		p->lz_pos = rk->n_lzp[rack];
+		rk->lzp[rack][rk->n_lzp[rack]++] = f->pair;
+		return;
+	}
+	memmove(&p->lz_rem[k], &p->lz_rem[k + 1], (p->lz_n - k - 1) * sizeof(uint32_t));
+	p->lz_base -= rs->part_base;
+	if (--p->lz_n)
+		return;
+	/* the pair holds no more: out of the rack's list (the last fills
+	 * its place) */
+	k = rk->lzp[rack][--rk->n_lzp[rack]];
+	rk->lzp[rack][p->lz_pos] = k;
+	j->pairs[k].lz_pos = p->lz_pos;
+}
+
+/* Map m's output on `rack` is done: the pairs' circuit fetches that hold
+ * the rack's outputs take it, so their pairs' waiting bytes grow by its
+ * share of each holder's partition. */
+static void rk_pairs_take(struct ctl *c, struct jstate *j, unsigned rack, uint32_t m)
+{
+	struct jrack *rk = j->rk;
+	uint32_t i;
+
+	for (i = 0; rk->lzp && i < rk->n_lzp[rack]; i++) {
+		struct ocs_pair *p = &j->pairs[rk->lzp[rack][i]];
+		uint64_t add = p->lz_base + (p->lz_n - rk_rem_below(p, m, true));
+
+		if (add)
+			ctl_pair_wait(c, p, rack * c->t->hosts, (int64_t)add);
+	}
+}
+
 /* After an offer to reduce r of an output of `rack`: a fetch from the
- * rack that waits for a copy slot, not yet lazy, becomes lazy (it holds
- * the rack's next outputs) and r leaves the rack's eager set. */
+ * rack that waits for a copy slot or for its circuit, not yet lazy,
+ * becomes lazy (it holds the rack's next outputs) and r leaves the rack's
+ * eager set. */
 static void rk_after_offer(struct ctl *c, struct jstate *j, uint32_t r, unsigned rack)
 {
 	struct rstate *rs = &j->red[r];
 	struct flow *f = rs->open ? rs->open[topo_n_hosts(c->t) + rack] : NULL;
 
-	if (f && f->state == FLOW_WAIT_SLOT && f->path != PATH_OCS && !f->lz_open) {
+	if (f && !f->lz_open &&
+	    ((f->state == FLOW_WAIT_SLOT && f->path != PATH_OCS) || f->state == FLOW_WAIT_CIRCUIT)) {
 		f->lz_open = true;
 		f->lz_from = j->rk->n_seq[rack];
 		rk_bit(j->rk, rack, r, false);
+		if (f->path == PATH_OCS)
+			rk_pair_hold(c, j, f, true);
 	} else {
 		rk_bit(j->rk, rack, r, true);
 	}
@@ -384,6 +472,10 @@ void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m)
 	rk->n_seq[rack] = n + 1;
 	if (!j->shuffle_open)
 		return;
+	/* before the offers: a fetch that they make wait holds only what
+	 * comes after (no circuit is released here to a pair with holders:
+	 * a pair's fetches wait only while its circuit may not send) */
+	rk_pairs_take(c, j, rack, m);
 	/* in index order, as ctl.c's loop over the fetching reduces: those
 	 * with no lazy fetch from the rack, and those on h (theirs is an
 	 * own-host output, whatever waits from the rack) */
@@ -434,6 +526,8 @@ static void rk_take(struct ctl *c, struct flow *f)
 {
 	rack_window(c, f, true);
 	f->lz_open = false;
+	if (f->path == PATH_OCS)
+		rk_pair_hold(c, &c->js[f->job], f, false);
 }
 
 void jobbatch_rack_settle(struct ctl *c, struct flow *f)
@@ -522,7 +616,8 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	for (k = 0; k < n_slots; k++) {
 		uint32_t slot = rk->acc_slots[k];
 
-		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot]);
+		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot],
+				  false);
 		rk->acc_n[slot] = 0;
 		rk->acc_bytes[slot] = 0;
 	}
