@@ -356,6 +356,51 @@ static char *sorted_lines(const char *path)
 	return buf;
 }
 
+/* What the circuit planner reads of a pair, its bytes not started, must be
+ * what its waiting flows hold (for one waiting to batch outputs, what it
+ * holds so far: ctl_flow_bytes_now), on every source host: those waiting
+ * for the circuit and, with --ocs-fetch copies, those it released that
+ * wait for a copy. At a run's end (every flow started: 0) or its horizon.
+ * A batched run adds a pair's share of each output as it comes, for all
+ * the fetches that hold it at once: a byte too many or too few there
+ * moves the plans by nanoseconds, which no file may show, but this does. */
+static void pairs_wait_match(struct ctl *c)
+{
+	size_t i, k;
+	uint32_t r;
+
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		struct jstate *j = &c->js[i];
+		uint64_t *want = xcalloc(j->n_pairs + 1, sizeof(uint64_t));
+		uint64_t *host = xcalloc((j->n_pairs + 1) * c->t->hosts, sizeof(uint64_t));
+		const struct flow *f;
+
+		for (k = 0; k < j->n_pairs; k++)
+			for (f = j->pairs[k].wait_head; f; f = f->next) {
+				want[k] += ctl_flow_bytes_now(c, f);
+				host[k * c->t->hosts + f->src_host % c->t->hosts] += ctl_flow_bytes_now(c, f);
+			}
+		for (r = 0; j->red && r < c->wl->jobs[i].reduces; r++)
+			for (f = j->red[r].wait_head; f; f = f->next)
+				if (f->path == PATH_OCS) {
+					want[f->pair] += ctl_flow_bytes_now(c, f);
+					host[f->pair * c->t->hosts + f->src_host % c->t->hosts] +=
+						ctl_flow_bytes_now(c, f);
+				}
+		for (k = 0; k < j->n_pairs; k++) {
+			unsigned h;
+
+			ck_assert_msg(j->pairs[k].wait_bytes == want[k],
+				      "job %zu pair %u->%u: %" PRIu64 " B waiting, its flows hold %" PRIu64, i,
+				      j->pairs[k].src, j->pairs[k].dst, j->pairs[k].wait_bytes, want[k]);
+			for (h = 0; j->pairs[k].src_wait && h < c->t->hosts; h++)
+				ck_assert_uint_eq(j->pairs[k].src_wait[h], host[k * c->t->hosts + h]);
+		}
+		free(want);
+		free(host);
+	}
+}
+
 /* hyde sim streams flows.csv and frees flows as they end (stream_flows),
  * and with -B fetch=rack batches a waiting rack fetch's outputs when it
  * starts (struct jrack), not map by map: its files are those of a run that
@@ -365,8 +410,30 @@ static char *sorted_lines(const char *path)
  * fetches wait while maps end on several hosts of a rack: two jobs on 3 x
  * 3 hosts (some fetches hold several outputs), and the main job, whose
  * circuit fetches also wait for a copy. */
+/* Circuit fetches that hold their rack's outputs while maps end (slow
+ * circuits, reduces first), twelve maps a job and partitions of uneven
+ * sizes: a pair's holders' remainders are many and often the index of the
+ * map that ends (where an output's share is one byte more or not). */
+static const char holders_wl[] =
+	"job id=j0 arrival=0.0s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=40000000B,43000005B,46000010B,49000003B,52000008B,55000001B\n"
+	"job id=j1 arrival=0.4s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=47000001B,50000006B,53000011B,56000004B,59000009B,62000002B\n"
+	"job id=j2 arrival=0.8s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=54000002B,57000007B,60000000B,63000005B,66000010B,69000003B\n"
+	"job id=j3 arrival=1.2s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=61000003B,64000008B,67000001B,70000006B,73000011B,76000004B\n"
+	"job id=j4 arrival=1.6s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=68000004B,71000009B,74000002B,77000007B,80000000B,83000005B\n"
+	"job id=j5 arrival=2.0s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=75000005B,78000010B,81000003B,84000008B,87000001B,90000006B\n"
+	"job id=j6 arrival=2.4s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=82000006B,85000011B,88000004B,91000009B,94000002B,97000007B\n"
+	"job id=j7 arrival=2.8s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
+	"reduce_bytes=89000007B,92000000B,95000005B,98000010B,101000003B,104000008B\n";
+
 static const struct {
-	const char *topo, *wl; /* files of the tree (or a gen: spec), or NULL: the 3 x 3 */
+	const char *topo, *wl; /* files of the tree (a gen: spec, or "holders": holders_wl), or NULL: the 3 x 3 */
 	int64_t horizon;
 	bool slow;	 /* reduces first (slowstart 0, no heartbeat), slow links */
 	bool ocs_copies; /* --ocs-fetch copies: circuit fetches wait for a copy too */
@@ -384,6 +451,8 @@ static const struct {
 	{ "topologies/rack8.topo", "workloads/fb-small.wl", 0, false, true, false },
 	/* a reduce's own host's outputs end while its rack's fetch waits */
 	{ "topologies/paper60.topo", "gen:fb,jobs=400,seed=1,scale=0.01", 0, false, false, false },
+	{ NULL, "holders", 0, true, false, false },
+	{ NULL, "holders", 2500 * NSEC_PER_MSEC, true, false, false },
 };
 
 /* The hosts a batched fetch's outputs are on, counted as they come: one
@@ -422,7 +491,9 @@ START_TEST(streamed_same_files)
 					    : test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 4Gbit\ndelta 10ms\nt_e 4MB\n"),
 							     ".topo");
 	char *skv[] = { "slowstart=0" };
+	bool tmp_wl = !stream_cases[_i].wl || !strcmp(stream_cases[_i].wl, "holders");
 	char *wpath = !stream_cases[_i].wl			 ? test_write_tmp("sim", wl, ".wl")
+		      : tmp_wl				 ? test_write_tmp("sim", holders_wl, ".wl")
 		      : !strncmp(stream_cases[_i].wl, "gen:", 4) ? xstrdup(stream_cases[_i].wl)
 							       : xstrdup(test_srcpath(stream_cases[_i].wl));
 	char *bkv[] = { "fetch=rack" };
@@ -456,6 +527,7 @@ START_TEST(streamed_same_files)
 		ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
 		ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
 		ctl_totals(c, &tt[k]);
+		pairs_wait_match(c);
 		ctl_free(c);
 		for (i = 0; i < 3; i++) {
 			snprintf(path, sizeof(path), "%s/%s", dir[k], files[i]);
@@ -492,7 +564,7 @@ START_TEST(streamed_same_files)
 	}
 	if (!stream_cases[_i].topo)
 		unlink(tpath);
-	if (!stream_cases[_i].wl)
+	if (tmp_wl)
 		unlink(wpath);
 	free(tpath);
 	free(wpath);
