@@ -216,18 +216,18 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 {
 	const struct cexec *x = &c->cx;
 	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate;
-	double hr = (double)c->t->host_rate, t, src_max = 0, act = 0, act_max = 0;
+	double hr = (double)c->t->host_rate, t, src_max = 0, act = 0, act_max = 0, *ah;
 	unsigned H = c->t->hosts, h;
 	bool up = x->up[p->src] && x->out_of[p->src] == (int32_t)p->dst;
 	uint64_t epoch = x->up_epoch[(size_t)p->src * c->t->racks + p->dst];
 	size_t i;
 
-	/* (summed as bits + each flow's, per host as its waiting bits + each
-	 * of its flows', so that a cached sum adds up the same: with nothing
-	 * waiting, or one flow) */
-	bool cacheable = c->be.ops == &backend_sim && (!p->wait_bytes || p->n_active <= 1);
-
-	if (cacheable && p->active_known && !up && p->active_epoch == epoch &&
+	/* Every sum here is of whole bits under 2^53 (a pair's demand under
+	 * a petabyte), so a double holds it exactly and the order of the
+	 * additions does not matter: the active flows' bits, in all and per
+	 * source host, can be kept from one plan to the next and added to
+	 * the waiting ones' (a sum that might not be exact is not kept). */
+	if (c->be.ops == &backend_sim && p->active_known && !up && p->active_epoch == epoch &&
 	    !x->moving[(size_t)p->src * c->t->racks + p->dst]) {
 		/* the fluid model moves an OCS flow only while its circuit
 		 * is up: what the active flows had left at the last plan */
@@ -247,14 +247,10 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 				       p->src, p->dst, p->job, act, a, (long long)ctl_now(c));
 		}
 	} else {
-		double *src;
-
-		xgrow((void **)&c->src_tmp, &c->cap_src_tmp, H, sizeof(*src));
-		src = c->src_tmp;
+		if (!p->act_host)
+			p->act_host = xcalloc(H, sizeof(*p->act_host));
 		for (h = 0; h < H; h++)
-			src[h] = !cacheable && p->src_wait ? 8.0 * (double)p->src_wait[h] : 0;
-		if (!cacheable)
-			act = bits;
+			p->act_host[h] = 0;
 		for (i = 0; i < p->n_active; i++) {
 			struct flow *f = p->active[i];
 			double b;
@@ -268,40 +264,32 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 			} else
 				b = 8.0 * (double)f->bytes;
 			act += b;
-			src[f->src_host % H] += b;
+			p->act_host[f->src_host % H] += b;
 		}
 		for (h = 0; h < H; h++)
-			if (src[h] > act_max)
-				act_max = src[h];
-		if (!cacheable) {
-			bits = act;
-			src_max = act_max;
-			act = act_max = 0;
-		}
-		p->active_known = cacheable && !up;
+			if (p->act_host[h] > act_max)
+				act_max = p->act_host[h];
+		p->active_known = c->be.ops == &backend_sim && !up && bits + act < 0x1p53;
 		p->active_bits = act;
 		p->active_src_max = act_max;
 		p->active_epoch = epoch;
 	}
-	if (cacheable) {
-		bits += act;
-		if (!p->wait_bytes) {
-			src_max = act_max; /* (no host has bits waiting) */
-		} else {
-			/* at most one active flow: its host's bits, the
-			 * others' waiting ones (the most waiting on one
-			 * host may be the active one's: adding its bits
-			 * to its own host's covers that) */
-			double v = 8.0 * (double)ctl_pair_wait_max(c, p);
-
-			if (v > src_max)
-				src_max = v;
-			if (p->n_active) {
-				v = 8.0 * (double)p->src_wait[p->active[0]->src_host % H] + act;
-				if (v > src_max)
-					src_max = v;
-			}
-		}
+	ah = p->act_host;
+	bits += act;
+	if (!p->wait_bytes) {
+		src_max = act_max; /* (no host has bits waiting) */
+	} else if (p->n_active <= 1) {
+		/* at most one active flow: its host's bits, the others'
+		 * waiting ones (the most waiting on one host may be the
+		 * active one's: adding its bits to its own host's covers
+		 * that), without reading every host's */
+		src_max = 8.0 * (double)ctl_pair_wait_max(c, p);
+		if (p->n_active && 8.0 * (double)p->src_wait[p->active[0]->src_host % H] + act > src_max)
+			src_max = 8.0 * (double)p->src_wait[p->active[0]->src_host % H] + act;
+	} else {
+		for (h = 0; h < H; h++)
+			if (8.0 * (double)p->src_wait[h] + ah[h] > src_max)
+				src_max = 8.0 * (double)p->src_wait[h] + ah[h];
 	}
 	/* the circuit's own time, unless a host's link needs longer (and
 	 * then exactly the circuit's bits when it does not: exact ns) */

@@ -338,6 +338,7 @@ void ctl_free(struct ctl *c)
 				free(j->pairs[r].per_host);
 				free(j->pairs[r].src_wait);
 				free(j->pairs[r].lz_rem);
+				free(j->pairs[r].act_host);
 			}
 			free(j->pairs);
 		}

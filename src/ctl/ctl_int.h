@@ -29,6 +29,7 @@ struct ocs_pair {
 	 * its circuit has not been up since (they cannot have moved) */
 	double active_bits;
 	double active_src_max;	 /* and the most of them on one source host */
+	double *act_host;	 /* and per source host (hosts of a rack each) */
 	uint64_t active_epoch;	 /* cexec.up_epoch[src x R + dst] then */
 	bool active_known;
 	/* -B fetch=rack: its fetches that hold their rack's next outputs
