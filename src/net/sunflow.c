@@ -622,6 +622,17 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 	return ncf;
 }
 
+/* Pair k leaves side `port` (its out side: end 0, its in side: 1), whose
+ * pairs are side[side_off[port] .. end[port]): the last takes its place. */
+static void side_del(uint32_t *side, uint32_t *spos, uint32_t *end, unsigned port, uint32_t k,
+		     unsigned which)
+{
+	uint32_t at = spos[2 * k + which], last = side[--end[port]];
+
+	side[at] = last;
+	spos[2 * last + which] = at;
+}
+
 /* The first layer (the shortest coflow), list-scheduled from now: see
  * the comment inside. Returns the plan's end (t_plan, or later). */
 static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, struct sf_cache *sc,
@@ -644,13 +655,16 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	 * side: only the instants when a side frees up (rh) can start
 	 * pairs, and only pairs on such a side. */
 	const struct pairdem *q0 = p + c->first;
-	bool *done = xcalloc(c->n, sizeof(bool));
 	size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
 	size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
 	int64_t *free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
 	uint32_t *side_off = xcalloc(2 * (size_t)R + 1, sizeof(uint32_t));
 	uint32_t *side_fill = xcalloc(2 * (size_t)R, sizeof(uint32_t));
 	uint32_t *side = xcalloc(2 * c->n, sizeof(uint32_t));
+	/* each pair's place on its out side and its in side: a pair done
+	 * leaves both, so that a release reads only the pairs left (the
+	 * candidates are sorted after, so the lists' order does not matter) */
+	uint32_t *spos = xcalloc(2 * c->n, sizeof(uint32_t));
 	unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
 	struct mscratch ms = {
 		.adj_off = xcalloc(R + 1, sizeof(uint32_t)),
@@ -685,7 +699,9 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 		side_fill[i] = side_off[i];
 	}
 	for (k = 0; k < c->n; k++) {
+		spos[2 * k] = side_fill[q0[k].src];
 		side[side_fill[q0[k].src]++] = (uint32_t)k;
+		spos[2 * k + 1] = side_fill[R + q0[k].dst];
 		side[side_fill[R + q0[k].dst]++] = (uint32_t)k;
 	}
 
@@ -702,10 +718,10 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 				struct release e = rh_pop(&rh);
 				uint32_t a;
 
-				for (a = side_off[e.port]; a < side_off[e.port + 1]; a++) {
+				for (a = side_off[e.port]; a < side_fill[e.port]; a++) {
 					size_t kk = side[a];
 
-					if (done[kk] || mark[kk] == stamp ||
+					if (mark[kk] == stamp ||
 					    free_at[q0[kk].src] > t || free_at[R + q0[kk].dst] > t)
 						continue;
 					mark[kk] = stamp;
@@ -737,7 +753,8 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			taken[(size_t)q->src * R + q->dst] = sc->tstamp;
 			if (end > t_plan)
 				t_plan = end;
-			done[chosen[k]] = true;
+			side_del(side, spos, side_fill, q->src, (uint32_t)chosen[k], 0);
+			side_del(side, spos, side_fill, R + q->dst, (uint32_t)chosen[k], 1);
 			left--;
 		}
 		if (left && !rh.n)
@@ -745,13 +762,13 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 		if (left)
 			t = rh.v[0].t;
 	}
-	free(done);
 	free(cand);
 	free(chosen);
 	free(free_at);
 	free(side_off);
 	free(side_fill);
 	free(side);
+	free(spos);
 	free(mark);
 	free(ms.adj_off);
 	free(ms.fill);
