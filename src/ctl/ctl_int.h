@@ -114,9 +114,16 @@ struct jrack {
 	uint32_t *n_seq, *cap_seq;
 	uint32_t *head;	 /* per host: its fetching reduces by index, or NONE */
 	uint32_t *next;	 /* per reduce */
-	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack) */
+	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack),
+	 * and seen_host per host */
 	uint64_t *acc_bytes;
-	uint32_t *acc_n, *acc_host, *acc_slots;
+	uint32_t *acc_n, *acc_host, *acc_slots, *seen_n, *seen_below, *seen_host;
+	/* an even split's (no per-reduce sizes, else NULL): per host its
+	 * finished maps, and per host and per rack those below each kind of
+	 * reduce's remainder rem[k] (k = 1: a reduce of one byte more), so
+	 * that a reduce's opening counts what is left of a slot's outputs
+	 * once each slot's fetch is settled, without reading them */
+	uint32_t *done_host, *below_host[2], *below_rack[2], rem[2];
 	/* per source rack: its pairs (index in jstate.pairs) with circuit
 	 * fetches that hold outputs (ocs_pair.lz_n > 0) */
 	uint32_t **lzp, *n_lzp, *cap_lzp;

@@ -37,6 +37,14 @@ void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
 		rk->head = xcalloc(H, sizeof(uint32_t));
 		memset(rk->head, 0xff, H * sizeof(uint32_t));
 		rk->next = xcalloc(w->reduces, sizeof(uint32_t));
+		if (!w->reduce_bytes) {
+			rk->done_host = xcalloc(H, sizeof(uint32_t));
+			for (k = 0; k < 2; k++) {
+				rk->below_host[k] = xcalloc(H, sizeof(uint32_t));
+				rk->below_rack[k] = xcalloc(c->t->racks, sizeof(uint32_t));
+				rk->rem[k] = (uint32_t)((w->shuffle / w->reduces + k) % w->maps);
+			}
+		}
 		if (!c->rack_of) {
 			c->rack_of = xcalloc(H, sizeof(uint32_t));
 			for (k = 0; k < H; k++)
@@ -82,6 +90,14 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 		free(j->rk->acc_n);
 		free(j->rk->acc_host);
 		free(j->rk->acc_slots);
+		free(j->rk->seen_n);
+		free(j->rk->seen_below);
+		free(j->rk->seen_host);
+		free(j->rk->done_host);
+		for (k = 0; k < 2; k++) {
+			free(j->rk->below_host[k]);
+			free(j->rk->below_rack[k]);
+		}
 		if (j->rk->lzp)
 			for (k = 0; k < c->t->racks; k++)
 				free(j->rk->lzp[k]);
@@ -470,6 +486,14 @@ void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m)
 	rk->seq[rack][2 * n] = m;
 	rk->seq[rack][2 * n + 1] = h;
 	rk->n_seq[rack] = n + 1;
+	if (rk->done_host) {
+		rk->done_host[h]++;
+		for (e = 0; e < 2; e++)
+			if (m < rk->rem[e]) {
+				rk->below_host[e][h]++;
+				rk->below_rack[e][rack]++;
+			}
+	}
 	if (!j->shuffle_open)
 		return;
 	/* before the offers: a fetch that they make wait holds only what
@@ -566,17 +590,45 @@ void jobbatch_rack_flush(struct ctl *c)
 void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct hyde_job *jb = &c->c->jobs[job];
+	const struct wl_job *w = jb->wl;
 	struct jstate *j = &c->js[job];
 	struct jrack *rk = j->rk;
 	struct rstate *rs = &j->red[r];
-	unsigned H = topo_n_hosts(c->t), own = (unsigned)jb->reduces[r].host;
-	uint32_t m, n_slots = 0, k;
+	unsigned H = topo_n_hosts(c->t), R = c->t->racks, own = (unsigned)jb->reduces[r].host;
+	unsigned hpr = c->t->hosts, own_rack = c->rack_of[own], cls = r < w->shuffle % w->reduces;
+	/* fast: an even split whose every output to r has bytes, where a
+	 * slot's outputs left past the scan are counted, not read */
+	bool fast = rk->done_host && rs->part_base > 0;
+	uint32_t m, n_slots = 0, k, open = 0, *total = NULL, *below = NULL;
 
 	if (!rk->acc_bytes) {
-		rk->acc_bytes = xcalloc(H + c->t->racks, sizeof(uint64_t));
-		rk->acc_n = xcalloc(H + c->t->racks, sizeof(uint32_t));
-		rk->acc_host = xcalloc(H + c->t->racks, sizeof(uint32_t));
-		rk->acc_slots = xcalloc(H + c->t->racks, sizeof(uint32_t));
+		rk->acc_bytes = xcalloc(H + R, sizeof(uint64_t));
+		rk->acc_n = xcalloc(H + R, sizeof(uint32_t));
+		rk->acc_host = xcalloc(H + R, sizeof(uint32_t));
+		rk->acc_slots = xcalloc(H + R, sizeof(uint32_t));
+		rk->seen_n = xcalloc(2 * (H + R), sizeof(uint32_t));
+		rk->seen_below = xcalloc(2 * (H + R), sizeof(uint32_t));
+		rk->seen_host = xcalloc(H, sizeof(uint32_t));
+	}
+	if (fast) {
+		/* each slot's finished outputs and those below r's remainder
+		 * (the upper halves of seen_n and seen_below); open: the
+		 * slots with outputs not read yet whose fetch is not settled */
+		total = rk->seen_n + H + R;
+		below = rk->seen_below + H + R;
+		memset(rk->seen_n, 0, (H + R) * sizeof(uint32_t));
+		memset(rk->seen_below, 0, (H + R) * sizeof(uint32_t));
+		memset(rk->seen_host, 0, H * sizeof(uint32_t));
+		memset(total, 0, (H + R) * sizeof(uint32_t));
+		memset(below, 0, (H + R) * sizeof(uint32_t));
+		total[own] = rk->done_host[own];
+		below[own] = rk->below_host[cls][own];
+		for (k = 0; k < R; k++) {
+			total[H + k] = j->maps_done_rack[k] - (k == own_rack ? rk->done_host[own] : 0);
+			below[H + k] = rk->below_rack[cls][k] - (k == own_rack ? rk->below_host[cls][own] : 0);
+			open += total[H + k] > 0;
+		}
+		open += total[own] > 0;
 	}
 	/* in map order, as ctl.c's loop: an output that a fetch waiting for
 	 * a copy or a circuit takes is counted, the others offered. No copy
@@ -584,9 +636,10 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	 * its end; a circuit is released here only to a new fetch on its
 	 * pair, which is made only when the reduce has none waiting on it
 	 * (one pair per slot), so one that waits for a circuit does too: a
-	 * slot that counted an output counts the rest (its fetch is not read
-	 * again, a cache miss an output) */
-	for (m = 0; m < jb->wl->maps; m++) {
+	 * slot that counted an output (settled) counts the rest (its fetch is
+	 * not read again, a cache miss an output). Fast, the scan stops once
+	 * every slot is settled or read to its end. */
+	for (m = 0; m < w->maps && (!fast || open); m++) {
 		unsigned h = (unsigned)jb->maps[m].host;
 		size_t slot;
 		uint64_t bytes = rs->part_base + (m < rs->part_rem);
@@ -598,15 +651,22 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 			ctl_offer_map_output(c, job, m, r);
 			continue;
 		}
+		if (fast) {
+			rk->seen_n[slot]++;
+			rk->seen_below[slot] += m < rs->part_rem;
+			rk->seen_host[h]++;
+		}
 		if (!rk->acc_n[slot]) {
 			struct flow *f = rs->open ? rs->open[slot] : NULL;
 
 			if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
 				ctl_offer_map_output(c, job, m, r);
+				open -= fast && rk->seen_n[slot] == total[slot];
 				continue;
 			}
 			rk->acc_slots[n_slots++] = (uint32_t)slot;
 			rk->acc_host[slot] = RK_NO_HOST;
+			open -= fast;
 		}
 		rk->acc_n[slot]++;
 		rs->maps_seen++;
@@ -614,8 +674,19 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		rk->acc_bytes[slot] += bytes;
 	}
 	for (k = 0; k < n_slots; k++) {
-		uint32_t slot = rk->acc_slots[k];
+		uint32_t slot = rk->acc_slots[k], left = fast ? total[slot] - rk->seen_n[slot] : 0, h;
 
+		if (left) { /* the settled slot's outputs past the scan */
+			rk->acc_n[slot] += left;
+			rs->maps_seen += left;
+			rk->acc_bytes[slot] += (uint64_t)left * rs->part_base + below[slot] - rk->seen_below[slot];
+			if (slot < H)
+				rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], slot);
+			else
+				for (h = (slot - H) * hpr; h < (slot - H + 1) * hpr; h++)
+					if (h != own && rk->done_host[h] > rk->seen_host[h])
+						rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
+		}
 		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot],
 				  false);
 		rk->acc_n[slot] = 0;
