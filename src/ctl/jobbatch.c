@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "ctl/ctl_int.h"
 
 static unsigned lz_class(const struct wl_job *w, uint32_t r)
@@ -587,6 +588,35 @@ void jobbatch_rack_flush(struct ctl *c)
 	}
 }
 
+/* HYDE_SIM_VERIFY: what jobbatch_rack_offer_done counted of a settled
+ * slot's outputs past its scan (which stopped before map `from`), taking
+ * it from (n, bytes, host) to the slot's acc_*, against those outputs
+ * read: how many, their bytes, and whether they and what the slot took
+ * in the scan are on one host or several. */
+static void rk_verify_tail(struct ctl *c, uint32_t job, uint32_t r, uint32_t from, uint32_t slot,
+			   uint32_t n, uint64_t bytes, uint32_t host)
+{
+	const struct hyde_job *jb = &c->c->jobs[job];
+	const struct jrack *rk = c->js[job].rk;
+	const struct rstate *rs = &c->js[job].red[r];
+	unsigned H = topo_n_hosts(c->t), own = (unsigned)jb->reduces[r].host, h;
+	uint32_t m;
+
+	for (m = from; m < jb->wl->maps; m++) {
+		h = (unsigned)jb->maps[m].host;
+		if (jb->maps[m].state != HYDE_TASK_DONE || (h == own ? h : H + c->rack_of[h]) != slot)
+			continue;
+		n++;
+		bytes += rs->part_base + (m < rs->part_rem);
+		host = jobbatch_hosts(host, h);
+	}
+	if (n != rk->acc_n[slot] || bytes != rk->acc_bytes[slot] || host != rk->acc_host[slot])
+		fatalx("jobbatch: job %u reduce %u slot %u: %u outputs of %llu B on host %u, counted %u "
+		       "of %llu B on %u",
+		       job, r, slot, n, (unsigned long long)bytes, host, rk->acc_n[slot],
+		       (unsigned long long)rk->acc_bytes[slot], rk->acc_host[slot]);
+}
+
 void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct hyde_job *jb = &c->c->jobs[job];
@@ -675,18 +705,22 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	}
 	for (k = 0; k < n_slots; k++) {
 		uint32_t slot = rk->acc_slots[k], left = fast ? total[slot] - rk->seen_n[slot] : 0, h;
+		uint32_t pre_n = rk->acc_n[slot], pre_host = rk->acc_host[slot];
+		uint64_t pre_bytes = rk->acc_bytes[slot];
 
 		if (left) { /* the settled slot's outputs past the scan */
 			rk->acc_n[slot] += left;
 			rs->maps_seen += left;
 			rk->acc_bytes[slot] += (uint64_t)left * rs->part_base + below[slot] - rk->seen_below[slot];
-			if (slot < H)
-				rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], slot);
-			else
+			/* (the reduce's own host's slot has its outputs on one
+			 * host, which it took in the scan) */
+			if (slot >= H)
 				for (h = (slot - H) * hpr; h < (slot - H + 1) * hpr; h++)
 					if (h != own && rk->done_host[h] > rk->seen_host[h])
 						rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
 		}
+		if (fast && c->cx.verify)
+			rk_verify_tail(c, job, r, m, slot, pre_n, pre_bytes, pre_host);
 		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot],
 				  false);
 		rk->acc_n[slot] = 0;
