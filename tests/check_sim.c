@@ -997,6 +997,95 @@ static const struct hyde_sched_ops forget_ops = {
 	.pick_task = forget_pick,
 };
 
+/* hyde_fair_next walks the order that hyde_fair_order sorts, job for job,
+ * and fills user_running alike, at every pick of a run whose jobs of four
+ * users queue (ties in both keys, jobs without a pending task, a first
+ * job with no task for the host); the scheduler picks as fair does. */
+static size_t walk_picks, walk_longest;
+
+static const struct hyde_task *walk_pick(struct hyde_sched *s, unsigned host)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	uint32_t *order = xcalloc(ci->n_jobs + 1, sizeof(*order)), x;
+	unsigned *ur = xcalloc(ci->n_users + 1, sizeof(*ur)), *ur2 = xcalloc(ci->n_users + 1, sizeof(*ur2));
+	size_t n = hyde_fair_order(s, order, ur), i = 0;
+	const struct hyde_task *t = NULL;
+
+	for (x = hyde_fair_next(s, ur2); x != UINT32_MAX; x = hyde_fair_next(s, NULL), i++) {
+		ck_assert_msg(i < n && x == order[i], "pick %zu: place %zu is job %u, the order's %u",
+			      walk_picks, i, x, i < n ? order[i] : UINT32_MAX);
+		if (!t) {
+			enum hyde_locality lvl;
+
+			t = hyde_pending_map(s, hyde_job(s, x), host, HYDE_OFF_RACK, &lvl);
+			if (!t)
+				t = hyde_pending_reduce(s, hyde_job(s, x), host);
+		}
+	}
+	ck_assert_uint_eq(i, n);
+	ck_assert(!memcmp(ur, ur2, ci->n_users * sizeof(*ur)));
+	/* after the whole order, the walk is over */
+	ck_assert_uint_eq(hyde_fair_next(s, NULL), UINT32_MAX);
+	walk_picks++;
+	walk_longest = n > walk_longest ? n : walk_longest;
+	free(order);
+	free(ur);
+	free(ur2);
+	return t;
+}
+
+static const struct hyde_sched_ops walk_ops = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "walk",
+	.pick_task = walk_pick,
+};
+
+START_TEST(fair_next_walks_order)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *tpath = test_write_tmp("sim", TOPO3("ocs no\n"), ".topo");
+	char *wpath;
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 40; k++) {
+		char line[256];
+		int n = snprintf(line, sizeof(line),
+				 "job id=j%d user=u%d arrival=%d.%ds input=%dMB shuffle=%dMB output=0B maps=%d "
+				 "reduces=%d map_time=%ds reduce_time=1s\n",
+				 k, k % 4, k / 10, k % 10, 2 + k % 5, 1 + k % 3, 2 + k % 7, 1 + k % 3, 1 + k % 4);
+
+		if (k % 9 == 4) { /* pinned: no task for a host off rack 2 */
+			n = snprintf(line, sizeof(line),
+				     "job id=j%d user=u%d arrival=%d.%ds input=2MB shuffle=1MB output=0B maps=3 "
+				     "reduces=1 map_time=2s reduce_time=1s map_racks=2,2,2\n",
+				     k, k % 4, k / 10, k % 10);
+		}
+		wl = xrealloc(wl, len + (size_t)n + 1);
+		memcpy(wl + len, line, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	wpath = test_write_tmp("sim", wl, ".wl");
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	o.stream_flows = true;
+	o.sched_ops = &walk_ops;
+	walk_picks = walk_longest = 0;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_gt(walk_picks, 100);
+	ck_assert_uint_gt(walk_longest, 15);
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+	free(wl);
+}
+END_TEST
+
 START_TEST(sim_memory_follows_jobs)
 {
 	const char *wl =
@@ -1197,6 +1286,7 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, maxmin_incremental_is_waterfilling, 0, 12);
 	tcase_add_test(tc, sim_rates_verified_whole_run);
 	tcase_add_test(tc, sim_memory_follows_jobs);
+	tcase_add_test(tc, fair_next_walks_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

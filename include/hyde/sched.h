@@ -348,6 +348,13 @@ bool hyde_reduces_may_start(struct hyde_sched *s, const struct hyde_job *j);
  * index. order[] has room for every job, user_running[] for every user
  * (filled here). Returns how many jobs. */
 size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_running);
+/* The same order one job at a time, for a scheduler that takes the first
+ * job with a task for the host (most picks read one job or two, where the
+ * whole order sorts every ready job): with user_running (filled as
+ * hyde_fair_order fills it), the first job; with NULL, the job after the
+ * last one returned; UINT32_MAX after the last (and after a call of
+ * hyde_fair_order, which ends the walk). */
+uint32_t hyde_fair_next(struct hyde_sched *s, unsigned *user_running);
 unsigned hyde_user_running(const struct hyde_sched *s, uint32_t user);
 
 /* The run's seeded random numbers (deterministic per seed). */

@@ -906,12 +906,16 @@ void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, si
 		memcpy(pos, a, n * sizeof(*pos));
 }
 
-size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_running)
+/* The fair order's candidates: the READY jobs with a pending task, in
+ * (ready_at, index) order, in h->fo_tmp with their keys after them (cand,
+ * rkey, ukey; pos and tmp past those, room each); user_running filled. */
+static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *room,
+			 uint32_t *rmax, uint32_t *umax)
 {
 	struct hyde_sched_host *h = s->host;
 	const struct cluster *c = h->c;
-	size_t n = 0, i, na, k, room;
-	uint32_t rmax = 0, umax = 0, *cand, *rkey, *ukey, *pos, *tmp;
+	size_t n = 0, i, na, k;
+	uint32_t *cand, *rkey, *ukey;
 	const uint32_t *act;
 
 	/* the jobs not submitted or done run no task and have none pending:
@@ -927,13 +931,12 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 		if (j->state == HYDE_JOB_READY && !h->in_by_ready[act[i]])
 			fo_ready_add(h, act[i]);
 	}
-	room = h->n_by_ready + 1;
-	hyde_grow((void **)&h->fo_tmp, &h->cap_fo_tmp, 5 * room, sizeof(uint32_t));
+	*room = h->fo_room = h->n_by_ready + 1;
+	hyde_grow((void **)&h->fo_tmp, &h->cap_fo_tmp, 5 * *room, sizeof(uint32_t));
 	cand = h->fo_tmp;
-	rkey = cand + room;
-	ukey = rkey + room;
-	pos = ukey + room;
-	tmp = pos + room;
+	rkey = cand + *room;
+	ukey = rkey + *room;
+	*rmax = *umax = 0;
 	/* the ready jobs with pending tasks, in (ready_at, index) order; the
 	 * list drops those no longer READY (done: never again) */
 	for (i = 0, k = 0; i < h->n_by_ready; i++) {
@@ -950,17 +953,106 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 		cand[n] = x;
 		rkey[n] = j->maps_running + j->reduces_running;
 		ukey[n] = user_running[j->user_idx];
-		if (rkey[n] > rmax)
-			rmax = rkey[n];
-		if (ukey[n] > umax)
-			umax = ukey[n];
+		if (rkey[n] > *rmax)
+			*rmax = rkey[n];
+		if (ukey[n] > *umax)
+			*umax = ukey[n];
 		n++;
 	}
 	h->n_by_ready = k;
-	sched_fair_sort(h, pos, tmp, n, rkey, rmax, ukey, umax, SCHED_SORT_ANY);
+	return n;
+}
+
+size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_running)
+{
+	struct hyde_sched_host *h = s->host;
+	uint32_t rmax, umax, *cand, *rkey, *ukey, *pos;
+	size_t room, n = fo_collect(s, user_running, &room, &rmax, &umax), i;
+
+	cand = h->fo_tmp;
+	rkey = cand + room;
+	ukey = rkey + room;
+	pos = ukey + room;
+	h->fo_heap_n = 0;
+	h->fo_built = true;
+	sched_fair_sort(h, pos, pos + room, n, rkey, rmax, ukey, umax, SCHED_SORT_ANY);
 	for (i = 0; i < n; i++)
 		order[i] = cand[pos[i]];
 	return n;
+}
+
+/* hyde_fair_next's heap of candidate positions (in fo_tmp past the keys):
+ * by user's running tasks, then the job's, then position (the stable
+ * sort's order). */
+static bool fo_before(const uint32_t *rkey, const uint32_t *ukey, uint32_t a, uint32_t b)
+{
+	if (ukey[a] != ukey[b])
+		return ukey[a] < ukey[b];
+	if (rkey[a] != rkey[b])
+		return rkey[a] < rkey[b];
+	return a < b;
+}
+
+static void fo_sift(uint32_t *heap, size_t n, size_t i, const uint32_t *rkey, const uint32_t *ukey)
+{
+	uint32_t x = heap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && fo_before(rkey, ukey, heap[c + 1], heap[c]))
+			c++;
+		if (!fo_before(rkey, ukey, heap[c], x))
+			break;
+		heap[i] = heap[c];
+		i = c;
+	}
+	heap[i] = x;
+}
+
+uint32_t hyde_fair_next(struct hyde_sched *s, unsigned *user_running)
+{
+	struct hyde_sched_host *h = s->host;
+	size_t room, i;
+	uint32_t *cand, *rkey, *ukey, *heap, top, rmax, umax;
+
+	if (user_running) { /* the first: one pass, no heap */
+		size_t n = fo_collect(s, user_running, &room, &rmax, &umax), best = 0;
+
+		rkey = h->fo_tmp + room;
+		ukey = rkey + room;
+		for (i = 1; i < n; i++)
+			if (fo_before(rkey, ukey, (uint32_t)i, (uint32_t)best))
+				best = i;
+		h->fo_n = n;
+		h->fo_first = best;
+		h->fo_built = false;
+		h->fo_heap_n = n ? n - 1 : 0;
+		return n ? h->fo_tmp[best] : UINT32_MAX;
+	}
+	room = h->fo_room;
+	cand = h->fo_tmp;
+	rkey = cand + room;
+	ukey = rkey + room;
+	heap = ukey + room;
+	if (!h->fo_built) { /* a second asked for: the rest in a heap */
+		size_t n = 0;
+
+		for (i = 0; i < h->fo_n; i++)
+			if (i != h->fo_first)
+				heap[n++] = (uint32_t)i;
+		for (i = n / 2; i-- > 0;)
+			fo_sift(heap, n, i, rkey, ukey);
+		h->fo_built = true;
+	}
+	if (!h->fo_heap_n)
+		return UINT32_MAX;
+	top = heap[0];
+	heap[0] = heap[--h->fo_heap_n];
+	fo_sift(heap, h->fo_heap_n, 0, rkey, ukey);
+	return cand[top];
 }
 
 /* ---- randomness, memory, log ---- */

@@ -42,6 +42,11 @@ struct hyde_sched_host {
 	 * scratch */
 	uint32_t *by_ready, *fo_tmp, *fo_cnt;
 	size_t n_by_ready, cap_by_ready, cap_fo_tmp, cap_fo_cnt;
+	size_t fo_heap_n; /* hyde_fair_next: candidates not returned yet */
+	size_t fo_n, fo_first; /* candidates, and the first (returned alone:
+				* the heap is built for a second) */
+	bool fo_built;
+	size_t fo_room;	  /* fo_tmp's room per array at the last collect */
 	uint8_t *in_by_ready;  /* per job */
 };
 

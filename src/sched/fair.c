@@ -12,7 +12,6 @@
 #include <hyde/sched.h>
 
 struct fair_priv {
-	uint32_t *order; /* jobs to consider, sorted per pick */
 	unsigned *user_running;
 };
 
@@ -22,7 +21,6 @@ static int fair_init(struct hyde_sched *s, char *errbuf)
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 
 	(void)errbuf;
-	p->order = hyde_calloc(ci->n_jobs + 1, sizeof(uint32_t));
 	p->user_running = hyde_calloc(ci->n_users + 1, sizeof(unsigned));
 	return 0;
 }
@@ -31,17 +29,19 @@ static void fair_destroy(struct hyde_sched *s)
 {
 	struct fair_priv *p = s->priv;
 
-	free(p->order);
 	free(p->user_running);
 }
 
 static const struct hyde_task *fair_pick(struct hyde_sched *s, unsigned host)
 {
 	struct fair_priv *p = s->priv;
-	size_t n = hyde_fair_order(s, p->order, p->user_running), i;
+	uint32_t x;
 
-	for (i = 0; i < n; i++) {
-		const struct hyde_job *j = hyde_job(s, p->order[i]);
+	/* the fair order job by job: the first with a task is most often
+	 * the first (a sort of every ready job was a tenth of the SWIM
+	 * day's time) */
+	for (x = hyde_fair_next(s, p->user_running); x != UINT32_MAX; x = hyde_fair_next(s, NULL)) {
+		const struct hyde_job *j = hyde_job(s, x);
 		enum hyde_locality lvl;
 		const struct hyde_task *t = hyde_pending_map(s, j, host, HYDE_OFF_RACK, &lvl);
 
