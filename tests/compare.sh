@@ -129,6 +129,12 @@ awk -F, 'NR > 1 && !($12 > 0 && $13 > 0) { print; bad = 1 } END { exit bad }' "$
 cut -d, -f1-18,20 "$O/compare.csv" >"$tmpdir/cmp-log.csv"
 cut -d, -f1-18,20 "$N/compare.csv" | cmp -s - "$tmpdir/cmp-log.csv" ||
 	fail "flow_log=no: $(cat "$N/compare.csv"), with flows.csv: $(cat "$O/compare.csv")"
+# a bad value, and a replay (whose flows.csv is what it is for), refused
+expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -B flow_log=maybe -o "$tmpdir/bad-fl"
+contains "$err" "flow_log: expected yes or no, got 'maybe'"
+expect_status 2 "$HYDE" sim -q --replay "$O/fair" -B flow_log=no -o "$tmpdir/bad-fl"
+contains "$err" "flow_log: not with --replay"
+[ -e "$tmpdir/bad-fl" ] && fail "a refused run left $tmpdir/bad-fl"
 
 # the output directory is not overwritten
 expect_status 2 "$HYDE" compare --backend sim -t "$T" -w "$W" -s fair -o "$O"

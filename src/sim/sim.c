@@ -264,7 +264,7 @@ struct sim_opts {
 	 * flows) */
 	char fetch[8];
 	/* "no": no flows.csv, no flow events (ctl_set_no_flow_log) */
-	char flow_log[4];
+	char flow_log[8];
 };
 
 struct sim {
@@ -2209,8 +2209,13 @@ static int sim_init(struct backend *b, char *errbuf)
 		}
 		ctl_set_fetch_rack(b->ctl);
 	}
-	if (!strcmp(s->opts.flow_log, "no"))
+	if (!strcmp(s->opts.flow_log, "no")) {
+		if (ctl_options(b->ctl)->replay) {
+			errbuf_set(errbuf, "flow_log: not with --replay (its flows.csv is what a replay is for)");
+			return -EINVAL;
+		}
 		ctl_set_no_flow_log(b->ctl);
+	}
 	s->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	s->ctl = b->ctl;
 	s->t = t;
