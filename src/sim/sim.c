@@ -2733,7 +2733,7 @@ static const struct opt_desc sim_opts[] = {
 	OPT(sim_opts, fetch, O_STR, 0, sizeof(((struct sim_opts *)0)->fetch),
 	    "host: a reduce fetches from each host with outputs (default); rack: from each rack, a coarser model with fewer flows"),
 	OPT(sim_opts, flow_log, O_STR, 0, sizeof(((struct sim_opts *)0)->flow_log),
-	    "yes (default): flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then (hyde fidelity and timelines need the flow files)"),
+	    "yes (default): flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then (hyde fidelity and timelines need the flow files; not with --replay)"),
 };
 
 static int sim_opts_check(const void *priv, char *errbuf)
