@@ -432,14 +432,15 @@ static const char holders_wl[] =
 	"job id=j7 arrival=2.8s input=240MB output=0B maps=12 reduces=6 map_time=0.5s reduce_time=0.5s "
 	"reduce_bytes=89000007B,92000000B,95000005B,98000010B,101000003B,104000008B\n";
 
-/* A reduce on rack 2 opens after every map (late): its fetch from rack 0
- * is settled at m4 (the first, m0's, holds its copy; m2's waits) and its
- * fetch from rack 1 at m3, so the scan stops there; of rack 0's outputs
- * left, m6 is the only one of r0h1: the fetch leaves by no host's link,
- * where with r0h0's alone it would leave by that host's. */
+/* A reduce on rack 2 opens after every map (late), with one copy: of its
+ * fetches from rack 0 (m0, m2, m4 and m6 on one host, m8 on another) the
+ * first, m0's, takes the copy and m2's waits, settled at m4; its fetch
+ * from rack 1 waits from m1, settled at m3. The scan stops there, and of
+ * rack 0's outputs counted, not read, m8 is its host's only one: the
+ * fetch holds several hosts' outputs (HYDE_SIM_VERIFY reads them). */
 static const char lasthost_wl[] =
-	"job id=a arrival=0s input=7MB shuffle=3500KB output=0B maps=7 reduces=1 map_time=0.5s "
-	"reduce_time=0.5s reduce_racks=2 input_hosts=r0h0,r1h0,r0h0,r1h0,r0h0,r1h0,r0h1\n";
+	"job id=a arrival=0s input=9MB shuffle=4500KB output=0B maps=9 reduces=1 map_time=0.5s "
+	"reduce_time=0.5s map_racks=0,1,0,1,0,1,0,1,0 reduce_racks=2\n";
 
 static const struct {
 	const char *topo, *wl; /* files of the tree (a gen: spec, "holders" or "lasthost": the texts above), or NULL: the 3 x 3 */

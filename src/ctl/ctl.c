@@ -317,7 +317,6 @@ void ctl_free(struct ctl *c)
 	free(c->rack_of);
 	free(c->live);
 	free(c->live_tmp);
-	free(c->src_tmp);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];

@@ -114,10 +114,11 @@ struct jrack {
 	uint32_t *n_seq, *cap_seq;
 	uint32_t *head;	 /* per host: its fetching reduces by index, or NONE */
 	uint32_t *next;	 /* per reduce */
-	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack),
-	 * and seen_host per host */
+	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack):
+	 * outputs taken, and of an even split's, those finished and read,
+	 * each with those below the reduce's remainder; seen_host per host */
 	uint64_t *acc_bytes;
-	uint32_t *acc_n, *acc_host, *acc_slots, *seen_n, *seen_below, *seen_host;
+	uint32_t *acc_n, *acc_host, *acc_slots, *total, *below, *seen_n, *seen_below, *seen_host;
 	/* an even split's (no per-reduce sizes, else NULL): per host its
 	 * finished maps, and per host and per rack those below each kind of
 	 * reduce's remainder rem[k] (k = 1: a reduce of one byte more), so
@@ -250,8 +251,6 @@ struct ctl {
 	size_t n_live, cap_live, live_sorted;
 	struct pair_ref *live_tmp; /* scratch of circuits.c's merge */
 	size_t cap_live_tmp;
-	double *src_tmp;	   /* scratch of circuits.c: bits per source host */
-	size_t cap_src_tmp;
 	uint32_t *arrival_order;
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */

@@ -91,6 +91,8 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 		free(j->rk->acc_n);
 		free(j->rk->acc_host);
 		free(j->rk->acc_slots);
+		free(j->rk->total);
+		free(j->rk->below);
 		free(j->rk->seen_n);
 		free(j->rk->seen_below);
 		free(j->rk->seen_host);
@@ -636,21 +638,21 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		rk->acc_n = xcalloc(H + R, sizeof(uint32_t));
 		rk->acc_host = xcalloc(H + R, sizeof(uint32_t));
 		rk->acc_slots = xcalloc(H + R, sizeof(uint32_t));
-		rk->seen_n = xcalloc(2 * (H + R), sizeof(uint32_t));
-		rk->seen_below = xcalloc(2 * (H + R), sizeof(uint32_t));
+		rk->total = xcalloc(H + R, sizeof(uint32_t));
+		rk->below = xcalloc(H + R, sizeof(uint32_t));
+		rk->seen_n = xcalloc(H + R, sizeof(uint32_t));
+		rk->seen_below = xcalloc(H + R, sizeof(uint32_t));
 		rk->seen_host = xcalloc(H, sizeof(uint32_t));
 	}
 	if (fast) {
 		/* each slot's finished outputs and those below r's remainder
-		 * (the upper halves of seen_n and seen_below); open: the
-		 * slots with outputs not read yet whose fetch is not settled */
-		total = rk->seen_n + H + R;
-		below = rk->seen_below + H + R;
+		 * (only the own host's host slot is used); open: the slots
+		 * with outputs not read yet whose fetch is not settled */
+		total = rk->total;
+		below = rk->below;
 		memset(rk->seen_n, 0, (H + R) * sizeof(uint32_t));
 		memset(rk->seen_below, 0, (H + R) * sizeof(uint32_t));
 		memset(rk->seen_host, 0, H * sizeof(uint32_t));
-		memset(total, 0, (H + R) * sizeof(uint32_t));
-		memset(below, 0, (H + R) * sizeof(uint32_t));
 		total[own] = rk->done_host[own];
 		below[own] = rk->below_host[cls][own];
 		for (k = 0; k < R; k++) {
@@ -699,7 +701,6 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 			open -= fast;
 		}
 		rk->acc_n[slot]++;
-		rs->maps_seen++;
 		rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
 		rk->acc_bytes[slot] += bytes;
 	}
@@ -710,7 +711,6 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 
 		if (left) { /* the settled slot's outputs past the scan */
 			rk->acc_n[slot] += left;
-			rs->maps_seen += left;
 			rk->acc_bytes[slot] += (uint64_t)left * rs->part_base + below[slot] - rk->seen_below[slot];
 			/* (the reduce's own host's slot has its outputs on one
 			 * host, which it took in the scan) */

@@ -263,8 +263,8 @@ struct sim_opts {
 	 * exact: "" too) or "rack" (ctl_set_fetch_rack: coarser, fewer
 	 * flows) */
 	char fetch[8];
-	/* "no": no flows.csv, no flow events (ctl_set_no_flow_log) */
-	char flow_log[8];
+	/* false: no flows.csv, no flow events (ctl_set_no_flow_log) */
+	bool flow_log;
 };
 
 struct sim {
@@ -2209,7 +2209,7 @@ static int sim_init(struct backend *b, char *errbuf)
 		}
 		ctl_set_fetch_rack(b->ctl);
 	}
-	if (!strcmp(s->opts.flow_log, "no")) {
+	if (!s->opts.flow_log) {
 		if (ctl_options(b->ctl)->replay) {
 			errbuf_set(errbuf, "flow_log: not with --replay (its flows.csv is what a replay is for)");
 			return -EINVAL;
@@ -2732,9 +2732,14 @@ static const struct opt_desc sim_opts[] = {
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 	OPT(sim_opts, fetch, O_STR, 0, sizeof(((struct sim_opts *)0)->fetch),
 	    "host: a reduce fetches from each host with outputs (default); rack: from each rack, a coarser model with fewer flows"),
-	OPT(sim_opts, flow_log, O_STR, 0, sizeof(((struct sim_opts *)0)->flow_log),
-	    "yes (default): flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then (hyde fidelity and timelines need the flow files; not with --replay)"),
+	OPT(sim_opts, flow_log, O_BOOL, 0, 0,
+	    "flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then (hyde fidelity and timelines need the flow files; not with --replay)"),
 };
+
+static void sim_opts_default(void *priv)
+{
+	((struct sim_opts *)priv)->flow_log = true;
+}
 
 static int sim_opts_check(const void *priv, char *errbuf)
 {
@@ -2744,10 +2749,6 @@ static int sim_opts_check(const void *priv, char *errbuf)
 
 	if (o->fetch[0] && strcmp(o->fetch, "host") && strcmp(o->fetch, "rack")) {
 		errbuf_set(errbuf, "fetch: expected host or rack, got '%s'", o->fetch);
-		return -EINVAL;
-	}
-	if (o->flow_log[0] && strcmp(o->flow_log, "yes") && strcmp(o->flow_log, "no")) {
-		errbuf_set(errbuf, "flow_log: expected yes or no, got '%s'", o->flow_log);
 		return -EINVAL;
 	}
 	if (o->rates[0] && !flow_model(o->rates)) {
@@ -2802,6 +2803,7 @@ const struct backend_ops backend_sim = {
 	.progress = sim_progress,
 	.opts = sim_opts,
 	.n_opts = sizeof(sim_opts) / sizeof(sim_opts[0]),
+	.defaults = sim_opts_default,
 	.check = sim_opts_check,
 	.net_policy = sim_net_policy,
 };
