@@ -1087,6 +1087,118 @@ START_TEST(fair_next_walks_order)
 }
 END_TEST
 
+/* hyde_net_flows_into is hyde_net_flows's flows into the host over its
+ * link, in the same order with the same fields, for every host at every
+ * pick of a run with reads, fetches and writes on every path (host,
+ * rack, EPS, OCS; per host and, with -B fetch=rack, per rack). */
+static size_t into_checks, into_paths[4], into_multi;
+
+static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	size_t n = hyde_net_flows(s, NULL, 0), m, i, k;
+	struct hyde_flow_state *all = xcalloc(n + 1, sizeof(*all)), *in = xcalloc(n + 1, sizeof(*in));
+	const uint32_t *act;
+	unsigned h;
+
+	ck_assert_uint_eq(hyde_net_flows(s, all, n), n);
+	for (i = 0; i < n; i++)
+		into_paths[all[i].path]++;
+	for (h = 0; h < ci->n_hosts; h++) {
+		m = hyde_net_flows_into(s, h, in, n);
+		for (i = 0, k = 0; i < n; i++) {
+			if (all[i].dst_host != h || all[i].path == HYDE_PATH_HOST)
+				continue;
+			ck_assert_msg(k < m, "host %u: flow %u not in its view", h, all[i].id);
+			ck_assert_msg(in[k].id == all[i].id, "host %u: place %zu is flow %u, not %u", h,
+				      k, in[k].id, all[i].id);
+			ck_assert(in[k].job == all[i].job && in[k].task == all[i].task &&
+				  in[k].kind == all[i].kind && in[k].path == all[i].path &&
+				  in[k].src_host == all[i].src_host && in[k].dst_host == h &&
+				  in[k].bytes == all[i].bytes && in[k].sent == all[i].sent &&
+				  in[k].left == all[i].left && in[k].start == all[i].start);
+			k++;
+		}
+		ck_assert_uint_eq(k, m);
+		if (m > 1) { /* a short buffer: the count, the first only */
+			struct hyde_flow_state one;
+
+			ck_assert_uint_eq(hyde_net_flows_into(s, h, &one, 1), m);
+			ck_assert_uint_eq(one.id, in[0].id);
+			into_multi++;
+		}
+		into_checks += m;
+	}
+	ck_assert_uint_eq(hyde_net_flows_into(s, ci->n_hosts, in, n), 0);
+	free(all);
+	free(in);
+	act = hyde_active_jobs(s, &n);
+	for (i = 0; i < n; i++) {
+		enum hyde_locality lvl;
+		const struct hyde_task *t = hyde_pending_map(s, hyde_job(s, act[i]), host, HYDE_OFF_RACK, &lvl);
+
+		if (!t)
+			t = hyde_pending_reduce(s, hyde_job(s, act[i]), host);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static const struct hyde_sched_ops into_ops = {
+	.api_version = HYDE_SCHED_API_VERSION,
+	.name = "into",
+	.pick_task = into_pick,
+};
+
+START_TEST(net_flows_into_is_the_view)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *bkv[] = { "fetch=rack" };
+	char *tpath = test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 10Gbit\ndelta 1ms\nt_e 2MB\n"), ".topo"), *wpath;
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 24; k++) {
+		char line[256];
+		int n = snprintf(line, sizeof(line),
+				 "job id=j%d arrival=%d.%ds input=%dMB shuffle=%dMB output=%dMB maps=%d "
+				 "reduces=%d map_time=1s reduce_time=1s\n",
+				 k, k / 4, (k % 4) * 2, 4 + k % 5, 20 + 30 * (k % 3), k % 2, 3 + k % 6,
+				 1 + k % 3);
+
+		wl = xrealloc(wl, len + (size_t)n + 1);
+		memcpy(wl + len, line, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	wpath = test_write_tmp("sim", wl, ".wl");
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	o.sched_ops = &into_ops;
+	o.heartbeat = 0; /* a pick at every change */
+	if (_i) {
+		o.backend_kv = bkv;
+		o.n_backend_kv = 1;
+	}
+	into_checks = into_multi = 0;
+	memset(into_paths, 0, sizeof(into_paths));
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_gt(into_checks, 1000);
+	ck_assert_uint_gt(into_multi, 200);
+	for (k = 0; k < 4; k++)
+		ck_assert_msg(into_paths[k] > 0, "no flow seen on path %d", k);
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+	free(wl);
+}
+END_TEST
+
 START_TEST(sim_memory_follows_jobs)
 {
 	const char *wl =
@@ -1288,6 +1400,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, sim_rates_verified_whole_run);
 	tcase_add_test(tc, sim_memory_follows_jobs);
 	tcase_add_test(tc, fair_next_walks_order);
+	tcase_add_loop_test(tc, net_flows_into_is_the_view, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -272,6 +272,12 @@ void hyde_net_interval(const struct hyde_sched *s, int64_t *from, int64_t *to);
 /* The active flows (moving bytes now): fills out[0 .. min(n, max)) and
  * returns n, their number. */
 size_t hyde_net_flows(const struct hyde_sched *s, struct hyde_flow_state *out, size_t max);
+/* Those of them into a host over its link (every path but a host's own
+ * reads), in hyde_net_flows's order; kept as flows start and end, so the
+ * cost follows the host's flows, not all of them. 0 for a host out of
+ * range. */
+size_t hyde_net_flows_into(const struct hyde_sched *s, unsigned host, struct hyde_flow_state *out,
+			   size_t max);
 /* Does the flow cross that link? */
 bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,
 		       enum hyde_link_kind kind, unsigned idx);

@@ -183,6 +183,9 @@ struct netview {
 	int64_t t_prev, t_last;
 	unsigned nsamples;
 	unsigned *flows;       /* active flows per link now */
+	/* per host, its active flows in over a link (not host-local), newest
+	 * first as c->active_head: hyde_net_flows_into */
+	struct flow **into;
 };
 
 /* The circuit executor (circuits.c). */
@@ -364,11 +367,12 @@ void netview_tick(struct ctl *c);
 unsigned netview_n_links(const struct topo *t);
 unsigned netview_link_index(const struct topo *t, enum hyde_link_kind kind, unsigned idx);
 /* A flow starts (d = 1) or ends (d = -1) on its links. */
-void netview_flow(struct ctl *c, const struct flow *f, int d);
+void netview_flow(struct ctl *c, struct flow *f, int d);
 int ctl_net_link(struct ctl *c, enum hyde_link_kind kind, unsigned idx,
 		 struct hyde_link_state *out);
 void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to);
 size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max);
+size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max);
 bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,
 		      enum hyde_link_kind kind, unsigned idx);
 

@@ -88,6 +88,7 @@ void netview_init(struct ctl *c)
 	n->prev = xcalloc(n->n_links, sizeof(uint64_t));
 	n->last = xcalloc(n->n_links, sizeof(uint64_t));
 	n->flows = xcalloc(n->n_links, sizeof(unsigned));
+	n->into = xcalloc(topo_n_hosts(c->t), sizeof(*n->into));
 	n->t_prev = n->t_last = -1;
 	metrics_init(c);
 }
@@ -97,6 +98,7 @@ void netview_free(struct ctl *c)
 	free(c->net.prev);
 	free(c->net.last);
 	free(c->net.flows);
+	free(c->net.into);
 	metrics_free(c);
 }
 
@@ -138,12 +140,31 @@ void netview_start(struct ctl *c)
 	take_sample(c); /* the baseline, at t0 */
 }
 
-void netview_flow(struct ctl *c, const struct flow *f, int d)
+/* A flow starts (d = 1) or ends (-1) moving bytes. */
+void netview_flow(struct ctl *c, struct flow *f, int d)
 {
 	unsigned l[4], n = flow_links(c->t, f->path, f->link_host, f->dst_host, f->no_link, l), k;
+	struct flow **head = &c->net.into[f->dst_host];
 
 	for (k = 0; k < n; k++)
 		c->net.flows[l[k]] += (unsigned)d;
+	if (f->path == PATH_HOST)
+		return;
+	if (d > 0) { /* at the head, as the active list */
+		f->iprev = NULL;
+		f->inext = *head;
+		if (f->inext)
+			f->inext->iprev = f;
+		*head = f;
+		return;
+	}
+	if (f->iprev)
+		f->iprev->inext = f->inext;
+	else
+		*head = f->inext;
+	if (f->inext)
+		f->inext->iprev = f->iprev;
+	f->iprev = f->inext = NULL;
 }
 
 int ctl_net_link(struct ctl *c, enum hyde_link_kind kind, unsigned idx,
@@ -176,34 +197,51 @@ void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to)
 	*to = c->net.t_prev < 0 ? -1 : c->net.t_last;
 }
 
+/* A flow as the network view gives it, with the bytes it has left now. */
+static void flow_state(struct ctl *c, struct flow *f, struct hyde_flow_state *out)
+{
+	uint64_t left = f->bytes;
+
+	if (c->be.ops->flow_remaining)
+		left = c->be.ops->flow_remaining(&c->be, f);
+	if (left > f->bytes)
+		left = f->bytes;
+	*out = (struct hyde_flow_state){
+		.id = f->id,
+		.job = f->job,
+		.task = f->reduce,
+		.kind = f->kind,
+		.path = (enum hyde_path)f->path,
+		.src_host = f->link_host,
+		.dst_host = f->dst_host,
+		.bytes = f->bytes,
+		.sent = f->bytes - left,
+		.left = left,
+		.start = f->start,
+	};
+}
+
 size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max)
 {
 	size_t n = 0;
 	struct flow *f;
 
-	for (f = c->active_head; f; f = f->anext, n++) {
-		uint64_t left = f->bytes;
+	for (f = c->active_head; f; f = f->anext, n++)
+		if (n < max)
+			flow_state(c, f, &out[n]);
+	return n;
+}
 
-		if (n >= max)
-			continue;
-		if (c->be.ops->flow_remaining)
-			left = c->be.ops->flow_remaining(&c->be, f);
-		if (left > f->bytes)
-			left = f->bytes;
-		out[n] = (struct hyde_flow_state){
-			.id = f->id,
-			.job = f->job,
-			.task = f->reduce,
-			.kind = f->kind,
-			.path = (enum hyde_path)f->path,
-			.src_host = f->link_host,
-			.dst_host = f->dst_host,
-			.bytes = f->bytes,
-			.sent = f->bytes - left,
-			.left = left,
-			.start = f->start,
-		};
-	}
+size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max)
+{
+	size_t n = 0;
+	struct flow *f;
+
+	if (host >= topo_n_hosts(c->t))
+		return 0;
+	for (f = c->net.into[host]; f; f = f->inext, n++)
+		if (n < max)
+			flow_state(c, f, &out[n]);
 	return n;
 }
 

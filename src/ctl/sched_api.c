@@ -504,6 +504,12 @@ size_t hyde_net_flows(const struct hyde_sched *s, struct hyde_flow_state *out, s
 	return ctl_net_flows(s->host->ctl, out, max);
 }
 
+size_t hyde_net_flows_into(const struct hyde_sched *s, unsigned host, struct hyde_flow_state *out,
+			   size_t max)
+{
+	return ctl_net_flows_into(s->host->ctl, host, out, max);
+}
+
 bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,
 		       enum hyde_link_kind kind, unsigned idx)
 {
