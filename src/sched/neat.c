@@ -101,7 +101,11 @@ struct neat_priv {
 	bool path, coflow, sum, log;
 	enum neat_model fmodel, cmodel;
 	bool varys;
-	/* the snapshot of the network, per pick */
+	/* the snapshot of the network, per pick; by_host: per candidate
+	 * instead, of the flows into it alone (what a prediction of the
+	 * candidate's own link reads: by_dst is then 0, 1, ... and dst_off
+	 * holds the one host's bounds) */
+	bool by_host;
 	struct hyde_flow_state *fl;
 	size_t nfl, cap_fl;
 	uint32_t *by_dst, *dst_off;	 /* flows into each host */
@@ -233,6 +237,9 @@ static int init_common(struct hyde_sched *s, enum neat_kind kind, char *errbuf)
 		break;
 	}
 	p->sum = !strcmp(p->o.objective, "sum") || (!strcmp(p->o.objective, "auto") && p->coflow);
+	p->by_host = kind != K_NEAT || (!p->path && !p->coflow); /* (minload, mindist: never more) */
+	if (p->by_host)
+		p->by_dst = hyde_calloc(1, sizeof(uint32_t));
 	p->dst_off = hyde_calloc(H + 2, sizeof(uint32_t));
 	p->src_off = hyde_calloc(H + 2, sizeof(uint32_t));
 	p->rup_off = hyde_calloc(R + 2, sizeof(uint32_t));
@@ -472,6 +479,26 @@ static void snapshot(struct hyde_sched *s)
 			}
 		}
 	}
+}
+
+/* The flows into host h alone, the view of by_host (the grouping of a
+ * whole snapshot, restricted to h: both keep hyde_net_flows's order). */
+static void snapshot_into(struct hyde_sched *s, unsigned h)
+{
+	struct neat_priv *p = s->priv;
+	size_t n = hyde_net_flows_into(s, h, p->fl, p->cap_fl), i;
+
+	if (n > p->cap_fl) {
+		p->cap_fl = n + n / 2 + 16;
+		p->fl = hyde_realloc(p->fl, p->cap_fl, sizeof(*p->fl));
+		p->by_dst = hyde_realloc(p->by_dst, p->cap_fl, sizeof(uint32_t));
+		for (i = 0; i < p->cap_fl; i++)
+			p->by_dst[i] = (uint32_t)i;
+		n = hyde_net_flows_into(s, h, p->fl, p->cap_fl);
+	}
+	p->nfl = n;
+	p->dst_off[h] = 0;
+	p->dst_off[h + 1] = (uint32_t)n;
 }
 
 /* ---- a task's flows on a candidate ---- */
@@ -799,6 +826,8 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 
 		if (!candidate(s, t, h))
 			continue;
+		if (p->by_host)
+			snapshot_into(s, h);
 		evaluate(s, t, h, &ev);
 		score = p->sum ? ev.t + ev.delta : ev.t;
 		near = in_rack >= 0 && hyde_rack_of(ci, h) == (unsigned)in_rack;
@@ -875,6 +904,7 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 			} else {
 				uint32_t k;
 
+				snapshot_into(s, h);
 				for (k = p->dst_off[h]; k < p->dst_off[h + 1]; k++)
 					score += (double)p->fl[p->by_dst[k]].left;
 			}
@@ -897,7 +927,10 @@ static int neat_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 {
 	struct neat_priv *p = s->priv;
 
-	snapshot(s);
+	/* a whole snapshot for what reads more than a candidate's own flows
+	 * in (a path's links, coflows), none for what reads no flow */
+	if (p->kind == K_NEAT && !p->by_host)
+		snapshot(s);
 	if (t->kind == HYDE_REDUCE)
 		hyde_job_map_output(s, t->job, NULL, p->per_host);
 	if (p->kind == K_NEAT)
