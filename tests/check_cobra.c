@@ -402,11 +402,15 @@ static void probe_heartbeat(struct hyde_sched *s, unsigned host)
 	ck_assert_uint_eq(ci->n_apps, 2);
 	ck_assert_double_eq(ci->host_capacity.v[HYDE_RES_CPU], 2);
 	ck_assert_double_eq(ci->container_size.v[HYDE_RES_MEM], 2e9);
+	ck_assert_uint_eq(hyde_app(s, 0)->held_changes, 0);
 	ck_assert_int_eq(hyde_container_request(s, 0, host, &huge), -ENOSPC);
 	ck_assert_int_eq(hyde_container_request(s, 0, host, &none), -EINVAL);
 	ck_assert_int_eq(hyde_container_request(s, 7, host, &one), -EINVAL);
+	ck_assert_uint_eq(hyde_app(s, 0)->held_changes, 0); /* refused: nothing held */
 	id = hyde_container_request(s, 0, host, &one);
 	ck_assert_int_eq(id, 0);
+	ck_assert_uint_eq(hyde_app(s, 0)->held_changes, 1);
+	ck_assert_uint_eq(hyde_app(s, 1)->held_changes, 0);
 	hyde_host_unreserved(s, host, &left);
 	ck_assert_double_eq(left.v[HYDE_RES_CPU], 1);
 	ck_assert_int_eq(hyde_container(s, 0)->state, HYDE_CONTAINER_STARTING);
@@ -446,11 +450,15 @@ static const struct hyde_task *probe_pick(struct hyde_sched *s, const struct hyd
 			    c->used.v[0] + j->map_demand.v[0] <= c->size.v[0] + 1e-9)
 				return &j->maps[m];
 	}
-	if (!c->tasks && c->tasks_run) {
+	if (!c->tasks && c->tasks_run) { /* asked for, then released: two changes */
+		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 1);
 		ck_assert_int_eq(hyde_container_release(s, c->id), 0);
+		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 2);
 		ck_assert_int_eq(hyde_container_release(s, c->id), -EINVAL);
+		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 2);
 	} else if (c->tasks) {
 		ck_assert_int_eq(hyde_container_release(s, c->id), -EBUSY);
+		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 1);
 	}
 	return NULL;
 }

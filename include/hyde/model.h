@@ -124,6 +124,9 @@ struct hyde_app {
 	uint32_t jobs_done;
 	int64_t submit;	    /* its first job's, from the run's start */
 	int64_t arrival, end; /* hyde_now() clock; -1 until then */
+	/* containers asked for and released so far: what it holds (its
+	 * hyde_app_containers) is as it was while this stays the same */
+	uint64_t held_changes;
 };
 
 /* A container an application holds (API version 2; container-holding

@@ -551,6 +551,7 @@ int cont_request(struct ctl *c, uint32_t app, unsigned host, const struct hyde_r
 	xgrow((void **)&ct->v, &ct->cap, ct->n + 1, sizeof(*ct->v));
 	ct->v[ct->n++] = k;
 	idl_add(&ct->app_live[app], k->pub.id);
+	ct->apps[app].held_changes++;
 	idl_add(&ct->host_live[host], k->pub.id);
 	evtimer_init(&k->timer, cont_ready);
 	evloop_at(&c->loop, &k->timer,
@@ -576,6 +577,7 @@ static void cont_drop(struct ctl *c, struct cont *k)
 	for (r = 0; r < HYDE_RES_KINDS; r++)
 		ct->host_free[k->pub.host].v[r] += k->pub.size.v[r];
 	idl_remove(&ct->app_live[k->pub.app], k->pub.id);
+	ct->apps[k->pub.app].held_changes++;
 	idl_remove(&ct->host_live[k->pub.host], k->pub.id);
 	ctl_event(c, "container_release %u", k->pub.id);
 	/* without heartbeats, resources freed are offered at once */
