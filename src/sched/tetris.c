@@ -54,6 +54,8 @@ struct tetris_priv {
 	double *share, *rem;
 	struct tetris_cand *cand;
 	size_t cap_cand;
+	struct hyde_res least; /* per kind, the least demand of an arrived job's tasks */
+	uint64_t *share_at;    /* per app: its held_changes when share was summed, + 1 */
 };
 
 static const struct hyde_opt tetris_opts[] = {
@@ -78,12 +80,16 @@ static int tetris_init(struct hyde_sched *s, char *errbuf)
 {
 	struct tetris_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	int k;
 
 	p->reserved[0] = hyde_calloc(ci->n_jobs + 1, sizeof(uint32_t));
 	p->reserved[1] = hyde_calloc(ci->n_jobs + 1, sizeof(uint32_t));
 	p->order = hyde_calloc(ci->n_apps + 1, sizeof(uint32_t));
 	p->share = hyde_calloc(ci->n_apps + 1, sizeof(double));
 	p->rem = hyde_calloc(ci->n_apps + 1, sizeof(double));
+	p->share_at = hyde_calloc(ci->n_apps + 1, sizeof(uint64_t));
+	for (k = 0; k < HYDE_RES_KINDS; k++)
+		p->least.v[k] = INFINITY;
 	return tl_init(&p->tl, s, errbuf);
 }
 
@@ -98,13 +104,23 @@ static void tetris_destroy(struct hyde_sched *s)
 	free(p->order);
 	free(p->share);
 	free(p->rem);
+	free(p->share_at);
 	free(p->cand);
 	tl_destroy(&p->tl);
 }
 
 static void tetris_job_arrived(struct hyde_sched *s, const struct hyde_job *j)
 {
-	tl_job_arrived(&((struct tetris_priv *)s->priv)->tl, j);
+	struct tetris_priv *p = s->priv;
+	int k;
+
+	for (k = 0; k < HYDE_RES_KINDS; k++) {
+		if (j->n_maps && j->map_demand.v[k] < p->least.v[k])
+			p->least.v[k] = j->map_demand.v[k];
+		if (j->n_reduces && j->reduce_demand.v[k] < p->least.v[k])
+			p->least.v[k] = j->reduce_demand.v[k];
+	}
+	tl_job_arrived(&p->tl, j);
 }
 
 static void tetris_stage_finished(struct hyde_sched *s, const struct hyde_job *j,
@@ -147,6 +163,21 @@ static double remaining_work(struct tetris_priv *p, uint32_t app)
 		     dominant(&j->reduce_demand, cap);
 	}
 	return w;
+}
+
+/* The dominant share of what the app's live containers hold. */
+static double held_share(struct hyde_sched *s, uint32_t app, const struct hyde_res *cluster)
+{
+	const uint32_t *ids;
+	size_t nc, c;
+	struct hyde_res held = { { 0, 0 } };
+	int k;
+
+	ids = hyde_app_containers(s, app, &nc);
+	for (c = 0; c < nc; c++)
+		for (k = 0; k < HYDE_RES_KINDS; k++)
+			held.v[k] += hyde_container(s, ids[c])->size.v[k];
+	return dominant(&held, cluster);
 }
 
 static const struct tetris_priv *sort_p;
@@ -219,19 +250,20 @@ static void tetris_heartbeat(struct hyde_sched *s, unsigned host)
 		int id;
 
 		hyde_host_unreserved(s, host, &free);
-		/* the apps furthest below their fair share */
+		/* no arrived job's task fits: no candidate (most heartbeats of
+		 * a busy cluster) */
+		if (!hyde_res_fits(&p->least, &free))
+			return;
+		/* the apps furthest below their fair share (summed again only
+		 * for an app whose containers changed) */
 		for (i = 0; i < tl->n_active; i++) {
 			uint32_t app = tl->active[i];
-			const uint32_t *ids;
-			size_t nc, c;
-			struct hyde_res held = { { 0, 0 } };
-			int k;
+			uint64_t at = hyde_app(s, app)->held_changes + 1;
 
-			ids = hyde_app_containers(s, app, &nc);
-			for (c = 0; c < nc; c++)
-				for (k = 0; k < HYDE_RES_KINDS; k++)
-					held.v[k] += hyde_container(s, ids[c])->size.v[k];
-			p->share[app] = dominant(&held, &tl->cluster);
+			if (p->share_at[app] != at) {
+				p->share[app] = held_share(s, app, &tl->cluster);
+				p->share_at[app] = at;
+			}
 			p->order[i] = app;
 		}
 		sort_p = p;
