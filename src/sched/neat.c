@@ -120,6 +120,14 @@ struct neat_priv {
 	struct neat_comp *comp;
 	size_t cap_comp;
 	uint64_t *per_host;
+	uint32_t ph_job, ph_done; /* per_host is of job ph_job with ph_done maps done */
+	uint32_t *ph_src, n_src;  /* the hosts with some of it, in order */
+	bool *cf_rack;		  /* mindist: racks where the task's coflow runs */
+	/* which task next, for one job at a time (a task never becomes
+	 * pending again): its maps by input size, largest first, and the
+	 * first that may still be pending; the first reduce that may be */
+	uint32_t nx_job, nx_cur, nx_red, *nx_maps;
+	size_t cap_nx;
 	struct newflow *nf;
 	size_t cap_nf;
 	uint64_t placed, preferred_hits, fallbacks;
@@ -249,6 +257,9 @@ static int init_common(struct hyde_sched *s, enum neat_kind kind, char *errbuf)
 	p->cf_acc = hyde_calloc(ci->n_jobs * N_KINDS + 1, sizeof(double));
 	p->touched = hyde_calloc(ci->n_jobs * N_KINDS + 1, sizeof(uint32_t));
 	p->per_host = hyde_calloc(H + 1, sizeof(uint64_t));
+	p->ph_src = hyde_calloc(H + 1, sizeof(uint32_t));
+	p->cf_rack = hyde_calloc(R + 1, sizeof(bool));
+	p->ph_job = p->nx_job = UINT32_MAX;
 	return 0;
 }
 
@@ -290,46 +301,79 @@ static void neat_destroy(struct hyde_sched *s)
 	free(p->touched);
 	free(p->comp);
 	free(p->per_host);
+	free(p->ph_src);
+	free(p->cf_rack);
+	free(p->nx_maps);
 	free(p->nf);
 }
 
 /* ---- which task next ---- */
 
-static const struct hyde_task *largest_pending_map(const struct hyde_job *j)
+static const struct hyde_job *nx_sort_job; /* (qsort has no context) */
+
+/* Largest input first, then the lower index: the order of a scan that
+ * keeps the first largest. */
+static int cmp_map_size(const void *a, const void *b)
 {
-	const struct hyde_task *best = NULL;
-	uint64_t most = 0;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t bx = nx_sort_job->blocks[x].bytes, by = nx_sort_job->blocks[y].bytes;
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Job j's next task by the rule (its largest pending map, else its
+ * first pending reduce), with the job's cursors. */
+static void nx_load(struct neat_priv *p, const struct hyde_job *j)
+{
 	uint32_t k;
 
+	if (p->nx_job == j->idx)
+		return;
+	hyde_grow((void **)&p->nx_maps, &p->cap_nx, j->n_maps + 1, sizeof(uint32_t));
 	for (k = 0; k < j->n_maps; k++)
-		if (j->maps[k].state == HYDE_TASK_PENDING && (!best || j->blocks[k].bytes > most)) {
-			best = &j->maps[k];
-			most = j->blocks[k].bytes;
-		}
-	return best;
+		p->nx_maps[k] = k;
+	nx_sort_job = j;
+	qsort(p->nx_maps, j->n_maps, sizeof(uint32_t), cmp_map_size);
+	nx_sort_job = NULL;
+	p->nx_job = j->idx;
+	p->nx_cur = p->nx_red = 0;
+}
+
+static const struct hyde_task *largest_pending_map(struct neat_priv *p, const struct hyde_job *j)
+{
+	nx_load(p, j);
+	while (p->nx_cur < j->n_maps && j->maps[p->nx_maps[p->nx_cur]].state != HYDE_TASK_PENDING)
+		p->nx_cur++;
+	return p->nx_cur < j->n_maps ? &j->maps[p->nx_maps[p->nx_cur]] : NULL;
+}
+
+static const struct hyde_task *first_pending_reduce(struct neat_priv *p, const struct hyde_job *j)
+{
+	nx_load(p, j);
+	while (p->nx_red < j->n_reduces && j->reduces[p->nx_red].state != HYDE_TASK_PENDING)
+		p->nx_red++;
+	return p->nx_red < j->n_reduces ? &j->reduces[p->nx_red] : NULL;
 }
 
 static const struct hyde_task *neat_next(struct hyde_sched *s)
 {
+	struct neat_priv *p = s->priv;
 	size_t n, i;
 	const uint32_t *act = hyde_active_jobs(s, &n);
 
 	for (i = 0; i < n; i++) {
 		const struct hyde_job *j = hyde_job(s, act[i]);
-		uint32_t k;
+		const struct hyde_task *t;
 
 		if (j->state != HYDE_JOB_READY)
 			continue;
-		if (hyde_job_has_pending(j, HYDE_MAP)) {
-			const struct hyde_task *t = largest_pending_map(j);
-
-			if (t)
-				return t;
-		}
-		if (hyde_job_has_pending(j, HYDE_REDUCE) && hyde_reduces_may_start(s, j))
-			for (k = 0; k < j->n_reduces; k++)
-				if (j->reduces[k].state == HYDE_TASK_PENDING)
-					return &j->reduces[k];
+		if (hyde_job_has_pending(j, HYDE_MAP) && (t = largest_pending_map(p, j)))
+			return t;
+		if (hyde_job_has_pending(j, HYDE_REDUCE) && hyde_reduces_may_start(s, j) &&
+		    (t = first_pending_reduce(p, j)))
+			return t;
 	}
 	return NULL;
 }
@@ -528,7 +572,7 @@ static size_t task_flows(struct hyde_sched *s, const struct hyde_task *t, unsign
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	const struct hyde_job *j = hyde_job(s, t->job);
 	size_t n = 0;
-	unsigned x;
+	uint32_t i, x;
 
 	if (t->kind == HYDE_MAP) {
 		int src = block_source(ci, &j->blocks[t->idx], h);
@@ -539,8 +583,8 @@ static size_t task_flows(struct hyde_sched *s, const struct hyde_task *t, unsign
 		return n;
 	}
 	hyde_grow((void **)&p->nf, &p->cap_nf, ci->n_hosts, sizeof(*p->nf));
-	for (x = 0; x < ci->n_hosts; x++)
-		if (x != h && p->per_host[x])
+	for (i = 0; i < p->n_src; i++)
+		if ((x = p->ph_src[i]) != h)
 			p->nf[n++] = (struct newflow){ x, (double)p->per_host[x] / j->n_reduces };
 	return n;
 }
@@ -552,12 +596,13 @@ static double task_bytes(struct hyde_sched *s, const struct hyde_task *t)
 	const struct hyde_job *j = hyde_job(s, t->job);
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	double b = 0;
-	unsigned x;
+	uint32_t i;
 
+	(void)ci;
 	if (t->kind == HYDE_MAP)
 		return (double)j->blocks[t->idx].bytes;
-	for (x = 0; x < ci->n_hosts; x++)
-		b += (double)p->per_host[x] / j->n_reduces;
+	for (i = 0; i < p->n_src; i++) /* (a host with none adds +0) */
+		b += (double)p->per_host[p->ph_src[i]] / j->n_reduces;
 	return b;
 }
 
@@ -795,14 +840,14 @@ static int input_rack(struct hyde_sched *s, const struct hyde_task *t)
 	const struct hyde_job *j = hyde_job(s, t->job);
 	uint64_t most = 0;
 	int best = -1;
-	unsigned x;
+	uint32_t i, x;
 
 	if (t->kind == HYDE_MAP)
 		return j->blocks[t->idx].n_replicas
 			       ? (int)hyde_rack_of(ci, j->blocks[t->idx].replica[0])
 			       : -1;
-	for (x = 0; x < ci->n_hosts; x++)
-		if (p->per_host[x] > most) {
+	for (i = 0; i < p->n_src; i++)
+		if (p->per_host[x = p->ph_src[i]] > most) {
 			most = p->per_host[x];
 			best = (int)hyde_rack_of(ci, x);
 		}
@@ -867,18 +912,20 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 	return chosen->host;
 }
 
-/* A rack where another task of the job (of the same kind) runs. */
-static bool coflow_rack(struct hyde_sched *s, const struct hyde_task *t, unsigned rack)
+/* The racks where another task of the job (of the same kind) runs, into
+ * p->cf_rack. */
+static void coflow_racks(struct hyde_sched *s, const struct hyde_task *t)
 {
+	struct neat_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	const struct hyde_job *j = hyde_job(s, t->job);
 	const struct hyde_task *ts = t->kind == HYDE_MAP ? j->maps : j->reduces;
 	uint32_t n = t->kind == HYDE_MAP ? j->n_maps : j->n_reduces, k;
 
+	memset(p->cf_rack, 0, ci->racks * sizeof(bool));
 	for (k = 0; k < n; k++)
-		if (ts[k].host >= 0 && hyde_rack_of(ci, (unsigned)ts[k].host) == rack)
-			return true;
-	return false;
+		if (ts[k].host >= 0)
+			p->cf_rack[hyde_rack_of(ci, (unsigned)ts[k].host)] = true;
 }
 
 static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
@@ -886,7 +933,7 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 	struct neat_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	struct cand best = { -1, 0, 0, false, 0 };
-	bool util = !strcmp(p->o.load, "util");
+	bool util = !strcmp(p->o.load, "util"), racks = false;
 	unsigned h;
 
 	for (h = 0; h < ci->n_hosts; h++) {
@@ -916,7 +963,11 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 					score += p->nf[i].bytes;
 				score2 += p->nf[i].bytes;
 			}
-			near = coflow_rack(s, t, hyde_rack_of(ci, h));
+			if (!racks) { /* once a pick */
+				coflow_racks(s, t);
+				racks = true;
+			}
+			near = p->cf_rack[hyde_rack_of(ci, h)];
 		}
 		consider(s, &best, h, score, score2, near);
 	}
@@ -931,8 +982,20 @@ static int neat_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 	 * in (a path's links, coflows), none for what reads no flow */
 	if (p->kind == K_NEAT && !p->by_host)
 		snapshot(s);
-	if (t->kind == HYDE_REDUCE)
+	/* (a finished map stays so, on its host: the same maps done, the
+	 * same output per host) */
+	if (t->kind == HYDE_REDUCE &&
+	    (p->ph_job != t->job || p->ph_done != hyde_job(s, t->job)->maps_done)) {
+		const struct hyde_cluster_info *ci = hyde_cluster(s);
+		uint32_t x;
+
 		hyde_job_map_output(s, t->job, NULL, p->per_host);
+		for (x = 0, p->n_src = 0; x < ci->n_hosts; x++)
+			if (p->per_host[x])
+				p->ph_src[p->n_src++] = x;
+		p->ph_job = t->job;
+		p->ph_done = hyde_job(s, t->job)->maps_done;
+	}
 	if (p->kind == K_NEAT)
 		return pick_neat(s, t, input_rack(s, t));
 	return pick_baseline(s, t);
