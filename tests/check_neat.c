@@ -462,6 +462,153 @@ static const struct hyde_sched_ops all_on_h0 = {
 	.pick_host = to_host0,
 };
 
+/* ---- the family's rules, held at every pick of a run: which task next
+ * (a ready job's largest pending map, the first of equals, else its
+ * first pending reduce once they may start: a scan of the job by hand),
+ * and mindist's host for a reduce (the fewest bytes of the job's finished
+ * maps across racks, then over the network, from hyde_job_map_output
+ * now: with slowstart low, maps end between a job's reduces) ---- */
+
+extern const struct hyde_sched_ops sched_mindist, sched_minload;
+static const struct hyde_sched_ops *rules_of;
+static unsigned rules_next, rules_ties, rules_reduces;
+
+static const struct hyde_task *rules_next_task(struct hyde_sched *s)
+{
+	const struct hyde_task *t = rules_of->next_task(s), *want = NULL;
+	size_t n, i;
+	const uint32_t *act = hyde_active_jobs(s, &n);
+
+	for (i = 0; i < n && !want; i++) {
+		const struct hyde_job *j = hyde_job(s, act[i]);
+		uint32_t k, eq = 0;
+
+		if (j->state != HYDE_JOB_READY)
+			continue;
+		for (k = 0; k < j->n_maps; k++)
+			if (j->maps[k].state == HYDE_TASK_PENDING) {
+				if (!want || j->blocks[k].bytes > j->blocks[want->idx].bytes)
+					want = &j->maps[k], eq = 0;
+				else if (j->blocks[k].bytes == j->blocks[want->idx].bytes)
+					eq++;
+			}
+		rules_ties += eq > 0;
+		if (!want && hyde_reduces_may_start(s, j))
+			for (k = 0; k < j->n_reduces && !want; k++)
+				if (j->reduces[k].state == HYDE_TASK_PENDING)
+					want = &j->reduces[k];
+	}
+	ck_assert_msg(t == want, "next: %s %u, the rule's %s %u", t ? hyde_job(s, t->job)->id : "-",
+		      t ? t->idx : 0, want ? hyde_job(s, want->job)->id : "-", want ? want->idx : 0);
+	rules_next++;
+	return t;
+}
+
+static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	int h = rules_of->pick_host(s, t);
+	uint64_t *ph, cross_min = UINT64_MAX, tot_min = UINT64_MAX, cross[64], tot[64];
+	unsigned x, y;
+
+	if (rules_of != &sched_mindist || t->kind != HYDE_REDUCE || h < 0)
+		return h;
+	ck_assert_uint_le(ci->n_hosts, 64);
+	ph = xcalloc(ci->n_hosts, sizeof(*ph));
+	hyde_job_map_output(s, t->job, NULL, ph);
+	for (x = 0; x < ci->n_hosts; x++) {
+		cross[x] = tot[x] = 0;
+		for (y = 0; y < ci->n_hosts; y++) {
+			cross[x] += hyde_rack_of(ci, y) != hyde_rack_of(ci, x) ? ph[y] : 0;
+			tot[x] += y != x ? ph[y] : 0;
+		}
+		if (hyde_host_offered(s, x) > 0 && hyde_task_fits(s, t, x) && cross[x] < cross_min)
+			cross_min = cross[x];
+	}
+	for (x = 0; x < ci->n_hosts; x++)
+		if (hyde_host_offered(s, x) > 0 && hyde_task_fits(s, t, x) && cross[x] == cross_min &&
+		    tot[x] < tot_min)
+			tot_min = tot[x];
+	ck_assert_msg(cross[h] == cross_min && tot[h] == tot_min,
+		      "reduce %u of %s on host %d: %llu across racks, %llu in all; the least %llu, %llu",
+		      t->idx, hyde_job(s, t->job)->id, h, (unsigned long long)cross[h],
+		      (unsigned long long)tot[h], (unsigned long long)cross_min,
+		      (unsigned long long)tot_min);
+	rules_reduces++;
+	free(ph);
+	return h;
+}
+
+#define RULES_TOPO                                                                            \
+	"racks 3\nhosts 3\ncontainers 2\nhost_rate 1Gbit\nuplink_rate 1Gbit\nocs no\n"
+
+START_TEST(family_rules)
+{
+	static const struct hyde_sched_ops *const of[] = { &sched_neat, &sched_mindist,
+							   &sched_minload };
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "slowstart=0.05" }, *wl = NULL, *tp, *wp;
+	struct hyde_sched_ops ops = *of[_i];
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	/* maps of unequal blocks, some equal, written by unequal sizes
+	 * (outputs per host unequal), on unequal times */
+	for (k = 0; k < 16; k++) {
+		char line[320];
+		int n = snprintf(line, sizeof(line),
+				 "job id=j%d arrival=%ds input=%dMB shuffle=%dMB output=0B maps=4 "
+				 "reduces=%d map_time=%ds reduce_time=1s block_bytes=%dMB,%dMB,%dMB,%dMB\n",
+				 k, k, 10 + 4 * (k % 3) + 3 + 3 * (k % 2), 40 + 10 * k, 2 + k % 3,
+				 1 + k % 3, 10, 4 * (k % 3) + 1, 3 * (k % 2) + 1, 1);
+
+		wl = xrealloc(wl, len + (size_t)n + 1);
+		memcpy(wl + len, line, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	/* then, alone, jobs of more maps and reduces than containers: a
+	 * job's reduces placed as its last maps end, between them */
+	for (k = 0; k < 3; k++) {
+		char line[512];
+		int n = snprintf(line, sizeof(line),
+				 "job id=w%d arrival=%ds input=300MB shuffle=%dMB output=0B maps=24 "
+				 "reduces=24 map_time=2s reduce_time=10s block_bytes=",
+				 k, 100 + 100 * k, 100 + 50 * k), m;
+
+		for (m = 0; m < 24; m++)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, "%dMB%s", (m * 7 + k) % 24 + 1,
+				      m < 23 ? "," : "\n");
+		wl = xrealloc(wl, len + (size_t)n + 1);
+		memcpy(wl + len, line, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	tp = test_write_tmp("neat", RULES_TOPO, ".topo");
+	wp = test_write_tmp("neat", wl, ".wl");
+	rules_of = of[_i];
+	ops.next_task = rules_next_task;
+	ops.pick_host = rules_pick_host;
+	rules_next = rules_ties = rules_reduces = 0;
+	ctl_opts_default(&o);
+	o.topo_path = tp;
+	o.wl_spec = wp;
+	o.sched_ops = &ops;
+	o.sched_kv = kv;
+	o.n_sched_kv = 1;
+	o.heartbeat = 0;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_gt(rules_next, 100);
+	ck_assert_uint_gt(rules_ties, 5);
+	if (of[_i] == &sched_mindist)
+		ck_assert_uint_gt(rules_reduces, 30);
+	rm_tmp(tp);
+	rm_tmp(wp);
+	free(wl);
+}
+END_TEST
+
 static const struct {
 	const char *net, *coflow;
 	double a_end, b_end; /* seconds */
@@ -525,6 +672,7 @@ Suite *neat_suite(void)
 	tcase_add_test(ts, gen_flows_load);
 	tcase_add_loop_test(ts, fig1_sim, 0, ARRAY_SIZE(fig1_runs));
 	tcase_add_loop_test(ts, coflow_sim, 0, ARRAY_SIZE(cf_runs));
+	tcase_add_loop_test(ts, family_rules, 0, 3);
 	suite_add_tcase(s, ts);
 	return s;
 }
