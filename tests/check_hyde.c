@@ -1,6 +1,7 @@
 /* One Check runner for every suite (as libnl's tests/check-all.c). */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,23 @@ const char *test_srcpath(const char *rel)
 
 	snprintf(b, sizeof(buf[0]), "%s/%s", src ? src : ".", rel);
 	return b;
+}
+
+void test_appendf(char **buf, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ck_assert_int_ge(n, 0);
+	*buf = realloc(*buf, *len + (size_t)n + 1);
+	ck_assert_ptr_nonnull(*buf);
+	va_start(ap, fmt);
+	vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*len += (size_t)n;
 }
 
 char *test_write_tmp(const char *tag, const char *text, const char *suffix)

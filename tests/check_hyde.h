@@ -32,5 +32,7 @@ const char *test_srcpath(const char *rel);
 /* A new file $TMPDIR/hyde-TAG-XXXXXXSUFFIX (/tmp without TMPDIR) holding
  * text; the caller unlinks and frees the path. */
 char *test_write_tmp(const char *tag, const char *text, const char *suffix);
+/* printf onto the end of a growing string *buf of *len characters. */
+void test_appendf(char **buf, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

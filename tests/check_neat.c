@@ -555,33 +555,23 @@ START_TEST(family_rules)
 
 	/* maps of unequal blocks, some equal, written by unequal sizes
 	 * (outputs per host unequal), on unequal times */
-	for (k = 0; k < 16; k++) {
-		char line[320];
-		int n = snprintf(line, sizeof(line),
-				 "job id=j%d arrival=%ds input=%dMB shuffle=%dMB output=0B maps=4 "
-				 "reduces=%d map_time=%ds reduce_time=1s block_bytes=%dMB,%dMB,%dMB,%dMB\n",
-				 k, k, 10 + 4 * (k % 3) + 3 + 3 * (k % 2), 40 + 10 * k, 2 + k % 3,
-				 1 + k % 3, 10, 4 * (k % 3) + 1, 3 * (k % 2) + 1, 1);
-
-		wl = xrealloc(wl, len + (size_t)n + 1);
-		memcpy(wl + len, line, (size_t)n + 1);
-		len += (size_t)n;
-	}
+	for (k = 0; k < 16; k++)
+		test_appendf(&wl, &len,
+			     "job id=j%d arrival=%ds input=%dMB shuffle=%dMB output=0B maps=4 "
+			     "reduces=%d map_time=%ds reduce_time=1s block_bytes=%dMB,%dMB,%dMB,%dMB\n",
+			     k, k, 10 + 4 * (k % 3) + 3 + 3 * (k % 2), 40 + 10 * k, 2 + k % 3, 1 + k % 3,
+			     10, 4 * (k % 3) + 1, 3 * (k % 2) + 1, 1);
 	/* then, alone, jobs of more maps and reduces than containers: a
 	 * job's reduces placed as its last maps end, between them */
 	for (k = 0; k < 3; k++) {
-		char line[512];
-		int n = snprintf(line, sizeof(line),
-				 "job id=w%d arrival=%ds input=300MB shuffle=%dMB output=0B maps=24 "
-				 "reduces=24 map_time=2s reduce_time=10s block_bytes=",
-				 k, 100 + 100 * k, 100 + 50 * k), m;
+		int m;
 
-		for (m = 0; m < 24; m++)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "%dMB%s", (m * 7 + k) % 24 + 1,
-				      m < 23 ? "," : "\n");
-		wl = xrealloc(wl, len + (size_t)n + 1);
-		memcpy(wl + len, line, (size_t)n + 1);
-		len += (size_t)n;
+		test_appendf(&wl, &len,
+			     "job id=w%d arrival=%ds input=300MB shuffle=%dMB output=0B maps=24 "
+			     "reduces=24 map_time=2s reduce_time=10s block_bytes=",
+			     k, 100 + 100 * k, 100 + 50 * k);
+		for (m = 0; m < 24; m++) /* 1 to 24 MB, shuffled */
+			test_appendf(&wl, &len, "%dMB%s", (m * 7 + k) % 24 + 1, m < 23 ? "," : "\n");
 	}
 	tp = test_write_tmp("neat", RULES_TOPO, ".topo");
 	wp = test_write_tmp("neat", wl, ".wl");

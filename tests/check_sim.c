@@ -969,7 +969,9 @@ static void forget_finished(struct hyde_sched *s, const struct hyde_job *j)
 	forget_look(s, j, true);
 }
 
-static const struct hyde_task *forget_pick(struct hyde_sched *s, unsigned host)
+/* The first ready job's first task for the host (a map of any locality,
+ * else a reduce): the test schedulers' rule. */
+static const struct hyde_task *first_task_for(struct hyde_sched *s, unsigned host)
 {
 	size_t n, i;
 	const uint32_t *act = hyde_active_jobs(s, &n);
@@ -995,7 +997,7 @@ static const struct hyde_sched_ops forget_ops = {
 	.name = "forget",
 	.job_arrived = forget_arrived,
 	.job_finished = forget_finished,
-	.pick_task = forget_pick,
+	.pick_task = first_task_for,
 };
 
 /* hyde_fair_next walks the order that hyde_fair_order sorts, job for job,
@@ -1098,7 +1100,6 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	size_t n = hyde_net_flows(s, NULL, 0), m, i, k;
 	struct hyde_flow_state *all = xcalloc(n + 1, sizeof(*all)), *in = xcalloc(n + 1, sizeof(*in));
-	const uint32_t *act;
 	unsigned h;
 
 	ck_assert_uint_eq(hyde_net_flows(s, all, n), n);
@@ -1132,17 +1133,7 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 	ck_assert_uint_eq(hyde_net_flows_into(s, ci->n_hosts, in, n), 0);
 	free(all);
 	free(in);
-	act = hyde_active_jobs(s, &n);
-	for (i = 0; i < n; i++) {
-		enum hyde_locality lvl;
-		const struct hyde_task *t = hyde_pending_map(s, hyde_job(s, act[i]), host, HYDE_OFF_RACK, &lvl);
-
-		if (!t)
-			t = hyde_pending_reduce(s, hyde_job(s, act[i]), host);
-		if (t)
-			return t;
-	}
-	return NULL;
+	return first_task_for(s, host);
 }
 
 static const struct hyde_sched_ops into_ops = {
@@ -1160,18 +1151,12 @@ START_TEST(net_flows_into_is_the_view)
 	size_t len = 0;
 	int k;
 
-	for (k = 0; k < 24; k++) {
-		char line[256];
-		int n = snprintf(line, sizeof(line),
-				 "job id=j%d arrival=%d.%ds input=%dMB shuffle=%dMB output=%dMB maps=%d "
-				 "reduces=%d map_time=1s reduce_time=1s\n",
-				 k, k / 4, (k % 4) * 2, 4 + k % 5, 20 + 30 * (k % 3), k % 2, 3 + k % 6,
-				 1 + k % 3);
-
-		wl = xrealloc(wl, len + (size_t)n + 1);
-		memcpy(wl + len, line, (size_t)n + 1);
-		len += (size_t)n;
-	}
+	for (k = 0; k < 24; k++)
+		test_appendf(&wl, &len,
+			     "job id=j%d arrival=%d.%ds input=%dMB shuffle=%dMB output=%dMB maps=%d "
+			     "reduces=%d map_time=1s reduce_time=1s\n",
+			     k, k / 4, (k % 4) * 2, 4 + k % 5, 20 + 30 * (k % 3), k % 2, 3 + k % 6,
+			     1 + k % 3);
 	wpath = test_write_tmp("sim", wl, ".wl");
 	ctl_opts_default(&o);
 	o.topo_path = tpath;
