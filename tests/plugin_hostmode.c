@@ -3,7 +3,8 @@
  * goes to the offered host with the fewest active flows in and out (the
  * network view), then the most free containers, then the lowest id. It
  * also checks, as it goes, what the API promises: a chosen host has an
- * offer, and hyde_net_flows agrees with the per-host counts. */
+ * offer, hyde_net_flows agrees with the per-host counts, and
+ * hyde_net_flows_into with hyde_net_flows. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +13,7 @@
 struct hm_priv {
 	uint32_t *order;
 	unsigned *user_running;
-	struct hyde_flow_state *flows;
+	struct hyde_flow_state *flows, *into;
 	size_t cap;
 	unsigned placed, checks;
 };
@@ -36,6 +37,7 @@ static void hm_destroy(struct hyde_sched *s)
 	free(p->order);
 	free(p->user_running);
 	free(p->flows);
+	free(p->into);
 }
 
 static const struct hyde_task *hm_next(struct hyde_sched *s)
@@ -62,13 +64,36 @@ static const struct hyde_task *hm_next(struct hyde_sched *s)
 static void check_view(struct hyde_sched *s, unsigned host)
 {
 	struct hm_priv *p = s->priv;
-	size_t n = hyde_net_flows(s, p->flows, p->cap), i;
+	size_t n = hyde_net_flows(s, p->flows, p->cap), i, m, k;
 	unsigned out = 0, in = 0;
 
 	if (n > p->cap) {
 		p->cap = n;
 		p->flows = hyde_realloc(p->flows, p->cap, sizeof(*p->flows));
+		p->into = hyde_realloc(p->into, p->cap, sizeof(*p->into));
 		n = hyde_net_flows(s, p->flows, p->cap);
+	}
+	/* the flows into the host: those of the whole view, in its order
+	 * (what they have left may move between the two reads) */
+	m = hyde_net_flows_into(s, host, p->into, p->cap);
+	for (i = 0, k = 0; i < n; i++) {
+		const struct hyde_flow_state *f = &p->flows[i];
+
+		if (f->dst_host != host || f->path == HYDE_PATH_HOST)
+			continue;
+		if (k >= m || p->into[k].id != f->id || p->into[k].kind != f->kind ||
+		    p->into[k].path != f->path || p->into[k].src_host != f->src_host ||
+		    p->into[k].dst_host != host || p->into[k].bytes != f->bytes) {
+			fprintf(stderr, "plugin_hostmode: host %u: flow %u is not place %zu of "
+				"its flows in\n", host, f->id, k);
+			abort();
+		}
+		k++;
+	}
+	if (k != m) {
+		fprintf(stderr, "plugin_hostmode: host %u: %zu flows in, the view has %zu\n", host,
+			m, k);
+		abort();
 	}
 	for (i = 0; i < n; i++) {
 		out += p->flows[i].src_host == host && p->flows[i].path != HYDE_PATH_HOST;
