@@ -162,6 +162,59 @@ START_TEST(state_machine)
 }
 END_TEST
 
+/* The counts the fair order reads: each user's running tasks (a failed
+ * job's, the failed one's and those still running, no longer count) and
+ * the jobs in the order they became ready. */
+START_TEST(user_running_counts)
+{
+	static const char text[] =
+		"job id=x user=u arrival=0s input=3MB shuffle=0B output=0B maps=3 reduces=0 map_time=1s\n"
+		"job id=y user=v arrival=0s input=2MB shuffle=0B output=0B maps=2 reduces=0 map_time=1s\n"
+		"job id=z user=v arrival=0s input=1MB shuffle=0B output=0B maps=1 reduces=0 map_time=1s parents=y\n";
+	char errbuf[HYDE_ERRBUF_SIZE];
+	struct workload *wl = NULL;
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	struct topo *t = load_tiny_like(2, 2);
+	struct cluster *c;
+	struct hyde_job *x, *y, *z;
+	unsigned u, v;
+
+	ck_assert_msg(wl_parse(fp, "w.wl", &wl, errbuf) == 0, "%s", errbuf);
+	fclose(fp);
+	c = cluster_new(t, wl);
+	x = &c->jobs[0], y = &c->jobs[1], z = &c->jobs[2];
+	u = x->user_idx, v = y->user_idx;
+	ck_assert_uint_ne(u, v);
+	ck_assert_uint_eq(c->n_ready, 0);
+	ck_assert_int_eq(job_arrive(c, y, 0), 0);
+	ck_assert_int_eq(job_arrive(c, z, 0), 0);
+	ck_assert_int_eq(job_arrive(c, x, 0), 0);
+	ck_assert_uint_eq(c->n_ready, 2); /* z waits for y */
+	ck_assert_uint_eq(c->ready_log[0], 1);
+	ck_assert_uint_eq(c->ready_log[1], 0);
+	ck_assert_int_eq(task_start(c, &x->maps[0], 0, 1), 0);
+	ck_assert_int_eq(task_start(c, &x->maps[1], 1, 1), 0);
+	ck_assert_int_eq(task_start(c, &y->maps[0], 2, 1), 0);
+	ck_assert_uint_eq(c->user_running[u], 2);
+	ck_assert_uint_eq(c->user_running[v], 1);
+	ck_assert_int_eq(task_fail(c, &x->maps[0], 2), 0);
+	ck_assert_uint_eq(c->user_running[u], 0); /* x failed: its map 1 no longer counts */
+	ck_assert_int_eq(task_finish(c, &x->maps[1], 3), 0);
+	ck_assert_uint_eq(c->user_running[u], 0);
+	ck_assert_int_eq(task_start(c, &y->maps[1], 0, 3), 0);
+	ck_assert_uint_eq(c->user_running[v], 2);
+	ck_assert_int_eq(task_finish(c, &y->maps[0], 4), 0);
+	ck_assert_int_eq(task_finish(c, &y->maps[1], 4), 0);
+	ck_assert_uint_eq(c->user_running[v], 0);
+	ck_assert_int_eq(y->state, HYDE_JOB_DONE);
+	ck_assert_uint_eq(c->n_ready, 3); /* z, when y is done */
+	ck_assert_uint_eq(c->ready_log[2], 2);
+	cluster_free(c);
+	wl_free(wl);
+	topo_free(t);
+}
+END_TEST
+
 START_TEST(pinned_racks_checked)
 {
 	static const char text[] =
@@ -189,6 +242,7 @@ Suite *cluster_suite(void)
 	tcase_add_test(tc, blocks_hdfs_policy);
 	tcase_add_test(tc, blocks_on_rack_sets);
 	tcase_add_test(tc, state_machine);
+	tcase_add_test(tc, user_running_counts);
 	tcase_add_test(tc, pinned_racks_checked);
 	suite_add_tcase(s, tc);
 	return s;

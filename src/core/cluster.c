@@ -57,6 +57,8 @@ struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl
 	c->total_free = c->n_hosts * t->containers;
 	c->n_jobs = wl ? wl->n_jobs : 0;
 	c->jobs = xcalloc(c->n_jobs + 1, sizeof(struct hyde_job));
+	c->user_running = xcalloc((wl ? wl->n_users : 0) + 1, sizeof(unsigned));
+	c->ready_log = xcalloc(c->n_jobs + 1, sizeof(uint32_t));
 	for (i = 0; i < c->n_jobs; i++) {
 		struct hyde_job *j = &c->jobs[i];
 		const struct wl_job *w = &wl->jobs[i];
@@ -169,6 +171,8 @@ void cluster_free(struct cluster *c)
 	free(c->children);
 	free(c->free_slots);
 	free(c->rack_free);
+	free(c->user_running);
+	free(c->ready_log);
 	free(c);
 }
 
@@ -508,32 +512,31 @@ uint64_t cluster_input_bytes_on(const struct cluster *c, const struct hyde_job *
 
 /* ---- state machine ---- */
 
-static void job_maybe_ready(struct hyde_job *j, int64_t now)
+static void job_maybe_ready(struct cluster *c, struct hyde_job *j, int64_t now)
 {
 	if (j->state == HYDE_JOB_WAITING && j->arrived && j->parents_left == 0) {
 		j->state = HYDE_JOB_READY;
 		j->ready_at = now;
+		c->ready_log[c->n_ready++] = j->idx;
 	}
 }
 
 int job_arrive(struct cluster *c, struct hyde_job *j, int64_t now)
 {
-	(void)c;
 	if (j->arrived || j->state != HYDE_JOB_WAITING)
 		return -EINVAL;
 	j->arrived = true;
 	j->arrival = now;
-	job_maybe_ready(j, now);
+	job_maybe_ready(c, j, now);
 	return 0;
 }
 
 int job_parent_done(struct cluster *c, struct hyde_job *j, int64_t now)
 {
-	(void)c;
 	if (j->state != HYDE_JOB_WAITING || j->parents_left == 0)
 		return -EINVAL;
 	j->parents_left--;
-	job_maybe_ready(j, now);
+	job_maybe_ready(c, j, now);
 	return 0;
 }
 
@@ -552,6 +555,7 @@ int task_start(struct cluster *c, struct hyde_task *t, unsigned host, int64_t no
 		j->maps_running++;
 	else
 		j->reduces_running++;
+	c->user_running[j->user_idx]++;
 	return 0;
 }
 
@@ -581,6 +585,8 @@ int task_finish(struct cluster *c, struct hyde_task *t, int64_t now)
 		j->reduces_running--;
 		j->reduces_done++;
 	}
+	if (j->state != HYDE_JOB_FAILED)
+		c->user_running[j->user_idx]--;
 	if (j->maps_done == j->wl->maps && j->reduces_done == j->wl->reduces)
 		job_done(c, j, now);
 	return 0;
@@ -599,6 +605,8 @@ int task_fail(struct cluster *c, struct hyde_task *t, int64_t now)
 		j->maps_running--;
 	else
 		j->reduces_running--;
+	if (j->state != HYDE_JOB_FAILED) /* the task, and the job's others */
+		c->user_running[j->user_idx] -= 1 + j->maps_running + j->reduces_running;
 	j->state = HYDE_JOB_FAILED;
 	j->end = now;
 	return 0;

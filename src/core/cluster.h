@@ -41,6 +41,12 @@ struct cluster {
 	/* Tasks run in containers that schedulers hold (containers.c), not
 	 * in slots: taking and releasing a slot does nothing. */
 	bool unlimited_slots;
+	/* per user: the tasks running of its jobs that have not failed (a
+	 * failed job's tasks no longer count), kept as tasks start and end */
+	unsigned *user_running;
+	/* the jobs in the order they became READY (n_ready of them) */
+	uint32_t *ready_log;
+	size_t n_ready;
 };
 
 /* The caller keeps topo and wl alive while the cluster lives. Every job's

@@ -920,22 +920,20 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 {
 	struct hyde_sched_host *h = s->host;
 	const struct cluster *c = h->c;
-	size_t n = 0, i, na, k;
+	size_t n = 0, i, k;
 	uint32_t *cand, *rkey, *ukey;
-	const uint32_t *act;
 
-	/* the jobs not submitted or done run no task and have none pending:
-	 * only the active ones count */
-	memset(user_running, 0, c->wl->n_users * sizeof(unsigned));
+	/* the jobs not submitted or done run no task and have none pending,
+	 * a failed one's tasks do not count: the cluster's count per user */
+	memcpy(user_running, c->user_running, c->wl->n_users * sizeof(unsigned));
 	if (!h->in_by_ready)
 		h->in_by_ready = xcalloc(c->n_jobs + 1, 1);
-	act = hyde_active_jobs(s, &na);
-	for (i = 0; i < na; i++) {
-		const struct hyde_job *j = &c->jobs[act[i]];
+	/* the jobs that became ready since the last look, still READY */
+	for (; h->ready_seen < c->n_ready; h->ready_seen++) {
+		uint32_t x = c->ready_log[h->ready_seen];
 
-		user_running[j->user_idx] += j->maps_running + j->reduces_running;
-		if (j->state == HYDE_JOB_READY && !h->in_by_ready[act[i]])
-			fo_ready_add(h, act[i]);
+		if (c->jobs[x].state == HYDE_JOB_READY && !h->in_by_ready[x])
+			fo_ready_add(h, x);
 	}
 	*room = h->fo_room = h->n_by_ready + 1;
 	hyde_grow((void **)&h->fo_tmp, &h->cap_fo_tmp, 5 * *room, sizeof(uint32_t));

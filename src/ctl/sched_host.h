@@ -48,6 +48,7 @@ struct hyde_sched_host {
 	bool fo_built;
 	size_t fo_room;	  /* fo_tmp's room per array at the last collect */
 	uint8_t *in_by_ready;  /* per job */
+	size_t ready_seen;     /* of the cluster's ready_log, those looked at */
 };
 
 /* hyde_fair_order's sort: pos[0..n) becomes 0..n-1 ordered by ukey (the
