@@ -411,11 +411,13 @@ static void probe_heartbeat(struct hyde_sched *s, unsigned host)
 	ck_assert_int_eq(id, 0);
 	ck_assert_uint_eq(hyde_app(s, 0)->held_changes, 1);
 	ck_assert_uint_eq(hyde_app(s, 1)->held_changes, 0);
+	ck_assert_uint_eq(hyde_container_changes(s), 1);
 	hyde_host_unreserved(s, host, &left);
 	ck_assert_double_eq(left.v[HYDE_RES_CPU], 1);
 	ck_assert_int_eq(hyde_container(s, 0)->state, HYDE_CONTAINER_STARTING);
 	ck_assert_int_eq(hyde_container_usage(s, 0, &left), -EINVAL); /* not running */
 	ck_assert_int_eq(hyde_container_request(s, 1, host, &one), 1);
+	ck_assert_uint_eq(hyde_container_changes(s), 2);
 	checks++;
 }
 
@@ -451,11 +453,15 @@ static const struct hyde_task *probe_pick(struct hyde_sched *s, const struct hyd
 				return &j->maps[m];
 	}
 	if (!c->tasks && c->tasks_run) { /* asked for, then released: two changes */
+		uint64_t all = hyde_container_changes(s);
+
 		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 1);
 		ck_assert_int_eq(hyde_container_release(s, c->id), 0);
 		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 2);
+		ck_assert_uint_eq(hyde_container_changes(s), all + 1);
 		ck_assert_int_eq(hyde_container_release(s, c->id), -EINVAL);
 		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 2);
+		ck_assert_uint_eq(hyde_container_changes(s), all + 1);
 	} else if (c->tasks) {
 		ck_assert_int_eq(hyde_container_release(s, c->id), -EBUSY);
 		ck_assert_uint_eq(hyde_app(s, c->app)->held_changes, 1);
@@ -505,6 +511,99 @@ START_TEST(controller_promises)
 	unlink(wp);
 	free(tp);
 	free(wp);
+}
+END_TEST
+
+/* At every heartbeat of srs (2 executors per app) and default (a
+ * container per task waiting or running), after the scheduler's turn: an
+ * app that holds fewer containers than it asks for means the host had no
+ * room for one more. Apps arrive, end and release over the run, and
+ * default's asks move with its stages, while the heartbeats between
+ * those changes find every app served. */
+extern const struct hyde_sched_ops sched_srs, sched_default;
+static const struct hyde_sched_ops *asks_of;
+static unsigned asks_checks, asks_served;
+
+static unsigned asks_want(struct hyde_sched *s, const struct hyde_app *ap)
+{
+	unsigned n = 0;
+	uint32_t i;
+
+	if (asks_of == &sched_srs)
+		return 2;
+	for (i = 0; i < ap->n_jobs; i++) { /* default: waiting and running */
+		const struct hyde_job *j = hyde_job(s, ap->jobs[i]);
+
+		n += j->maps_running + j->reduces_running;
+		if (j->state != HYDE_JOB_READY)
+			continue;
+		n += j->n_maps - j->maps_running - j->maps_done;
+		if (hyde_job_maps_done(j))
+			n += j->n_reduces - j->reduces_running - j->reduces_done;
+	}
+	return n;
+}
+
+static void asks_heartbeat(struct hyde_sched *s, unsigned host)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	struct hyde_res left;
+	bool room, served = true;
+	uint32_t a;
+
+	asks_of->heartbeat(s, host);
+	hyde_host_unreserved(s, host, &left);
+	room = hyde_res_fits(&ci->container_size, &left);
+	for (a = 0; a < ci->n_apps; a++) {
+		const struct hyde_app *ap = hyde_app(s, a);
+		size_t held;
+
+		if (ap->arrival < 0 || ap->jobs_done == ap->n_jobs)
+			continue;
+		hyde_app_containers(s, a, &held);
+		if (held >= asks_want(s, ap))
+			continue;
+		served = false;
+		ck_assert_msg(!room, "%s, host %u at %.3f s: app %s holds %zu of %u, the host has room",
+			      asks_of->name, host, (double)hyde_now(s) / 1e9, ap->id, held,
+			      asks_want(s, ap));
+	}
+	asks_checks++;
+	asks_served += served && room;
+}
+
+START_TEST(apps_get_their_asks)
+{
+	static const struct hyde_sched_ops *const of[] = { &sched_srs, &sched_default };
+	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
+	char *tp = test_write_tmp("cobra", "racks 2\nhosts 3\ncontainers 2\ncores 2\nmemory 8GB\n"
+				  "container_delay 1s\nreplicas 1\nhost_rate 1Gbit\noversub 1\nocs no\n",
+				  ".topo");
+	struct hyde_sched_ops ops = *of[_i];
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	/* ten apps of two jobs, arriving 7 s apart, of 1 to 6 maps */
+	for (k = 0; k < 20; k++)
+		test_appendf(&wl, &len,
+			     "job id=j%d app=a%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d "
+			     "reduces=%d map_time=%ds reduce_time=2s\n",
+			     k, k / 2, 7 * (k / 2) + k % 2, 1 + k % 6, 1 + k % 6, 1 + k % 2, 2 + k % 5);
+	wp = test_write_tmp("cobra", wl, ".wl");
+	asks_of = of[_i];
+	ops.heartbeat = asks_heartbeat;
+	asks_checks = asks_served = 0;
+	c = run_ops(tp, wp, NULL, &ops, NULL, S, errbuf, &k);
+	ck_assert_msg(k == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_gt(asks_checks, 100);
+	ck_assert_uint_gt(asks_served, 20);
+	unlink(tp);
+	unlink(wp);
+	free(tp);
+	free(wp);
+	free(wl);
 }
 END_TEST
 
@@ -600,6 +699,7 @@ Suite *cobra_suite(void)
 	tcase_add_loop_test(ts, theorem6_random_dags, 0, 5);
 	tcase_add_test(ts, controller_promises);
 	tcase_add_test(ts, refusals);
+	tcase_add_loop_test(ts, apps_get_their_asks, 0, 2);
 	tcase_add_loop_test(ts, all_done_spark, 0, ARRAY_SIZE(two_level));
 	suite_add_tcase(s, ts);
 	return s;

@@ -323,6 +323,9 @@ const struct hyde_container *hyde_container(const struct hyde_sched *s, uint32_t
 const uint32_t *hyde_app_containers(const struct hyde_sched *s, uint32_t app, size_t *n);
 /* The containers on a host not released: *n of them (as above). */
 const uint32_t *hyde_host_containers(const struct hyde_sched *s, unsigned host, size_t *n);
+/* Containers asked for and released so far, every app's (the sum of
+ * their held_changes): no app holds other containers while it stays. */
+uint64_t hyde_container_changes(const struct hyde_sched *s);
 /* How much of its size a running container used, as the node managers'
  * monitors sample it every heartbeat period (1s): the CPU over the last
  * interval, memory at its end, each a fraction of the container's size

@@ -50,6 +50,7 @@ struct conts {
 	size_t n_apps;
 	uint32_t *app_jobs;
 	struct idlist *app_live, *host_live;
+	uint64_t changes; /* containers asked for and released, in all */
 	struct hyde_res *host_free;
 	struct cont **v; /* every container, by id */
 	size_t n, cap;
@@ -442,11 +443,13 @@ void cont_heartbeat(struct ctl *c, unsigned host)
 	size_t i;
 
 	/* a copy: an offer may release containers of the host */
-	uint32_t *ids = xcalloc(l->n + 1, sizeof(uint32_t));
+	uint32_t *ids;
 	size_t n = l->n;
 
-	if (n)
-		memcpy(ids, l->v, n * sizeof(uint32_t));
+	if (!n)
+		return; /* (most hosts of a long run's tail) */
+	ids = xcalloc(n + 1, sizeof(uint32_t));
+	memcpy(ids, l->v, n * sizeof(uint32_t));
 	for (i = 0; i < n && !c->failed; i++)
 		offer(c, ct->v[ids[i]]);
 	free(ids);
@@ -552,6 +555,7 @@ int cont_request(struct ctl *c, uint32_t app, unsigned host, const struct hyde_r
 	ct->v[ct->n++] = k;
 	idl_add(&ct->app_live[app], k->pub.id);
 	ct->apps[app].held_changes++;
+	ct->changes++;
 	idl_add(&ct->host_live[host], k->pub.id);
 	evtimer_init(&k->timer, cont_ready);
 	evloop_at(&c->loop, &k->timer,
@@ -578,6 +582,7 @@ static void cont_drop(struct ctl *c, struct cont *k)
 		ct->host_free[k->pub.host].v[r] += k->pub.size.v[r];
 	idl_remove(&ct->app_live[k->pub.app], k->pub.id);
 	ct->apps[k->pub.app].held_changes++;
+	ct->changes++;
 	idl_remove(&ct->host_live[k->pub.host], k->pub.id);
 	ctl_event(c, "container_release %u", k->pub.id);
 	/* without heartbeats, resources freed are offered at once */
@@ -626,6 +631,11 @@ const uint32_t *cont_app_list(const struct ctl *c, uint32_t app, size_t *n)
 	}
 	*n = c->conts->app_live[app].n;
 	return c->conts->app_live[app].v;
+}
+
+uint64_t cont_changes(const struct ctl *c)
+{
+	return cont_mode(c) ? c->conts->changes : 0;
 }
 
 const uint32_t *cont_host_list(const struct ctl *c, unsigned host, size_t *n)

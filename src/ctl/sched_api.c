@@ -559,6 +559,11 @@ const uint32_t *hyde_app_containers(const struct hyde_sched *s, uint32_t app, si
 	return cont_app_list(s->host->ctl, app, n);
 }
 
+uint64_t hyde_container_changes(const struct hyde_sched *s)
+{
+	return cont_changes(s->host->ctl);
+}
+
 const uint32_t *hyde_host_containers(const struct hyde_sched *s, unsigned host, size_t *n)
 {
 	return cont_host_list(s->host->ctl, host, n);

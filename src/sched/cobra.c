@@ -139,7 +139,7 @@ static void cobra_job_arrived(struct hyde_sched *s, const struct hyde_job *j)
 	if (!first)
 		return;
 	a->desire = p->o.d1; /* Alg. 1 line 2 (period q = 1) */
-	a->want = tl_af_want(a->desire, most_useful(p, j->app));
+	tl_want(&p->tl, a, tl_af_want(a->desire, most_useful(p, j->app)));
 	a->period_start = hyde_now(s);
 	a->period = 1;
 }
@@ -215,8 +215,9 @@ static void period_end(struct cobra_priv *p, uint32_t app)
 	a->desire = tl_af(a->desire, held >= a->want, u, a->waited, p->o.rho, p->o.delta_u, &why);
 	if (a->desire > p->max_desire)
 		a->desire = p->max_desire;
-	a->want = tl_af_want(p->o.round_nearest ? floor(a->desire + 0.5) : a->desire,
-			     most_useful(p, app));
+	tl_want(&p->tl, a,
+		tl_af_want(p->o.round_nearest ? floor(a->desire + 0.5) : a->desire,
+			   most_useful(p, app)));
 	hyde_log(s, "app %s period %u: u %.3f waited %d held %u -> %s, d %.3f, asks %u",
 		 hyde_app(s, app)->id, a->period, u, a->waited, held, cases[why], a->desire,
 		 a->want);

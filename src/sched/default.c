@@ -58,7 +58,7 @@ static void default_heartbeat(struct hyde_sched *s, unsigned host)
 	for (i = 0; i < tl->n_active; i++) {
 		uint32_t a = tl->active[i];
 
-		tl->apps[a].want = tl_waiting(tl, a) + tl_running(tl, a);
+		tl_want(tl, &tl->apps[a], tl_waiting(tl, a) + tl_running(tl, a));
 	}
 	tl_allocate(tl, host);
 }

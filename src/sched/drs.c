@@ -113,7 +113,7 @@ static void drs_tick(struct hyde_sched *s)
 				a->to_add = 1;
 			}
 			if (now >= a->next_add) {
-				a->want = a->want + a->to_add < needed ? a->want + a->to_add : needed;
+				tl_want(tl, a, a->want + a->to_add < needed ? a->want + a->to_add : needed);
 				a->to_add *= 2;
 				a->next_add = now + p->o.sustained_timeout;
 			}
@@ -122,7 +122,7 @@ static void drs_tick(struct hyde_sched *s)
 			a->to_add = 1;
 		}
 		if (a->want > needed)
-			a->want = needed;
+			tl_want(tl, a, needed);
 		/* idle executors go after idle_timeout */
 		ids = hyde_app_containers(s, app, &n);
 		for (k = 0; k < n; k++) {

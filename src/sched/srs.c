@@ -61,7 +61,7 @@ static void srs_job_arrived(struct hyde_sched *s, const struct hyde_job *j)
 	struct srs_priv *p = s->priv;
 
 	tl_job_arrived(&p->tl, j);
-	p->tl.apps[j->app].want = p->o.executors;
+	tl_want(&p->tl, &p->tl.apps[j->app], p->o.executors);
 }
 
 static void srs_stage_finished(struct hyde_sched *s, const struct hyde_job *j,

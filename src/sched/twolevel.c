@@ -152,6 +152,7 @@ void tl_job_arrived(struct twolevel *tl, const struct hyde_job *j)
 	a->arrived = hyde_now(tl->s);
 	a->active = true;
 	tl->active[tl->n_active++] = j->app;
+	tl->active_gen++;
 }
 
 void tl_stage_finished(struct twolevel *tl, const struct hyde_job *j, enum hyde_task_kind k)
@@ -177,6 +178,7 @@ void tl_job_finished(struct twolevel *tl, const struct hyde_job *j)
 			memmove(&tl->active[i], &tl->active[i + 1],
 				(tl->n_active - i - 1) * sizeof(uint32_t));
 			tl->n_active--;
+			tl->active_gen++;
 			break;
 		}
 	/* its containers go back; the one whose task just ended goes when
@@ -239,6 +241,11 @@ int64_t tl_waiting_since(const struct twolevel *tl, const struct hyde_task *t)
 
 void tl_allocate(struct twolevel *tl, unsigned host)
 {
+	/* no app wanted one at the last look, and nothing it reads changed
+	 * (most heartbeats of a long run whose apps hold what they ask) */
+	if (tl->idle && tl->idle_want == tl->want_gen && tl->idle_active == tl->active_gen &&
+	    tl->idle_conts == hyde_container_changes(tl->s))
+		return;
 	for (;;) {
 		size_t i, best = SIZE_MAX;
 		unsigned best_held = 0;
@@ -254,8 +261,14 @@ void tl_allocate(struct twolevel *tl, unsigned host)
 				best_held = h;
 			}
 		}
-		if (best == SIZE_MAX ||
-		    hyde_container_request(tl->s, tl->active[best], host, &tl->csize) < 0)
+		tl->idle = best == SIZE_MAX;
+		if (tl->idle) {
+			tl->idle_want = tl->want_gen;
+			tl->idle_active = tl->active_gen;
+			tl->idle_conts = hyde_container_changes(tl->s);
+			return;
+		}
+		if (hyde_container_request(tl->s, tl->active[best], host, &tl->csize) < 0)
 			return;
 	}
 }

@@ -84,7 +84,22 @@ struct twolevel {
 	/* Spark's delay scheduling (spark.locality.wait), per job */
 	enum hyde_locality *spark_level;
 	int64_t *spark_last;
+	/* changes of the apps' wants (tl_want) and of the active apps */
+	uint64_t want_gen, active_gen;
+	/* tl_allocate found no app wanting a container, with these counts
+	 * (and hyde_container_changes): while they stay, none does */
+	bool idle;
+	uint64_t idle_want, idle_active, idle_conts;
 };
+
+/* Set an app's want (every change of one goes through here). */
+static inline void tl_want(struct twolevel *tl, struct tl_app *a, unsigned want)
+{
+	if (a->want != want) {
+		a->want = want;
+		tl->want_gen++;
+	}
+}
 
 int tl_init(struct twolevel *tl, struct hyde_sched *s, char *errbuf);
 /* Every task fits a default container (the schedulers that only ask for
