@@ -164,7 +164,8 @@ END_TEST
 
 /* The counts the fair order reads: each user's running tasks (a failed
  * job's, the failed one's and those still running, no longer count) and
- * the jobs in the order they became ready. */
+ * the jobs in the order they became ready; and the jobs ended (done or
+ * failed, once). */
 START_TEST(user_running_counts)
 {
 	static const char text[] =
@@ -199,14 +200,17 @@ START_TEST(user_running_counts)
 	ck_assert_uint_eq(c->user_running[v], 1);
 	ck_assert_int_eq(task_fail(c, &x->maps[0], 2), 0);
 	ck_assert_uint_eq(c->user_running[u], 0); /* x failed: its map 1 no longer counts */
+	ck_assert_uint_eq(c->n_ended, 1);
 	ck_assert_int_eq(task_finish(c, &x->maps[1], 3), 0);
 	ck_assert_uint_eq(c->user_running[u], 0);
+	ck_assert_uint_eq(c->n_ended, 1);
 	ck_assert_int_eq(task_start(c, &y->maps[1], 0, 3), 0);
 	ck_assert_uint_eq(c->user_running[v], 2);
 	ck_assert_int_eq(task_finish(c, &y->maps[0], 4), 0);
 	ck_assert_int_eq(task_finish(c, &y->maps[1], 4), 0);
 	ck_assert_uint_eq(c->user_running[v], 0);
 	ck_assert_int_eq(y->state, HYDE_JOB_DONE);
+	ck_assert_uint_eq(c->n_ended, 2);
 	ck_assert_uint_eq(c->n_ready, 3); /* z, when y is done */
 	ck_assert_uint_eq(c->ready_log[2], 2);
 	cluster_free(c);

@@ -565,6 +565,7 @@ static void job_done(struct cluster *c, struct hyde_job *j, int64_t now)
 
 	j->state = HYDE_JOB_DONE;
 	j->end = now;
+	c->n_ended++;
 	for (k = c->child_off[j->idx]; k < c->child_off[j->idx + 1]; k++)
 		job_parent_done(c, &c->jobs[c->children[k]], now);
 }
@@ -605,8 +606,10 @@ int task_fail(struct cluster *c, struct hyde_task *t, int64_t now)
 		j->maps_running--;
 	else
 		j->reduces_running--;
-	if (j->state != HYDE_JOB_FAILED) /* the task, and the job's others */
+	if (j->state != HYDE_JOB_FAILED) { /* the task, and the job's others */
 		c->user_running[j->user_idx] -= 1 + j->maps_running + j->reduces_running;
+		c->n_ended++;
+	}
 	j->state = HYDE_JOB_FAILED;
 	j->end = now;
 	return 0;

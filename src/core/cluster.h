@@ -47,6 +47,7 @@ struct cluster {
 	/* the jobs in the order they became READY (n_ready of them) */
 	uint32_t *ready_log;
 	size_t n_ready;
+	size_t n_ended; /* jobs DONE or FAILED so far */
 };
 
 /* The caller keeps topo and wl alive while the cluster lives. Every job's

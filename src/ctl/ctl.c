@@ -913,6 +913,19 @@ bool ctl_anything_pending(struct ctl *c)
 	size_t i, k = 0;
 	bool any = false;
 
+	/* no job ended since the list was last compacted: nothing to drop,
+	 * the first ready job with a pending task answers */
+	if (c->c->n_ended == c->ended_seen) {
+		for (i = 0; i < c->n_arrived; i++) {
+			const struct hyde_job *j = &c->c->jobs[c->arrived[i]];
+
+			if (j->state == HYDE_JOB_READY &&
+			    (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE)))
+				return true;
+		}
+		return false;
+	}
+	c->ended_seen = c->c->n_ended;
 	for (i = 0; i < c->n_arrived; i++) {
 		const struct hyde_job *j = &c->c->jobs[c->arrived[i]];
 

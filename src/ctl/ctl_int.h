@@ -258,6 +258,7 @@ struct ctl {
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */
 	size_t n_arrived;
+	size_t ended_seen; /* the cluster's n_ended when arrived was compacted */
 	struct evtimer arrival_timer, heartbeat_timer, progress_timer;
 	struct nodes nodes;
 	struct netview net;
