@@ -124,6 +124,9 @@ static void arm(struct ctl *c, int64_t from)
 	}
 	lo = n->pos;
 	hi = H;
+	/* (after a heartbeat the next host is most often already due) */
+	if (lo < hi && n->cycle + n->sphase[lo] >= from)
+		hi = lo;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 

@@ -346,6 +346,9 @@ struct sim {
 	 * order (the first 2H + 3R links are this file's, the last R the
 	 * OCS ports' downward direction), from the classes' counters. */
 	i128 *lbits;
+	/* sim_link_bytes's last answer per link, and the bits it was of */
+	i128 *lb_bits;
+	uint64_t *lb_bytes;
 	/* ordered models' scratch */
 	uint64_t *left, *olv;
 	struct sim_class **grp;
@@ -2275,6 +2278,8 @@ static int sim_init(struct backend *b, char *errbuf)
 		s->mm = mm_new(s->L, s->cap);
 	s->left = xcalloc(s->L + 1, sizeof(uint64_t));
 	s->lbits = xcalloc(s->L + s->R, sizeof(i128));
+	s->lb_bits = xcalloc(s->L + s->R, sizeof(i128));
+	s->lb_bytes = xcalloc(s->L + s->R, sizeof(uint64_t));
 	while (tab < 4 * (size_t)s->H)
 		tab *= 2;
 	s->tab = xcalloc(tab, sizeof(*s->tab));
@@ -2426,6 +2431,8 @@ static void sim_destroy(struct backend *b)
 	free(s->grp);
 	free(s->keyed);
 	free(s->lbits);
+	free(s->lb_bits);
+	free(s->lb_bytes);
 	free(s->out_of);
 	free(s->usable);
 	free(s->pt);
@@ -2643,8 +2650,13 @@ static int64_t sim_link_bytes(struct backend *b, uint64_t *bytes)
 		touch(s, s->act[i]);
 		account(s, s->act[i]);
 	}
-	for (i = 0; i < s->L + s->R; i++)
-		bytes[i] = (uint64_t)((s->lbits[i] + byte / 2) / byte);
+	for (i = 0; i < s->L + s->R; i++) { /* (a 128-bit division: only for a link that moved) */
+		if (s->lbits[i] != s->lb_bits[i]) {
+			s->lb_bits[i] = s->lbits[i];
+			s->lb_bytes[i] = (uint64_t)((s->lbits[i] + byte / 2) / byte);
+		}
+		bytes[i] = s->lb_bytes[i];
+	}
 	return -1;
 }
 
