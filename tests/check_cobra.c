@@ -520,7 +520,17 @@ END_TEST
  * room for one more. Apps arrive, end and release over the run, and
  * default's asks move with its stages, while the heartbeats between
  * those changes find every app served. */
-extern const struct hyde_sched_ops sched_srs, sched_default;
+extern const struct hyde_sched_ops sched_srs, sched_default, sched_tetris;
+
+/* ten apps of two jobs, arriving 7 s apart, of 1 to 6 maps: job k */
+#define TEN_APPS_JOB                                                                          \
+	"job id=j%d app=a%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d reduces=%d "     \
+	"map_time=%ds reduce_time=2s\n"
+#define TEN_APPS_ARGS(k) (k), (k) / 2, 7 * ((k) / 2) + (k) % 2, 1 + (k) % 6, 1 + (k) % 6, \
+	1 + (k) % 2, 2 + (k) % 5
+#define TEN_APPS_TOPO                                                                         \
+	"racks 2\nhosts 3\ncontainers 2\ncores 2\nmemory 8GB\ncontainer_delay 1s\nreplicas 1\n" \
+	"host_rate 1Gbit\noversub 1\nocs no\n"
 static const struct hyde_sched_ops *asks_of;
 static unsigned asks_checks, asks_served;
 
@@ -576,20 +586,14 @@ START_TEST(apps_get_their_asks)
 {
 	static const struct hyde_sched_ops *const of[] = { &sched_srs, &sched_default };
 	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
-	char *tp = test_write_tmp("cobra", "racks 2\nhosts 3\ncontainers 2\ncores 2\nmemory 8GB\n"
-				  "container_delay 1s\nreplicas 1\nhost_rate 1Gbit\noversub 1\nocs no\n",
-				  ".topo");
+	char *tp = test_write_tmp("cobra", TEN_APPS_TOPO, ".topo");
 	struct hyde_sched_ops ops = *of[_i];
 	struct ctl *c;
 	size_t len = 0;
 	int k;
 
-	/* ten apps of two jobs, arriving 7 s apart, of 1 to 6 maps */
 	for (k = 0; k < 20; k++)
-		test_appendf(&wl, &len,
-			     "job id=j%d app=a%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d "
-			     "reduces=%d map_time=%ds reduce_time=2s\n",
-			     k, k / 2, 7 * (k / 2) + k % 2, 1 + k % 6, 1 + k % 6, 1 + k % 2, 2 + k % 5);
+		test_appendf(&wl, &len, TEN_APPS_JOB, TEN_APPS_ARGS(k));
 	wp = test_write_tmp("cobra", wl, ".wl");
 	asks_of = of[_i];
 	ops.heartbeat = asks_heartbeat;
@@ -599,6 +603,91 @@ START_TEST(apps_get_their_asks)
 	ctl_free(c);
 	ck_assert_uint_gt(asks_checks, 100);
 	ck_assert_uint_gt(asks_served, 20);
+	unlink(tp);
+	unlink(wp);
+	free(tp);
+	free(wp);
+	free(wl);
+}
+END_TEST
+
+/* tetris with fairness=0.9 packs for one app at a time, the one furthest
+ * below its share (the least dominant share of what it holds, ties to the
+ * first arrived): at every heartbeat, the first container it asks for is
+ * that app's, from the shares summed afresh here. */
+static unsigned share_checks;
+
+static double share_of(struct hyde_sched *s, uint32_t app)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	const uint32_t *ids;
+	size_t n, i;
+	double held[HYDE_RES_KINDS] = { 0 }, d = 0;
+	int k;
+
+	ids = hyde_app_containers(s, app, &n);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < HYDE_RES_KINDS; k++)
+			held[k] += hyde_container(s, ids[i])->size.v[k];
+	for (k = 0; k < HYDE_RES_KINDS; k++) {
+		double cap = ci->host_capacity.v[k] * ci->n_hosts;
+
+		if (cap > 0 && held[k] / cap > d)
+			d = held[k] / cap;
+	}
+	return d;
+}
+
+static void share_heartbeat(struct hyde_sched *s, unsigned host)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	int64_t least_app = -1;
+	double least = 0;
+	uint32_t a, id = 0;
+
+	while (hyde_container(s, id)) /* the next container's id */
+		id++;
+	for (a = 0; a < ci->n_apps; a++) { /* apps by arrival and index */
+		const struct hyde_app *ap = hyde_app(s, a);
+		double d;
+
+		if (ap->arrival < 0 || ap->jobs_done == ap->n_jobs)
+			continue;
+		d = share_of(s, a);
+		if (least_app < 0 || d < least ||
+		    (d == least && ap->arrival < hyde_app(s, (uint32_t)least_app)->arrival)) {
+			least = d;
+			least_app = a;
+		}
+	}
+	sched_tetris.heartbeat(s, host);
+	if (!hyde_container(s, id))
+		return; /* nothing asked for */
+	ck_assert_msg(hyde_container(s, id)->app == (uint32_t)least_app,
+		      "host %u at %.3f s: a container for app %s, the least share is app %s's", host,
+		      (double)hyde_now(s) / 1e9, hyde_app(s, hyde_container(s, id)->app)->id,
+		      hyde_app(s, (uint32_t)least_app)->id);
+	share_checks++;
+}
+
+START_TEST(tetris_least_share_first)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
+	char *tp = test_write_tmp("cobra", TEN_APPS_TOPO, ".topo");
+	struct hyde_sched_ops ops = sched_tetris;
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 20; k++)
+		test_appendf(&wl, &len, TEN_APPS_JOB, TEN_APPS_ARGS(k));
+	wp = test_write_tmp("cobra", wl, ".wl");
+	ops.heartbeat = share_heartbeat;
+	share_checks = 0;
+	c = run_ops(tp, wp, NULL, &ops, "fairness=0.9", S, errbuf, &k);
+	ck_assert_msg(k == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_gt(share_checks, 20);
 	unlink(tp);
 	unlink(wp);
 	free(tp);
@@ -700,6 +789,7 @@ Suite *cobra_suite(void)
 	tcase_add_test(ts, controller_promises);
 	tcase_add_test(ts, refusals);
 	tcase_add_loop_test(ts, apps_get_their_asks, 0, 2);
+	tcase_add_test(ts, tetris_least_share_first);
 	tcase_add_loop_test(ts, all_done_spark, 0, ARRAY_SIZE(two_level));
 	suite_add_tcase(s, ts);
 	return s;

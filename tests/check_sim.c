@@ -1043,48 +1043,52 @@ static const struct hyde_sched_ops walk_ops = {
 	.pick_task = walk_pick,
 };
 
-START_TEST(fair_next_walks_order)
+/* A whole run of o (its scheduler and options set) on a topology and a
+ * workload given as text. */
+static void run_text(struct ctl_opts *o, const char *topo, const char *wl)
 {
-	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *tpath = test_write_tmp("sim", TOPO3("ocs no\n"), ".topo");
-	char *wpath;
-	struct ctl_opts o;
+	char errbuf[HYDE_ERRBUF_SIZE], *tpath = test_write_tmp("sim", topo, ".topo");
+	char *wpath = test_write_tmp("sim", wl, ".wl");
 	struct ctl *c;
-	size_t len = 0;
-	int k;
 
-	for (k = 0; k < 40; k++) {
-		char line[256];
-		int n = snprintf(line, sizeof(line),
-				 "job id=j%d user=u%d arrival=%d.%ds input=%dMB shuffle=%dMB output=0B maps=%d "
-				 "reduces=%d map_time=%ds reduce_time=1s\n",
-				 k, k % 4, k / 10, k % 10, 2 + k % 5, 1 + k % 3, 2 + k % 7, 1 + k % 3, 1 + k % 4);
-
-		if (k % 9 == 4) { /* pinned: no task for a host off rack 2 */
-			n = snprintf(line, sizeof(line),
-				     "job id=j%d user=u%d arrival=%d.%ds input=2MB shuffle=1MB output=0B maps=3 "
-				     "reduces=1 map_time=2s reduce_time=1s map_racks=2,2,2\n",
-				     k, k % 4, k / 10, k % 10);
-		}
-		wl = xrealloc(wl, len + (size_t)n + 1);
-		memcpy(wl + len, line, (size_t)n + 1);
-		len += (size_t)n;
-	}
-	wpath = test_write_tmp("sim", wl, ".wl");
-	ctl_opts_default(&o);
-	o.topo_path = tpath;
-	o.wl_spec = wpath;
-	o.stream_flows = true;
-	o.sched_ops = &walk_ops;
-	walk_picks = walk_longest = 0;
-	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	o->topo_path = tpath;
+	o->wl_spec = wpath;
+	ck_assert_msg(ctl_new(o, &c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
 	ctl_free(c);
-	ck_assert_uint_gt(walk_picks, 100);
-	ck_assert_uint_gt(walk_longest, 15);
 	unlink(tpath);
 	unlink(wpath);
 	free(tpath);
 	free(wpath);
+}
+
+START_TEST(fair_next_walks_order)
+{
+	char *wl = NULL;
+	struct ctl_opts o;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 40; k++) {
+		if (k % 9 == 4) /* pinned: no task for a host off rack 2 */
+			test_appendf(&wl, &len,
+				     "job id=j%d user=u%d arrival=%d.%ds input=2MB shuffle=1MB output=0B maps=3 "
+				     "reduces=1 map_time=2s reduce_time=1s map_racks=2,2,2\n",
+				     k, k % 4, k / 10, k % 10);
+		else
+			test_appendf(&wl, &len,
+				     "job id=j%d user=u%d arrival=%d.%ds input=%dMB shuffle=%dMB output=0B maps=%d "
+				     "reduces=%d map_time=%ds reduce_time=1s\n",
+				     k, k % 4, k / 10, k % 10, 2 + k % 5, 1 + k % 3, 2 + k % 7, 1 + k % 3,
+				     1 + k % 4);
+	}
+	ctl_opts_default(&o);
+	o.stream_flows = true;
+	o.sched_ops = &walk_ops;
+	walk_picks = walk_longest = 0;
+	run_text(&o, TOPO3("ocs no\n"), wl);
+	ck_assert_uint_gt(walk_picks, 100);
+	ck_assert_uint_gt(walk_longest, 15);
 	free(wl);
 }
 END_TEST
@@ -1144,10 +1148,8 @@ static const struct hyde_sched_ops into_ops = {
 
 START_TEST(net_flows_into_is_the_view)
 {
-	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *bkv[] = { "fetch=rack" };
-	char *tpath = test_write_tmp("sim", TOPO3("ocs yes\nocs_rate 10Gbit\ndelta 1ms\nt_e 2MB\n"), ".topo"), *wpath;
+	char *wl = NULL, *bkv[] = { "fetch=rack" };
 	struct ctl_opts o;
-	struct ctl *c;
 	size_t len = 0;
 	int k;
 
@@ -1157,10 +1159,7 @@ START_TEST(net_flows_into_is_the_view)
 			     "reduces=%d map_time=1s reduce_time=1s\n",
 			     k, k / 4, (k % 4) * 2, 4 + k % 5, 20 + 30 * (k % 3), k % 2, 3 + k % 6,
 			     1 + k % 3);
-	wpath = test_write_tmp("sim", wl, ".wl");
 	ctl_opts_default(&o);
-	o.topo_path = tpath;
-	o.wl_spec = wpath;
 	o.sched_ops = &into_ops;
 	o.heartbeat = 0; /* a pick at every change */
 	if (_i) {
@@ -1169,17 +1168,11 @@ START_TEST(net_flows_into_is_the_view)
 	}
 	into_checks = into_multi = 0;
 	memset(into_paths, 0, sizeof(into_paths));
-	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
-	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
-	ctl_free(c);
+	run_text(&o, TOPO3("ocs yes\nocs_rate 10Gbit\ndelta 1ms\nt_e 2MB\n"), wl);
 	ck_assert_uint_gt(into_checks, 1000);
 	ck_assert_uint_gt(into_multi, 200);
 	for (k = 0; k < 4; k++)
 		ck_assert_msg(into_paths[k] > 0, "no flow seen on path %d", k);
-	unlink(tpath);
-	unlink(wpath);
-	free(tpath);
-	free(wpath);
 	free(wl);
 }
 END_TEST
