@@ -522,15 +522,34 @@ END_TEST
  * those changes find every app served. */
 extern const struct hyde_sched_ops sched_srs, sched_default, sched_tetris;
 
-/* ten apps of two jobs, arriving 7 s apart, of 1 to 6 maps: job k */
-#define TEN_APPS_JOB                                                                          \
-	"job id=j%d app=a%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d reduces=%d "     \
-	"map_time=%ds reduce_time=2s\n"
-#define TEN_APPS_ARGS(k) (k), (k) / 2, 7 * ((k) / 2) + (k) % 2, 1 + (k) % 6, 1 + (k) % 6, \
-	1 + (k) % 2, 2 + (k) % 5
-#define TEN_APPS_TOPO                                                                         \
-	"racks 2\nhosts 3\ncontainers 2\ncores 2\nmemory 8GB\ncontainer_delay 1s\nreplicas 1\n" \
-	"host_rate 1Gbit\noversub 1\nocs no\n"
+/* A whole run of ops (options kv) on ten apps of two jobs, arriving 7 s
+ * apart, of 1 to 6 maps, on 6 hosts of 2 containers. */
+static void run_ten_apps(const struct hyde_sched_ops *ops, const char *kv)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
+	char *tp = test_write_tmp("cobra",
+				  "racks 2\nhosts 3\ncontainers 2\ncores 2\nmemory 8GB\n"
+				  "container_delay 1s\nreplicas 1\nhost_rate 1Gbit\noversub 1\nocs no\n",
+				  ".topo");
+	struct ctl *c;
+	size_t len = 0;
+	int k, rc;
+
+	for (k = 0; k < 20; k++)
+		test_appendf(&wl, &len,
+			     "job id=j%d app=a%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d "
+			     "reduces=%d map_time=%ds reduce_time=2s\n",
+			     k, k / 2, 7 * (k / 2) + k % 2, 1 + k % 6, 1 + k % 6, 1 + k % 2, 2 + k % 5);
+	wp = test_write_tmp("cobra", wl, ".wl");
+	c = run_ops(tp, wp, NULL, ops, kv, S, errbuf, &rc);
+	ck_assert_msg(rc == 0, "%s", errbuf);
+	ctl_free(c);
+	unlink(tp);
+	unlink(wp);
+	free(tp);
+	free(wp);
+	free(wl);
+}
 static const struct hyde_sched_ops *asks_of;
 static unsigned asks_checks, asks_served;
 
@@ -585,29 +604,14 @@ static void asks_heartbeat(struct hyde_sched *s, unsigned host)
 START_TEST(apps_get_their_asks)
 {
 	static const struct hyde_sched_ops *const of[] = { &sched_srs, &sched_default };
-	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
-	char *tp = test_write_tmp("cobra", TEN_APPS_TOPO, ".topo");
 	struct hyde_sched_ops ops = *of[_i];
-	struct ctl *c;
-	size_t len = 0;
-	int k;
 
-	for (k = 0; k < 20; k++)
-		test_appendf(&wl, &len, TEN_APPS_JOB, TEN_APPS_ARGS(k));
-	wp = test_write_tmp("cobra", wl, ".wl");
 	asks_of = of[_i];
 	ops.heartbeat = asks_heartbeat;
 	asks_checks = asks_served = 0;
-	c = run_ops(tp, wp, NULL, &ops, NULL, S, errbuf, &k);
-	ck_assert_msg(k == 0, "%s", errbuf);
-	ctl_free(c);
+	run_ten_apps(&ops, NULL);
 	ck_assert_uint_gt(asks_checks, 100);
 	ck_assert_uint_gt(asks_served, 20);
-	unlink(tp);
-	unlink(wp);
-	free(tp);
-	free(wp);
-	free(wl);
 }
 END_TEST
 
@@ -672,27 +676,12 @@ static void share_heartbeat(struct hyde_sched *s, unsigned host)
 
 START_TEST(tetris_least_share_first)
 {
-	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
-	char *tp = test_write_tmp("cobra", TEN_APPS_TOPO, ".topo");
 	struct hyde_sched_ops ops = sched_tetris;
-	struct ctl *c;
-	size_t len = 0;
-	int k;
 
-	for (k = 0; k < 20; k++)
-		test_appendf(&wl, &len, TEN_APPS_JOB, TEN_APPS_ARGS(k));
-	wp = test_write_tmp("cobra", wl, ".wl");
 	ops.heartbeat = share_heartbeat;
 	share_checks = 0;
-	c = run_ops(tp, wp, NULL, &ops, "fairness=0.9", S, errbuf, &k);
-	ck_assert_msg(k == 0, "%s", errbuf);
-	ctl_free(c);
+	run_ten_apps(&ops, "fairness=0.9");
 	ck_assert_uint_gt(share_checks, 20);
-	unlink(tp);
-	unlink(wp);
-	free(tp);
-	free(wp);
-	free(wl);
 }
 END_TEST
 
