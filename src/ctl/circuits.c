@@ -155,8 +155,13 @@ void cexec_destroy(struct ctl *c)
 	free(x->d);
 	free(x->busy);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
-		fprintf(stderr, "circuits: %llu plans, %llu reconfigurations\n",
-			(unsigned long long)x->plans, (unsigned long long)x->reconfigs);
+		fprintf(stderr,
+			"circuits: %llu plans (%.1f pairs with demand, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
+			(unsigned long long)x->plans,
+			x->plans ? (double)x->plan_live / (double)x->plans : 0.0,
+			x->plans ? (double)x->plan_demands / (double)x->plans : 0.0,
+			x->plans ? (double)x->plan_resv / (double)x->plans : 0.0,
+			(unsigned long long)x->reconfigs);
 	cs_plan_free(&x->plan);
 	free(x->cs_priv);
 	memset(x, 0, sizeof(*x));
@@ -302,47 +307,68 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 	return t > bits / bw ? t * bw : bits;
 }
 
-/* Pairs in the order of the jobs, then of the pairs' first flows: the
- * order the circuit scheduler sees demand in, as it was before pairs were
- * indexed (ties in its choices follow it). */
-static int cmp_pair_ref(const void *a, const void *b)
+/* What pair_bits_left said of the pair holds until it is touched
+ * (ocspairs_touch) if it has no active flow (its bits are its waiting
+ * flows', its hosts'); with active flows, while the backend keeps their
+ * bits from its last plan (the fluid model, the circuit not up since)
+ * and, from then on, the circuit stays down and unchanged; else it is
+ * read at every plan. HYDE_SIM_VERIFY reads every pair every time and
+ * checks what was kept. */
+static void pair_kept(struct live_pair *lp, const struct ocs_pair *p)
 {
-	const struct pair_ref *x = a, *y = b;
-
-	if (x->job != y->job)
-		return x->job < y->job ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
+	lp->circ = p->n_active && p->active_known;
+	lp->fresh = p->n_active && !p->active_known;
+	lp->epoch = p->active_epoch;
 }
 
-/* The pairs with demand in (job, pair) order, without their holes: the
- * part in order since the last plan, merged with those added since
- * (sorted): a plan costs the pairs, not a sort of all of them. */
-static void live_in_order(struct ctl *c)
+static bool pair_still(const struct ctl *c, const struct live_pair *lp)
 {
-	struct pair_ref *v = c->live, *t;
+	const struct cexec *x = &c->cx;
+	size_t k = (size_t)lp->src * c->t->racks + lp->dst;
+
+	return x->up_epoch[k] == lp->epoch && !x->moving[k] &&
+	       !(x->up[lp->src] && x->out_of[lp->src] == (int32_t)lp->dst);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The jobs with demand in job order (the order the circuit scheduler sees
+ * coflows in: ties in its choices follow it): those in order since the
+ * last plan, without the ones whose pairs all ended, merged with those
+ * listed since (sorted). A job's pairs come in no order: the schedulers'
+ * answers do not depend on it (a job has one record per pair). */
+static void live_jobs_in_order(struct ctl *c)
+{
+	uint32_t *v = c->live_jobs, *t;
 	size_t i, a = 0, b, na, nb, k = 0;
 
 	for (i = 0; i < c->live_sorted; i++)
-		if (v[i].job != UINT32_MAX)
+		if (c->js[v[i]].n_lv)
 			v[a++] = v[i];
+		else
+			c->js[v[i]].lv_listed = false;
 	na = a;
-	for (b = a; i < c->n_live; i++)
-		if (v[i].job != UINT32_MAX)
+	for (b = a; i < c->n_live_jobs; i++)
+		if (c->js[v[i]].n_lv)
 			v[b++] = v[i];
+		else
+			c->js[v[i]].lv_listed = false;
 	nb = b - na;
 	if (nb > 1)
-		xqsort(v + na, nb, sizeof(*v), cmp_pair_ref);
-	if (na && nb && cmp_pair_ref(&v[na - 1], &v[na]) > 0) {
+		xqsort(v + na, nb, sizeof(*v), cmp_u32);
+	if (na && nb && v[na - 1] > v[na]) {
 		xgrow((void **)&c->live_tmp, &c->cap_live_tmp, na + nb, sizeof(*t));
 		t = c->live_tmp;
 		for (a = 0, b = na; a < na || b < na + nb;)
-			t[k++] = b == na + nb || (a < na && cmp_pair_ref(&v[a], &v[b]) < 0) ? v[a++]
-											 : v[b++];
+			t[k++] = b == na + nb || (a < na && v[a] < v[b]) ? v[a++] : v[b++];
 		memcpy(v, t, (na + nb) * sizeof(*v));
 	}
-	c->n_live = c->live_sorted = na + nb;
-	for (i = 0; i < c->n_live; i++)
-		c->js[v[i].job].pairs[v[i].idx].live = i;
+	c->n_live_jobs = c->live_sorted = na + nb;
 }
 
 static void replan(struct ctl *c)
@@ -351,35 +377,56 @@ static void replan(struct ctl *c)
 	int64_t now = ctl_now(c);
 	struct cs_demand *d;
 	struct cs_busy *busy;
-	size_t nd = 0, nb = 0, i, k;
+	size_t nd = 0, nb = 0, i, j, k;
 	struct cs_input in;
 
 	if (!x->cs || c->failed)
 		return;
 	evloop_cancel(&c->loop, &x->soon_timer);
 	evloop_cancel(&c->loop, &x->replan_timer);
-	live_in_order(c);
+	live_jobs_in_order(c);
 	/* room for every live pair at once (not a grow per pair: a plan on
 	 * the Coflow-Benchmark reads tens of thousands) */
 	xgrow((void **)&x->d, &x->cap_d, c->n_live + 1, sizeof(*x->d));
 	d = x->d;
 	busy = x->busy;
-	for (i = 0; i < c->n_live; i++) {
-		uint32_t job = c->live[i].job;
-		struct ocs_pair *p = &c->js[job].pairs[c->live[i].idx];
-		double bits = pair_bits_left(c, p);
+	for (j = 0; j < c->n_live_jobs; j++) {
+		uint32_t job = c->live_jobs[j];
+		struct jstate *js = &c->js[job];
 
-		if (bits <= 0)
-			continue;
-		/* a started reservation keeps its circuit to its end */
-		if (x->owner[p->src] == (int32_t)job && x->out_of[p->src] == (int32_t)p->dst &&
-		    x->resv_end[p->src] > now) {
-			xgrow((void **)&x->busy, &x->cap_busy, nb + 1, sizeof(*x->busy));
-			busy = x->busy; /* (one per source port at most) */
-			busy[nb++] = (struct cs_busy){ p->src, p->dst, job, x->resv_end[p->src] };
-			continue;
+		for (i = 0; i < js->n_lv; i++) {
+			struct live_pair *lp = &js->lv[i];
+			bool kept;
+
+			/* a pair is read again only if something it depends
+			 * on changed since (most wait: a plan on the
+			 * Coflow-Benchmark has tens of thousands of pairs, a
+			 * few hundred moving) */
+			kept = !lp->fresh && (!lp->circ || pair_still(c, lp));
+			if (!kept || x->verify) {
+				struct ocs_pair *p = &js->pairs[lp->idx];
+				double b = pair_bits_left(c, p);
+
+				if (kept && b != lp->bits)
+					fatalx("circuits: pair %u -> %u of job %u: %.0f bits kept "
+					       "since the last plan, %.0f left at %lld ns",
+					       lp->src, lp->dst, job, lp->bits, b, (long long)now);
+				lp->bits = b;
+				pair_kept(lp, p);
+			}
+			if (lp->bits <= 0)
+				continue;
+			/* a started reservation keeps its circuit to its end */
+			if (x->owner[lp->src] == (int32_t)job &&
+			    x->out_of[lp->src] == (int32_t)lp->dst && x->resv_end[lp->src] > now) {
+				xgrow((void **)&x->busy, &x->cap_busy, nb + 1, sizeof(*x->busy));
+				busy = x->busy; /* (one per source port at most) */
+				busy[nb++] = (struct cs_busy){ lp->src, lp->dst, job,
+							       x->resv_end[lp->src] };
+				continue;
+			}
+			d[nd++] = (struct cs_demand){ job, lp->src, lp->dst, lp->bits };
 		}
-		d[nd++] = (struct cs_demand){ job, p->src, p->dst, bits };
 	}
 	/* ports whose reservation ended or whose demand is served are free */
 	for (i = 0; i < c->t->racks; i++) {
@@ -406,6 +453,9 @@ static void replan(struct ctl *c)
 	};
 	x->cs->plan(&in, &x->plan);
 	x->plans++;
+	x->plan_live += c->n_live;
+	x->plan_demands += nd;
+	x->plan_resv += x->plan.n;
 	xqsort(x->plan.r, x->plan.n, sizeof(*x->plan.r), cmp_resv);
 	x->next = 0;
 	evloop_cancel(&c->loop, &x->resv_timer);

@@ -315,7 +315,7 @@ void ctl_free(struct ctl *c)
 	free(c->ptab_key);
 	free(c->ptab_val);
 	free(c->rack_of);
-	free(c->live);
+	free(c->live_jobs);
 	free(c->live_tmp);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
@@ -340,6 +340,7 @@ void ctl_free(struct ctl *c)
 				free(j->pairs[r].act_host);
 			}
 			free(j->pairs);
+			free(j->lv);
 		}
 	free(c->js);
 	cexec_destroy(c);
@@ -549,6 +550,8 @@ static void flow_activate(struct ctl *c, struct flow *f)
 		f->pslot = (uint32_t)p->n_active;
 		p->active[p->n_active++] = f;
 		p->active_known = false;
+		ocspairs_touch(c, p); /* (a batched fetch settled before may not
+				       * change its waiting bytes now) */
 	}
 	ctl_event_flow_start(c, f, false);
 	r = c->be.ops->flow_start(&c->be, f);

@@ -24,7 +24,7 @@ struct ocs_pair {
 	uint64_t src_wait_max;	 /* the most of them, unless stale */
 	bool src_wait_stale;	 /* that host's share shrank: look again */
 	unsigned nsrc, ndst;	 /* hosts with such flows */
-	size_t live;		 /* slot in ctl.live, SIZE_MAX when no demand */
+	size_t live;		 /* slot in its job's lv, SIZE_MAX when no demand */
 	/* hyde sim: bits the active flows had left at the last plan, while
 	 * its circuit has not been up since (they cannot have moved) */
 	double active_bits;
@@ -46,6 +46,19 @@ struct ocs_pair {
 struct outfile {
 	char path[4096], tmp[4200];
 	FILE *fp;
+};
+
+/* A pair with demand, in its job's list (jstate.lv): what the circuit
+ * planner read of it at the last plan (circuits.c), kept while nothing it
+ * depends on has changed: its own records (ocspairs_touch marks it) and,
+ * for active flows the backend cannot have moved, its circuit's state. */
+struct live_pair {
+	uint32_t idx;	/* in the job's pairs */
+	uint32_t src, dst;
+	bool fresh;	/* read it again at the next plan */
+	bool circ;	/* valid while its circuit stays down and unchanged: */
+	uint64_t epoch;	/* cexec.up_epoch[src x R + dst] then */
+	double bits;	/* what it had left at the last plan */
 };
 
 /* Where a pair is: job and index into its pairs. */
@@ -152,6 +165,10 @@ struct jstate {
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
+	struct live_pair *lv;	 /* its pairs with demand, in no order */
+	uint32_t n_lv;
+	size_t cap_lv;
+	bool lv_listed;		 /* in ctl.live_jobs */
 	bool ocs_active;
 	uint32_t children_done;	 /* its DAG children done */
 };
@@ -206,6 +223,7 @@ struct cexec {
 	struct evtimer resv_timer, replan_timer, soon_timer;
 	uint64_t reconfigs;
 	uint64_t plans;
+	uint64_t plan_live, plan_demands, plan_resv; /* summed over the plans */
 	/* a plan's demand and busy circuits, kept with their room */
 	struct cs_demand *d;
 	struct cs_busy *busy;
@@ -248,12 +266,12 @@ struct ctl {
 	uint64_t *ptab_key;
 	struct pair_ref *ptab_val;
 	size_t ptab_mask, ptab_n;
-	struct pair_ref *live;	/* pairs with flows not done: slots [0, n_live),
-				 * job UINT32_MAX for a pair gone since the last
-				 * plan; [0, live_sorted) in (job, idx) order */
-	size_t n_live, cap_live, live_sorted;
-	struct pair_ref *live_tmp; /* scratch of circuits.c's merge */
-	size_t cap_live_tmp;
+	/* jobs with pairs with demand (flows not done): [0, live_sorted) in
+	 * job order, then those listed since the last plan; a job whose
+	 * pairs all ended since stays listed until the next plan */
+	uint32_t *live_jobs, *live_tmp;
+	size_t n_live_jobs, cap_live_jobs, live_sorted, cap_live_tmp;
+	size_t n_live; /* pairs with demand, of every job */
 	uint32_t *arrival_order;
 	size_t next_arrival;
 	uint32_t *arrived; /* jobs arrived and maybe not done */
@@ -397,6 +415,14 @@ void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d);
 uint64_t ctl_pair_wait_max(const struct ctl *c, struct ocs_pair *p);
 /* a flow of the pair appears (d = +1) or ends (-1) */
 void ocspairs_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int d);
+/* What the planner reads of the pair changed (its waiting bytes, hosts or
+ * active flows): it is read again at the next plan. ctl_pair_wait and
+ * ocspairs_count call it, and a flow's start. */
+static inline void ocspairs_touch(struct ctl *c, const struct ocs_pair *p)
+{
+	if (p->live != SIZE_MAX)
+		c->js[p->job].lv[p->live].fresh = true;
+}
 /* the job's traffic from rack i to rack j is an elephant (goes by OCS) */
 bool ocspairs_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j);
 

@@ -77,6 +77,7 @@ void ctl_pair_wait(struct ctl *c, struct ocs_pair *p, unsigned h, int64_t d)
 		p->src_wait = xcalloc(c->t->hosts, sizeof(*p->src_wait));
 	w = &p->src_wait[h % c->t->hosts];
 	old = *w;
+	ocspairs_touch(c, p);
 	*w += (uint64_t)d;
 	p->wait_bytes += (uint64_t)d;
 	if (*w >= p->src_wait_max || c->t->hosts == 1)
@@ -100,6 +101,40 @@ uint64_t ctl_pair_wait_max(const struct ctl *c, struct ocs_pair *p)
 	return p->src_wait_max;
 }
 
+/* The pair has demand: into its job's list (read at the next plan), and
+ * the job into the planner's. */
+static void live_add(struct ctl *c, struct ocs_pair *p)
+{
+	struct jstate *j = &c->js[p->job];
+
+	xgrow((void **)&j->lv, &j->cap_lv, j->n_lv + 1, sizeof(*j->lv));
+	p->live = j->n_lv;
+	j->lv[j->n_lv++] = (struct live_pair){ .idx = (uint32_t)(p - j->pairs), .src = p->src,
+					       .dst = p->dst, .fresh = true };
+	c->n_live++;
+	if (!j->lv_listed) {
+		j->lv_listed = true;
+		xgrow((void **)&c->live_jobs, &c->cap_live_jobs, c->n_live_jobs + 1,
+		      sizeof(*c->live_jobs));
+		c->live_jobs[c->n_live_jobs++] = p->job;
+	}
+}
+
+/* It has none left: out of its job's list (the last takes its place; the
+ * planner does not need the pairs of a job in any order). */
+static void live_del(struct ctl *c, struct ocs_pair *p)
+{
+	struct jstate *j = &c->js[p->job];
+	struct live_pair last = j->lv[--j->n_lv];
+
+	if (p->live != j->n_lv) {
+		j->lv[p->live] = last;
+		j->pairs[last.idx].live = p->live;
+	}
+	p->live = SIZE_MAX;
+	c->n_live--;
+}
+
 /* A flow of the pair appears (+1) or ends (-1): the pair's host counts and
  * its place among the pairs with demand. The circuits are planned again
  * when a pair's demand appears or its coflow's OCS demand ends, not when
@@ -114,26 +149,20 @@ void ocspairs_count(struct ctl *c, struct ocs_pair *p, const struct flow *f, int
 		p->per_host = xcalloc(2 * (size_t)H, sizeof(uint32_t));
 	s = &p->per_host[f->src_host % H];
 	t = &p->per_host[H + f->dst_host % H];
+	ocspairs_touch(c, p);
 	if (d > 0) {
 		p->nsrc += !(*s)++;
 		p->ndst += !(*t)++;
 		c->js[p->job].ocs_flows_left++;
 		if (!p->flows_left++) {
 			cexec_demand_changed(c);
-			xgrow((void **)&c->live, &c->cap_live, c->n_live + 1, sizeof(*c->live));
-			p->live = c->n_live;
-			c->live[c->n_live++] = (struct pair_ref){ p->job,
-								  (uint32_t)(p - c->js[p->job].pairs) };
+			live_add(c, p);
 		}
 	} else {
 		p->nsrc -= !--(*s);
 		p->ndst -= !--(*t);
-		if (!--p->flows_left) {
-			/* a hole, closed at the next plan (which keeps the
-			 * list in order without sorting all of it) */
-			c->live[p->live].job = UINT32_MAX;
-			p->live = SIZE_MAX;
-		}
+		if (!--p->flows_left)
+			live_del(c, p);
 		/* Sunflow re-plans when a coflow finishes, not a pair: a
 		 * coflow may have thousands (the Coflow-Benchmark) */
 		if (!--c->js[p->job].ocs_flows_left)
