@@ -1353,6 +1353,107 @@ START_TEST(sunflow_plan_random_is_feasible)
 }
 END_TEST
 
+/* Sunflow keeps each coflow's pairs in layer order from one plan to the
+ * next and works out only what changed (pairs whose bits moved, pairs
+ * gone, pairs new, a coflow's pairs listed in another order): over rounds
+ * of such changes, with ties, its plans are those it makes from scratch,
+ * reservation for reservation, from the input as the controller gives it
+ * (unique) and with the pairs' entries split in two (summed). */
+START_TEST(sunflow_kept_order_is_fresh)
+{
+	enum { R = 16, NC = 7, NP = 60 };
+	struct pl_pair {
+		uint32_t src, dst;
+		double bits;
+	} cf[NC][NP];
+	unsigned n[NC] = { 0 }, c, k, round;
+	struct cs_demand d[2 * NC * NP];
+	struct cs_plan kept = { 0 };
+	struct cs_input in = { .ports = R, .bw = 1.0, .delta = 1000 };
+	struct rng g;
+
+	rng_seed(&g, 9100 + (uint64_t)_i);
+	for (round = 0; round < 10; round++) {
+		struct cs_plan fresh = { 0 }, split = { 0 };
+		size_t nd = 0, ns = 0;
+
+		/* this round's changes: bits moved, pairs gone and new, an
+		 * order changed, a coflow gone or come */
+		for (c = 0; c < NC; c++) {
+			unsigned m = 0;
+
+			if (rng_below(&g, 8) == 0)
+				n[c] = 0;
+			for (k = 0; k < n[c]; k++) {
+				if (rng_below(&g, 10) == 0)
+					continue;
+				if (rng_below(&g, 4) == 0)
+					cf[c][k].bits = 1000.0 * (double)(1 + rng_below(&g, 3));
+				cf[c][m++] = cf[c][k];
+			}
+			n[c] = m;
+			if (n[c] > 1 && rng_below(&g, 6) == 0)
+				for (k = n[c] - 1; k > 0; k--) {
+					unsigned j = (unsigned)rng_below(&g, k + 1);
+					struct pl_pair t = cf[c][k];
+
+					cf[c][k] = cf[c][j];
+					cf[c][j] = t;
+				}
+			for (k = (unsigned)rng_below(&g, round ? 4 : 40); k > 0 && n[c] < NP; k--) {
+				uint32_t s = (uint32_t)rng_below(&g, R), t = (uint32_t)rng_below(&g, R);
+				unsigned j;
+
+				for (j = 0; j < n[c] && (cf[c][j].src != s || cf[c][j].dst != t); j++)
+					;
+				if (s != t && j == n[c])
+					cf[c][n[c]++] = (struct pl_pair){ s, t, 1000.0 * (double)(1 + rng_below(&g, 3)) };
+			}
+		}
+		for (c = 0; c < NC; c++)
+			for (k = 0; k < n[c]; k++)
+				d[nd++] = (struct cs_demand){ c, cf[c][k].src, cf[c][k].dst, cf[c][k].bits };
+		in.d = d;
+		in.n_d = nd;
+		in.unique = true;
+		ck_assert_int_eq(csched_sunflow.plan(&in, &kept), 0);
+		check_sunflow_plan(&in, &kept);
+		in.unique = false;
+		ck_assert_int_eq(csched_sunflow.plan(&in, &fresh), 0);
+		/* each pair's demand in two entries, the coflows backwards */
+		for (c = NC; c-- > 0;)
+			for (k = 0; k < n[c]; k++) {
+				d[nd + ns++] = (struct cs_demand){ c, cf[c][k].src, cf[c][k].dst, 500.0 };
+				d[nd + ns++] = (struct cs_demand){ c, cf[c][k].src, cf[c][k].dst,
+								   cf[c][k].bits - 500.0 };
+			}
+		in.d = d + nd;
+		in.n_d = ns;
+		ck_assert_int_eq(csched_sunflow.plan(&in, &split), 0);
+		ck_assert_uint_eq(kept.n, fresh.n);
+		ck_assert_uint_eq(split.n, fresh.n);
+		ck_assert(kept.replan_at == fresh.replan_at && split.replan_at == fresh.replan_at);
+		for (k = 0; k < fresh.n; k++) {
+			const struct cs_resv *a = &kept.r[k], *b = &fresh.r[k], *x = &split.r[k];
+
+			ck_assert_msg(a->coflow == b->coflow && a->src == b->src && a->dst == b->dst &&
+					      a->start == b->start && a->end == b->end,
+				      "round %u, reservation %u: coflow %u %u->%u [%lld, %lld), from scratch "
+				      "coflow %u %u->%u [%lld, %lld)",
+				      round, k, a->coflow, a->src, a->dst, (long long)a->start,
+				      (long long)a->end, b->coflow, b->src, b->dst, (long long)b->start,
+				      (long long)b->end);
+			ck_assert(x->coflow == b->coflow && x->src == b->src && x->dst == b->dst &&
+				  x->start == b->start && x->end == b->end);
+		}
+		cs_plan_free(&fresh);
+		cs_plan_free(&split);
+		in.now += 700;
+	}
+	cs_plan_free(&kept);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1369,6 +1470,7 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, sunflow_plan_random_is_feasible, 0, 200);
+	tcase_add_loop_test(tc, sunflow_kept_order_is_fresh, 0, 100);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
 	suite_add_tcase(s, tc);

@@ -340,8 +340,9 @@ static int cmp_u32(const void *a, const void *b)
 /* The jobs with demand in job order (the order the circuit scheduler sees
  * coflows in: ties in its choices follow it): those in order since the
  * last plan, without the ones whose pairs all ended, merged with those
- * listed since (sorted). A job's pairs come in no order: the schedulers'
- * answers do not depend on it (a job has one record per pair). */
+ * listed since (sorted). A job's pairs come in the order they got demand,
+ * not their records' (the schedulers' answers do not depend on it: a job
+ * has one record per pair). */
 static void live_jobs_in_order(struct ctl *c)
 {
 	uint32_t *v = c->live_jobs, *t;
@@ -398,6 +399,8 @@ static void replan(struct ctl *c)
 			struct live_pair *lp = &js->lv[i];
 			bool kept;
 
+			if (lp->idx == LIVE_GONE)
+				continue;
 			/* a pair is read again only if something it depends
 			 * on changed since (most wait: a plan on the
 			 * Coflow-Benchmark has tens of thousands of pairs, a
@@ -446,6 +449,7 @@ static void replan(struct ctl *c)
 		.delta = c->t->delta,
 		.d = d,
 		.n_d = nd,
+		.unique = true, /* (one record per job and pair, jobs in order) */
 		.busy = busy,
 		.n_busy = nb,
 		.out_of = x->out_of,

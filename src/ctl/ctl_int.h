@@ -52,8 +52,9 @@ struct outfile {
  * planner read of it at the last plan (circuits.c), kept while nothing it
  * depends on has changed: its own records (ocspairs_touch marks it) and,
  * for active flows the backend cannot have moved, its circuit's state. */
+#define LIVE_GONE UINT32_MAX
 struct live_pair {
-	uint32_t idx;	/* in the job's pairs */
+	uint32_t idx;	/* in the job's pairs; LIVE_GONE: a hole */
 	uint32_t src, dst;
 	bool fresh;	/* read it again at the next plan */
 	bool circ;	/* valid while its circuit stays down and unchanged: */
@@ -165,8 +166,8 @@ struct jstate {
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
-	struct live_pair *lv;	 /* its pairs with demand, in no order */
-	uint32_t n_lv;
+	struct live_pair *lv;	 /* its pairs with demand, in the order they got it */
+	uint32_t n_lv, n_gone;	 /* slots, holes among them */
 	size_t cap_lv;
 	bool lv_listed;		 /* in ctl.live_jobs */
 	bool ocs_active;

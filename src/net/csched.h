@@ -6,6 +6,7 @@
 #ifndef HYDE_CSCHED_H
 #define HYDE_CSCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,10 @@ struct cs_input {
 	int64_t delta; /* ns */
 	const struct cs_demand *d;
 	size_t n_d;
+	/* d lists coflows in ascending order and a coflow's pair at most
+	 * once (the controller's); false: any order, a pair's entries are
+	 * summed */
+	bool unique;
 	const struct cs_busy *busy;
 	size_t n_busy;
 	const int32_t *out_of; /* circuits up or being set up now: dst or -1 */

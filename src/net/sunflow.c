@@ -174,6 +174,10 @@ struct sf_cache {
 	struct cfinfo *cf;
 	size_t cap_e2, cap_in2, cap_sorted2, cap_p, cap_cf;
 	struct timeline *outl, *inl;
+	/* resort_walk's: places dropped from the last order, pairs added */
+	size_t *w_drop;
+	struct pairdem *w_add;
+	size_t cap_w_drop, cap_w_add;
 };
 
 static void sf_cache_free(void *p)
@@ -190,6 +194,8 @@ static void sf_cache_free(void *p)
 	free(sc->sorted2);
 	free(sc->p);
 	free(sc->cf);
+	free(sc->w_drop);
+	free(sc->w_add);
 	for (unsigned i = 0; i < sc->R; i++) {
 		free(sc->outl[i].v);
 		free(sc->inl[i].v);
@@ -285,6 +291,79 @@ static void sort_bits_desc(struct pairdem *v, size_t n)
 	}
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Where x is in v[0..n), sorted in that order (it is there). */
+static size_t find_sorted(const struct pairdem *v, size_t n, const struct pairdem *x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bits_before(&v[mid], x))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* resort's way when the coflow's pairs come in the order they came at the
+ * last plan (the controller lists a job's pairs in the order they got
+ * demand), less those gone, with those new after: the two lists walked
+ * side by side give the pairs gone or changed (dropped from the last
+ * order, found by a binary search) and those new or changed (sorted and
+ * merged in), without a look-up per pair. Returns false, v unchanged, if
+ * more than a few differ (the orders differ, or much moved). */
+static bool resort_walk(struct sf_cache *sc, const struct sf_entry *e, struct pairdem *v, size_t n)
+{
+	const struct pairdem *prev = sc->in + e->off, *sorted = sc->sorted + e->off;
+	size_t limit = n / 8 + 32, nd = 0, na = 0, i = 0, k, a, b, at, o;
+
+	xgrow((void **)&sc->w_drop, &sc->cap_w_drop, limit + 1, sizeof(*sc->w_drop));
+	xgrow((void **)&sc->w_add, &sc->cap_w_add, limit + 1, sizeof(*sc->w_add));
+	for (k = 0; k < n; k++) {
+		while (i < e->n && (prev[i].src != v[k].src || prev[i].dst != v[k].dst)) {
+			if (nd == limit)
+				return false;
+			sc->w_drop[nd++] = find_sorted(sorted, e->n, &prev[i++]);
+		}
+		if (i < e->n && prev[i].bits == v[k].bits) {
+			i++;
+			continue;
+		}
+		if (nd == limit || na == limit)
+			return false;
+		if (i < e->n)
+			sc->w_drop[nd++] = find_sorted(sorted, e->n, &prev[i++]);
+		sc->w_add[na++] = v[k];
+	}
+	for (; i < e->n; i++) {
+		if (nd == limit)
+			return false;
+		sc->w_drop[nd++] = find_sorted(sorted, e->n, &prev[i]);
+	}
+	if (nd > 1)
+		xqsort(sc->w_drop, nd, sizeof(*sc->w_drop), cmp_size);
+	sort_bits_desc(sc->w_add, na);
+	/* the last order without the dropped, merged with the added */
+	for (a = 0, b = 0, o = 0, at = 0; o < n; o++) {
+		while (a < e->n && at < nd && sc->w_drop[at] == a) {
+			a++;
+			at++;
+		}
+		v[o] = b == na || (a < e->n && bits_before(&sorted[a], &sc->w_add[b])) ? sorted[a++]
+											   : sc->w_add[b++];
+	}
+	return true;
+}
+
 /* The coflow's pairs v[0..n) in layer order, from its order at the last
  * plan (e): the pairs whose demand is unchanged keep their order; the
  * others (a few: those moving data) are sorted and merged in. The same
@@ -297,6 +376,8 @@ static void resort(struct sf_cache *sc, const struct sf_entry *e, struct pairdem
 	size_t i, nk = 0, nm = 0, a, b;
 	bool *used;
 
+	if (resort_walk(sc, e, v, n))
+		return;
 	if (!++sc->cstamp) {
 		memset(sc->cells, 0, (size_t)R * R * sizeof(*sc->cells));
 		sc->cstamp = 1;
@@ -493,13 +574,6 @@ static struct release rh_pop(struct rheap *h)
 	return top;
 }
 
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int64_t hold_time(double bits, double bw)
 {
 	return (int64_t)ceil(bits / bw);
@@ -521,6 +595,8 @@ static size_t sf_aggregate(const struct cs_input *in, struct sf_cache *sc, unsig
 		if (in->d[i].bits > 0)
 			p[np++] = (struct pairdem){ in->d[i].coflow, in->d[i].src,
 						    in->d[i].dst, in->d[i].bits };
+	if (in->unique)
+		return np; /* (nothing to merge: the pass below would keep p) */
 	for (i = 1; i < np && p[i - 1].coflow <= p[i].coflow; i++)
 		;
 	if (i < np)
