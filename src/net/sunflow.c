@@ -291,11 +291,41 @@ static void sort_bits_desc(struct pairdem *v, size_t n)
 	}
 }
 
-static int cmp_size(const void *a, const void *b)
+/* Ascending, in place: a quicksort that compares inline (the first
+ * layer sorts its candidates at every instant a port frees). */
+static void sort_size(size_t *v, size_t n)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	while (n > 16) {
+		size_t a = v[0], b = v[n / 2], c = v[n - 1], piv, t, i = 0, j = n - 1;
 
-	return (x > y) - (x < y);
+		piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		for (;;) { /* Hoare: [0, i) <= piv, (j, n) >= piv */
+			while (v[i] < piv)
+				i++;
+			while (piv < v[j])
+				j--;
+			if (i >= j)
+				break;
+			t = v[i], v[i] = v[j], v[j] = t;
+			i++;
+			j--;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_size(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_size(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		size_t t = v[i], j = i;
+
+		for (; j > 0 && t < v[j - 1]; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
 }
 
 /* Where x is in v[0..n), sorted in that order (it is there). */
@@ -350,7 +380,7 @@ static bool resort_walk(struct sf_cache *sc, const struct sf_entry *e, struct pa
 		sc->w_drop[nd++] = find_sorted(sorted, e->n, &prev[i]);
 	}
 	if (nd > 1)
-		xqsort(sc->w_drop, nd, sizeof(*sc->w_drop), cmp_size);
+		sort_size(sc->w_drop, nd);
 	sort_bits_desc(sc->w_add, na);
 	/* the last order without the dropped, merged with the added */
 	for (a = 0, b = 0, o = 0, at = 0; o < n; o++) {
@@ -804,7 +834,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 					cand[ncand++] = kk;
 				}
 			}
-			xqsort(cand, ncand, sizeof(*cand), cmp_size);
+			sort_size(cand, ncand);
 		}
 		nch = match_pairs(q0, cand, ncand, R, &ms, chosen);
 		for (k = 0; k < nch; k++) {
