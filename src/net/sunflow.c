@@ -907,6 +907,13 @@ static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, stru
 			size_t cell = (size_t)q->src * R + q->dst;
 			int64_t t = in->now;
 
+			/* a side busy to t_plan stays so (a plan only adds
+			 * to the timelines): no coflow can use the pair,
+			 * so whether one owns it does not matter (most
+			 * pairs of a plan end here, before the look-up) */
+			if (tl_free_now(&outl[q->src], in->now) >= t_plan ||
+			    tl_free_now(&inl[q->dst], in->now) >= t_plan)
+				continue;
 			if (taken[cell] == sc->tstamp)
 				continue; /* a higher-priority coflow owns the pair */
 			taken[cell] = sc->tstamp;
@@ -914,8 +921,6 @@ static void sf_later_layers(const struct cs_input *in, struct cs_plan *out, stru
 			 * from a cursor (io, ii: the first stretch starting
 			 * after t); an idle t starts none, so the next busy
 			 * stretch of a side is its cursor's */
-			if (tl_free_now(&outl[q->src], in->now) >= t_plan)
-				continue; /* its source is busy to t_plan */
 			io = tl_lower(&outl[q->src], t + 1);
 			ii = tl_lower(&inl[q->dst], t + 1);
 			while (t < t_plan) {
