@@ -170,9 +170,9 @@ struct sf_cache {
 	unsigned cstamp, tstamp;
 	/* the arrays of the plan being made, kept with their room */
 	struct sf_entry *e2;
-	struct pairdem *in2, *sorted2, *p;
+	struct pairdem *sorted2, *p; /* p: the plan's input, then the cache's in */
 	struct cfinfo *cf;
-	size_t cap_e2, cap_in2, cap_sorted2, cap_p, cap_cf;
+	size_t cap_e2, cap_sorted2, cap_p, cap_cf;
 	struct timeline *outl, *inl;
 	/* resort_walk's: places dropped from the last order, pairs added */
 	size_t *w_drop;
@@ -190,7 +190,6 @@ static void sf_cache_free(void *p)
 	free(sc->cells);
 	free(sc->taken);
 	free(sc->e2);
-	free(sc->in2);
 	free(sc->sorted2);
 	free(sc->p);
 	free(sc->cf);
@@ -349,9 +348,10 @@ static size_t find_sorted(const struct pairdem *v, size_t n, const struct pairde
  * demand), less those gone, with those new after: the two lists walked
  * side by side give the pairs gone or changed (dropped from the last
  * order, found by a binary search) and those new or changed (sorted and
- * merged in), without a look-up per pair. Returns false, v unchanged, if
- * more than a few differ (the orders differ, or much moved). */
-static bool resort_walk(struct sf_cache *sc, const struct sf_entry *e, struct pairdem *v, size_t n)
+ * merged in), without a look-up per pair; into out. Returns false if more
+ * than a few differ (the orders differ, or much moved). */
+static bool resort_walk(struct sf_cache *sc, const struct sf_entry *e, const struct pairdem *v,
+			size_t n, struct pairdem *out)
 {
 	const struct pairdem *prev = sc->in + e->off, *sorted = sc->sorted + e->off;
 	size_t limit = n / 8 + 32, nd = 0, na = 0, i = 0, k, a, b, at, o;
@@ -388,17 +388,18 @@ static bool resort_walk(struct sf_cache *sc, const struct sf_entry *e, struct pa
 			a++;
 			at++;
 		}
-		v[o] = b == na || (a < e->n && bits_before(&sorted[a], &sc->w_add[b])) ? sorted[a++]
-											   : sc->w_add[b++];
+		out[o] = b == na || (a < e->n && bits_before(&sorted[a], &sc->w_add[b])) ? sorted[a++]
+											     : sc->w_add[b++];
 	}
 	return true;
 }
 
-/* The coflow's pairs v[0..n) in layer order, from its order at the last
- * plan (e): the pairs whose demand is unchanged keep their order; the
- * others (a few: those moving data) are sorted and merged in. The same
- * order as sorting all (a total order), in O(n) plus the few. */
-static void resort(struct sf_cache *sc, const struct sf_entry *e, struct pairdem *v, size_t n)
+/* The coflow's pairs v[0..n) in layer order, into out, from its order at
+ * the last plan (e): the pairs whose demand is unchanged keep their order;
+ * the others (a few: those moving data) are sorted and merged in. The
+ * same order as sorting all (a total order), in O(n) plus the few. */
+static void resort(struct sf_cache *sc, const struct sf_entry *e, const struct pairdem *v, size_t n,
+		   struct pairdem *out)
 {
 	const struct pairdem *prev = sc->sorted + e->off;
 	unsigned R = sc->R;
@@ -406,7 +407,7 @@ static void resort(struct sf_cache *sc, const struct sf_entry *e, struct pairdem
 	size_t i, nk = 0, nm = 0, a, b;
 	bool *used;
 
-	if (resort_walk(sc, e, v, n))
+	if (resort_walk(sc, e, v, n, out))
 		return;
 	if (!++sc->cstamp) {
 		memset(sc->cells, 0, (size_t)R * R * sizeof(*sc->cells));
@@ -436,7 +437,7 @@ static void resort(struct sf_cache *sc, const struct sf_entry *e, struct pairdem
 			moved[nm++] = v[i];
 	sort_bits_desc(moved, nm);
 	for (a = 0, b = 0, i = 0; a < nk || b < nm; i++)
-		v[i] = b == nm || (a < nk && bits_before(&keep[a], &moved[b])) ? keep[a++] : moved[b++];
+		out[i] = b == nm || (a < nk && bits_before(&keep[a], &moved[b])) ? keep[a++] : moved[b++];
 	free(keep);
 	free(used);
 }
@@ -661,17 +662,19 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 	unsigned R = in->ports;
 	struct pairdem *p = sc->p;
 	struct cfinfo *cf;
-	struct sf_cache next = { .e = sc->e2, .cap_e = sc->cap_e2, .in = sc->in2,
-				 .cap_in = sc->cap_in2, .sorted = sc->sorted2,
+	struct sf_cache next = { .e = sc->e2, .cap_e = sc->cap_e2, .sorted = sc->sorted2,
 				 .cap_sorted = sc->cap_sorted2 };
 	double *srow = xcalloc(R, sizeof(double)), *scol = xcalloc(R, sizeof(double));
 	size_t ncf = 0, i, k, old = 0;
+	struct pairdem *t;
+	size_t cap;
 
 	/* coflows and their T(C), over the pairs in layer order (heaviest
 	 * first: a total order, so the sums do not depend on the input's) */
 	xgrow((void **)&sc->cf, &sc->cap_cf, np + 1, sizeof(*sc->cf));
 	cf = sc->cf;
 	for (i = 0; i < np; i = k) {
+		struct pairdem *o;
 		double best = 0;
 		size_t m;
 
@@ -680,48 +683,50 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 		while (old < sc->ne && sc->e[old].coflow < p[i].coflow)
 			old++;
 		xgrow((void **)&next.e, &next.cap_e, next.ne + 1, sizeof(*next.e));
-		xgrow((void **)&next.in, &next.cap_in, next.n + (k - i), sizeof(*next.in));
 		xgrow((void **)&next.sorted, &next.cap_sorted, next.n + (k - i), sizeof(*next.sorted));
-		memcpy(next.in + next.n, p + i, (k - i) * sizeof(*p));
+		o = next.sorted + next.n;
 		if (old < sc->ne && sc->e[old].coflow == p[i].coflow && sc->e[old].n == k - i &&
 		    same_demand(sc->in + sc->e[old].off, p + i, k - i)) {
 			/* unchanged since the last plan: its order and T(C) */
-			memcpy(next.sorted + next.n, sc->sorted + sc->e[old].off,
-			       (k - i) * sizeof(*p));
+			memcpy(o, sc->sorted + sc->e[old].off, (k - i) * sizeof(*p));
 			best = sc->e[old].alpha;
 		} else {
-			if (old < sc->ne && sc->e[old].coflow == p[i].coflow)
-				resort(sc, &sc->e[old], p + i, k - i);
-			else
-				sort_bits_desc(p + i, k - i);
-			for (m = i; m < k; m++) {
-				double w = p[m].bits / in->bw + (double)in->delta;
+			if (old < sc->ne && sc->e[old].coflow == p[i].coflow) {
+				resort(sc, &sc->e[old], p + i, k - i, o);
+			} else {
+				memcpy(o, p + i, (k - i) * sizeof(*p));
+				sort_bits_desc(o, k - i);
+			}
+			for (m = 0; m < k - i; m++) {
+				double w = o[m].bits / in->bw + (double)in->delta;
 
-				srow[p[m].src] += w;
-				scol[p[m].dst] += w;
+				srow[o[m].src] += w;
+				scol[o[m].dst] += w;
 			}
-			for (m = i; m < k; m++) {
-				if (srow[p[m].src] > best)
-					best = srow[p[m].src];
-				if (scol[p[m].dst] > best)
-					best = scol[p[m].dst];
+			for (m = 0; m < k - i; m++) {
+				if (srow[o[m].src] > best)
+					best = srow[o[m].src];
+				if (scol[o[m].dst] > best)
+					best = scol[o[m].dst];
 			}
-			for (m = i; m < k; m++)
-				srow[p[m].src] = scol[p[m].dst] = 0;
-			memcpy(next.sorted + next.n, p + i, (k - i) * sizeof(*p));
+			for (m = 0; m < k - i; m++)
+				srow[o[m].src] = scol[o[m].dst] = 0;
 		}
 		next.e[next.ne++] = (struct sf_entry){ p[i].coflow, next.n, k - i, best };
 		next.n += k - i;
 		cf[ncf++] = (struct cfinfo){ p[i].coflow, best, i, k - i };
 	}
-	/* this plan's arrays become the cache, the last's the spare */
+	/* this plan's arrays become the cache, the last's the spare; the
+	 * input itself (in the controller's order) is the cache's, and the
+	 * last one's room takes the next plan's input */
 	sc->e2 = sc->e, sc->cap_e2 = sc->cap_e;
-	sc->in2 = sc->in, sc->cap_in2 = sc->cap_in;
 	sc->sorted2 = sc->sorted, sc->cap_sorted2 = sc->cap_sorted;
 	sc->e = next.e, sc->ne = next.ne, sc->cap_e = next.cap_e;
-	sc->in = next.in, sc->cap_in = next.cap_in;
 	sc->sorted = next.sorted, sc->cap_sorted = next.cap_sorted;
 	sc->n = next.n;
+	t = sc->in, cap = sc->cap_in;
+	sc->in = sc->p, sc->cap_in = sc->cap_p;
+	sc->p = t, sc->cap_p = cap;
 	xqsort(cf, ncf, sizeof(*cf), cmp_cf);
 	free(srow);
 	free(scol);
