@@ -156,9 +156,10 @@ void cexec_destroy(struct ctl *c)
 	free(x->busy);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr,
-			"circuits: %llu plans (%.1f pairs with demand, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
+			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
 			(unsigned long long)x->plans,
 			x->plans ? (double)x->plan_live / (double)x->plans : 0.0,
+			x->plans ? (double)x->plan_read / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_demands / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_resv / (double)x->plans : 0.0,
 			(unsigned long long)x->reconfigs);
@@ -410,6 +411,7 @@ static void replan(struct ctl *c)
 				struct ocs_pair *p = &js->pairs[lp->idx];
 				double b = pair_bits_left(c, p);
 
+				x->plan_read++;
 				if (kept && b != lp->bits)
 					fatalx("circuits: pair %u -> %u of job %u: %.0f bits kept "
 					       "since the last plan, %.0f left at %lld ns",
