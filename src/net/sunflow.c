@@ -243,89 +243,65 @@ static bool bits_before(const struct pairdem *x, const struct pairdem *y)
 	return x->dst < y->dst;
 }
 
-/* In that order (a total order: any sort gives the same), by a quicksort
- * that compares inline: a plan sorts every coflow's pairs. */
-static void sort_bits_desc(struct pairdem *v, size_t n)
+/* A quicksort in place, by before(x, y) compared inline (the plan's sorts
+ * are hot: through qsort's callback they cost most of their time), for a
+ * total order, so that any sort gives the same. */
+#define SF_QSORT(name, type, before)                                                        \
+	static void name(type *v, size_t n)                                                 \
+	{                                                                                   \
+		while (n > 16) {                                                            \
+			type *a = &v[0], *b = &v[n / 2], *c = &v[n - 1], piv, t;           \
+			size_t i = 0, j = n - 1;                                            \
+                                                                                            \
+			if (before(b, a))                                                   \
+				t = *a, *a = *b, *b = t;                                    \
+			if (before(c, b)) {                                                 \
+				t = *b, *b = *c, *c = t;                                    \
+				if (before(b, a))                                           \
+					t = *a, *a = *b, *b = t;                            \
+			}                                                                   \
+			piv = *b;                                                           \
+			for (;;) { /* Hoare: [0, i) before or equal, (j, n) after or equal */ \
+				while (before(&v[i], &piv))                                 \
+					i++;                                                \
+				while (before(&piv, &v[j]))                                 \
+					j--;                                                \
+				if (i >= j)                                                 \
+					break;                                              \
+				t = v[i], v[i] = v[j], v[j] = t;                            \
+				i++;                                                        \
+				j--;                                                        \
+			}                                                                   \
+			/* [0, j] and [j + 1, n): recurse into the smaller */               \
+			if (j + 1 < n - j - 1) {                                            \
+				name(v, j + 1);                                             \
+				v += j + 1;                                                 \
+				n -= j + 1;                                                 \
+			} else {                                                            \
+				name(v + j + 1, n - j - 1);                                 \
+				n = j + 1;                                                  \
+			}                                                                   \
+		}                                                                           \
+		for (size_t i = 1; i < n; i++) {                                            \
+			type t = v[i];                                                      \
+			size_t j = i;                                                       \
+                                                                                            \
+			for (; j > 0 && before(&t, &v[j - 1]); j--)                         \
+				v[j] = v[j - 1];                                            \
+			v[j] = t;                                                           \
+		}                                                                           \
+	}
+
+static bool size_before(const size_t *x, const size_t *y)
 {
-	while (n > 16) {
-		struct pairdem *a = &v[0], *b = &v[n / 2], *c = &v[n - 1], piv, t;
-		size_t i = 0, j = n - 1;
-
-		if (bits_before(b, a))
-			t = *a, *a = *b, *b = t;
-		if (bits_before(c, b)) {
-			t = *b, *b = *c, *c = t;
-			if (bits_before(b, a))
-				t = *a, *a = *b, *b = t;
-		}
-		piv = *b;
-		for (;;) { /* Hoare: [0, i) before or equal, (j, n) after or equal */
-			while (bits_before(&v[i], &piv))
-				i++;
-			while (bits_before(&piv, &v[j]))
-				j--;
-			if (i >= j)
-				break;
-			t = v[i], v[i] = v[j], v[j] = t;
-			i++;
-			j--;
-		}
-		/* [0, j] and [j + 1, n): recurse into the smaller */
-		if (j + 1 < n - j - 1) {
-			sort_bits_desc(v, j + 1);
-			v += j + 1;
-			n -= j + 1;
-		} else {
-			sort_bits_desc(v + j + 1, n - j - 1);
-			n = j + 1;
-		}
-	}
-	for (size_t i = 1; i < n; i++) {
-		struct pairdem t = v[i];
-		size_t j = i;
-
-		for (; j > 0 && bits_before(&t, &v[j - 1]); j--)
-			v[j] = v[j - 1];
-		v[j] = t;
-	}
+	return *x < *y;
 }
 
-/* Ascending, in place: a quicksort that compares inline (the first
- * layer sorts its candidates at every instant a port frees). */
-static void sort_size(size_t *v, size_t n)
-{
-	while (n > 16) {
-		size_t a = v[0], b = v[n / 2], c = v[n - 1], piv, t, i = 0, j = n - 1;
-
-		piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-		for (;;) { /* Hoare: [0, i) <= piv, (j, n) >= piv */
-			while (v[i] < piv)
-				i++;
-			while (piv < v[j])
-				j--;
-			if (i >= j)
-				break;
-			t = v[i], v[i] = v[j], v[j] = t;
-			i++;
-			j--;
-		}
-		if (j + 1 < n - j - 1) {
-			sort_size(v, j + 1);
-			v += j + 1;
-			n -= j + 1;
-		} else {
-			sort_size(v + j + 1, n - j - 1);
-			n = j + 1;
-		}
-	}
-	for (size_t i = 1; i < n; i++) {
-		size_t t = v[i], j = i;
-
-		for (; j > 0 && t < v[j - 1]; j--)
-			v[j] = v[j - 1];
-		v[j] = t;
-	}
-}
+/* a coflow's pairs in layer order, at every plan */
+SF_QSORT(sort_bits_desc, struct pairdem, bits_before)
+/* the first layer's candidates, at every instant a port frees; the
+ * walk's dropped places */
+SF_QSORT(sort_size, size_t, size_before)
 
 /* Where x is in v[0..n), sorted in that order (it is there). */
 static size_t find_sorted(const struct pairdem *v, size_t n, const struct pairdem *x)
