@@ -1353,6 +1353,39 @@ START_TEST(sunflow_plan_random_is_feasible)
 }
 END_TEST
 
+/* Sunflow's later layers use the gaps of both ports inside [now, T_plan]:
+ * the shortest coflow (1->2, 3000 bits at 1 bit/ns, delta 100) holds its
+ * ports to T_plan = 3100; the next coflow's 0->1 waits for a busy circuit
+ * on port 0 (to 1000) and takes [1000, 3100); its 2->3 waits for the same
+ * circuit's port 3 and takes what it needs, [1000, 1600); its 3->2 has
+ * its destination held to T_plan and gets nothing. The last coflow's 2->3
+ * gets nothing either, though both ports are free from 1600: a pair is
+ * the first coflow's to use it. */
+START_TEST(sunflow_later_layer_fills_gap)
+{
+	const struct cs_demand d[] = { { 0, 1, 2, 3000.0 }, { 1, 0, 1, 5000.0 }, { 1, 3, 2, 100.0 },
+				       { 1, 2, 3, 500.0 }, { 2, 2, 3, 9000.0 } };
+	const struct cs_busy busy[] = { { 0, 3, 7, 1000 } };
+	struct cs_input in = { .ports = 4, .bw = 1.0, .delta = 100, .d = d, .n_d = 5,
+			       .unique = true, .busy = busy, .n_busy = 1 };
+	struct cs_plan pl = { 0 };
+
+	ck_assert_int_eq(csched_sunflow.plan(&in, &pl), 0);
+	ck_assert_uint_eq(pl.n, 3);
+	ck_assert(pl.r[0].coflow == 0 && pl.r[0].src == 1 && pl.r[0].dst == 2);
+	ck_assert_int_eq(pl.r[0].start, 0);
+	ck_assert_int_eq(pl.r[0].end, 3100);
+	ck_assert(pl.r[1].coflow == 1 && pl.r[1].src == 0 && pl.r[1].dst == 1);
+	ck_assert_int_eq(pl.r[1].start, 1000);
+	ck_assert_int_eq(pl.r[1].end, 3100);
+	ck_assert(pl.r[2].coflow == 1 && pl.r[2].src == 2 && pl.r[2].dst == 3);
+	ck_assert_int_eq(pl.r[2].start, 1000);
+	ck_assert_int_eq(pl.r[2].end, 1600);
+	ck_assert_int_eq(pl.replan_at, 3100);
+	cs_plan_free(&pl);
+}
+END_TEST
+
 /* Sunflow keeps each coflow's pairs in layer order from one plan to the
  * next and works out only what changed (pairs whose bits moved, pairs
  * gone, pairs new, a coflow's pairs listed in another order): over rounds
@@ -1471,6 +1504,7 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, sunflow_plan_random_is_feasible, 0, 200);
 	tcase_add_loop_test(tc, sunflow_kept_order_is_fresh, 0, 100);
+	tcase_add_test(tc, sunflow_later_layer_fills_gap);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));
 	suite_add_tcase(s, tc);
