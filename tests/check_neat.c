@@ -465,13 +465,15 @@ static const struct hyde_sched_ops all_on_h0 = {
 /* ---- the family's rules, held at every pick of a run: which task next
  * (a ready job's largest pending map, the first of equals, else its
  * first pending reduce once they may start: a scan of the job by hand),
- * and mindist's host for a reduce (the fewest bytes of the job's finished
- * maps across racks, then over the network, from hyde_job_map_output
- * now: with slowstart low, maps end between a job's reduces) ---- */
+ * and mindist's host (the fewest bytes across racks, then over the
+ * network: a map's block, a reduce's share of the job's finished maps'
+ * output from hyde_job_map_output now, with slowstart low maps end
+ * between a job's reduces; of those, one in a rack where a task of the
+ * job and kind runs or ran, found by a scan of its tasks) ---- */
 
 extern const struct hyde_sched_ops sched_mindist, sched_minload;
 static const struct hyde_sched_ops *rules_of;
-static unsigned rules_next, rules_ties, rules_reduces;
+static unsigned rules_next, rules_ties, rules_reduces, rules_near;
 
 static const struct hyde_task *rules_next_task(struct hyde_sched *s)
 {
@@ -508,20 +510,41 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	int h = rules_of->pick_host(s, t);
+	const struct hyde_job *j = hyde_job(s, t->job);
+	const struct hyde_task *ts = t->kind == HYDE_MAP ? j->maps : j->reduces;
+	uint32_t n = t->kind == HYDE_MAP ? j->n_maps : j->n_reduces, k;
 	uint64_t *ph, cross_min = UINT64_MAX, tot_min = UINT64_MAX, cross[64], tot[64];
+	bool near[64], tie_near = false;
 	unsigned x, y;
 
-	if (rules_of != &sched_mindist || t->kind != HYDE_REDUCE || h < 0)
+	if (rules_of != &sched_mindist || h < 0)
 		return h;
 	ck_assert_uint_le(ci->n_hosts, 64);
 	ph = xcalloc(ci->n_hosts, sizeof(*ph));
-	hyde_job_map_output(s, t->job, NULL, ph);
+	if (t->kind == HYDE_REDUCE)
+		hyde_job_map_output(s, t->job, NULL, ph);
 	for (x = 0; x < ci->n_hosts; x++) {
 		cross[x] = tot[x] = 0;
+		if (t->kind == HYDE_MAP) { /* its block's bytes, unless on x */
+			const struct hyde_block *b = &j->blocks[t->idx];
+			bool in_rack = false;
+
+			for (k = 0; k < b->n_replicas; k++)
+				in_rack |= hyde_rack_of(ci, b->replica[k]) == hyde_rack_of(ci, x);
+			if (b->n_replicas && !hyde_block_on_host(b, x)) {
+				tot[x] = b->bytes;
+				cross[x] = in_rack ? 0 : b->bytes;
+			}
+		}
 		for (y = 0; y < ci->n_hosts; y++) {
 			cross[x] += hyde_rack_of(ci, y) != hyde_rack_of(ci, x) ? ph[y] : 0;
 			tot[x] += y != x ? ph[y] : 0;
 		}
+		/* near: a rack where a task of its job and kind runs or ran */
+		near[x] = false;
+		for (k = 0; k < n; k++)
+			near[x] |= ts[k].host >= 0 &&
+				   hyde_rack_of(ci, (unsigned)ts[k].host) == hyde_rack_of(ci, x);
 		if (hyde_host_offered(s, x) > 0 && hyde_task_fits(s, t, x) && cross[x] < cross_min)
 			cross_min = cross[x];
 	}
@@ -529,12 +552,20 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 		if (hyde_host_offered(s, x) > 0 && hyde_task_fits(s, t, x) && cross[x] == cross_min &&
 		    tot[x] < tot_min)
 			tot_min = tot[x];
+	for (x = 0; x < ci->n_hosts; x++)
+		if (hyde_host_offered(s, x) > 0 && hyde_task_fits(s, t, x) && cross[x] == cross_min &&
+		    tot[x] == tot_min && near[x])
+			tie_near = true;
 	ck_assert_msg(cross[h] == cross_min && tot[h] == tot_min,
-		      "reduce %u of %s on host %d: %llu across racks, %llu in all; the least %llu, %llu",
-		      t->idx, hyde_job(s, t->job)->id, h, (unsigned long long)cross[h],
-		      (unsigned long long)tot[h], (unsigned long long)cross_min,
-		      (unsigned long long)tot_min);
-	rules_reduces++;
+		      "%s %u of %s on host %d: %llu across racks, %llu in all; the least %llu, %llu",
+		      t->kind == HYDE_MAP ? "map" : "reduce", t->idx, j->id, h,
+		      (unsigned long long)cross[h], (unsigned long long)tot[h],
+		      (unsigned long long)cross_min, (unsigned long long)tot_min);
+	/* of the least, one in a rack of its coflow's if there is one */
+	ck_assert_msg(near[h] || !tie_near, "%s %u of %s on host %d, not in a rack of its coflow's",
+		      t->kind == HYDE_MAP ? "map" : "reduce", t->idx, j->id, h);
+	rules_near += tie_near;
+	rules_reduces += t->kind == HYDE_REDUCE;
 	free(ph);
 	return h;
 }
@@ -578,7 +609,7 @@ START_TEST(family_rules)
 	rules_of = of[_i];
 	ops.next_task = rules_next_task;
 	ops.pick_host = rules_pick_host;
-	rules_next = rules_ties = rules_reduces = 0;
+	rules_next = rules_ties = rules_reduces = rules_near = 0;
 	ctl_opts_default(&o);
 	o.topo_path = tp;
 	o.wl_spec = wp;
@@ -591,8 +622,10 @@ START_TEST(family_rules)
 	ctl_free(c);
 	ck_assert_uint_gt(rules_next, 100);
 	ck_assert_uint_gt(rules_ties, 5);
-	if (of[_i] == &sched_mindist)
+	if (of[_i] == &sched_mindist) {
 		ck_assert_uint_gt(rules_reduces, 30);
+		ck_assert_uint_gt(rules_near, 30);
+	}
 	rm_tmp(tp);
 	rm_tmp(wp);
 	free(wl);
