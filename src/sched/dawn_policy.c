@@ -85,10 +85,10 @@ unsigned dawn_balance(uint64_t *pref, size_t n, unsigned R, unsigned i, double b
 	unsigned cnt[DAWN_MAX_RACKS] = { 0 }, mx = 0, k, gained = 0;
 	size_t j;
 
+	/* (a job prefers a few racks: their bits one by one) */
 	for (j = 0; j < n; j++)
-		for (k = 0; k < R; k++)
-			if (pref[j] >> k & 1)
-				cnt[k]++;
+		for (uint64_t x = pref[j] & (R < 64 ? (1ULL << R) - 1 : ~0ULL); x; x &= x - 1)
+			cnt[__builtin_ctzll(x)]++;
 	for (k = 1; k < R; k++)
 		if (cnt[k] > cnt[mx])
 			mx = k;
