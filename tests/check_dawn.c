@@ -264,6 +264,18 @@ START_TEST(balance_masks)
 	ck_assert_uint_eq(dawn_balance(pref, 4, 3, 1, 0.8), 2);
 	ck_assert_uint_eq(pref[0], 7);
 	ck_assert_uint_eq(pref[1], 7);
+	{
+		/* every rack of a job's mask counts: {0,1}, {0,1}, {2}
+		 * make P = 2, 2, 1, so rack 1 is no hotspot's underdog */
+		uint64_t two[3] = { 3, 3, 4 };
+		/* and racks past 32: {40,63}, {63}: P_63 = 2, P_40 = 1 */
+		uint64_t far[2] = { 1ULL << 40 | 1ULL << 63, 1ULL << 63 };
+
+		ck_assert_uint_eq(dawn_balance(two, 3, 3, 1, 1), 0);
+		ck_assert_uint_eq(two[2], 4);
+		ck_assert_uint_eq(dawn_balance(far, 2, 64, 40, 0.5), 1);
+		ck_assert_uint_eq(far[1], 1ULL << 40 | 1ULL << 63);
+	}
 }
 END_TEST
 
