@@ -523,7 +523,10 @@ END_TEST
 extern const struct hyde_sched_ops sched_srs, sched_default, sched_tetris;
 
 /* A whole run of ops (options kv) on ten apps of two jobs, arriving 7 s
- * apart, of 1 to 6 maps, on 6 hosts of 2 containers. */
+ * apart, of 1 to 6 maps, on 6 hosts of 2 containers; ten_extra ends every
+ * job's line. */
+static const char *ten_extra = "";
+
 static void run_ten_apps(const struct hyde_sched_ops *ops, const char *kv)
 {
 	char errbuf[HYDE_ERRBUF_SIZE], *wl = NULL, *wp;
@@ -538,8 +541,9 @@ static void run_ten_apps(const struct hyde_sched_ops *ops, const char *kv)
 	for (k = 0; k < 20; k++)
 		test_appendf(&wl, &len,
 			     "job id=j%d app=a%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d "
-			     "reduces=%d map_time=%ds reduce_time=2s\n",
-			     k, k / 2, 7 * (k / 2) + k % 2, 1 + k % 6, 1 + k % 6, 1 + k % 2, 2 + k % 5);
+			     "reduces=%d map_time=%ds reduce_time=2s%s\n",
+			     k, k / 2, 7 * (k / 2) + k % 2, 1 + k % 6, 1 + k % 6, 1 + k % 2, 2 + k % 5,
+			     ten_extra);
 	wp = test_write_tmp("cobra", wl, ".wl");
 	c = run_ops(tp, wp, NULL, ops, kv, S, errbuf, &rc);
 	ck_assert_msg(rc == 0, "%s", errbuf);
@@ -619,7 +623,7 @@ END_TEST
  * below its share (the least dominant share of what it holds, ties to the
  * first arrived): at every heartbeat, the first container it asks for is
  * that app's, from the shares summed afresh here. */
-static unsigned share_checks;
+static unsigned share_checks, held_checks;
 
 static double share_of(struct hyde_sched *s, uint32_t app)
 {
@@ -627,12 +631,19 @@ static double share_of(struct hyde_sched *s, uint32_t app)
 	const uint32_t *ids;
 	size_t n, i;
 	double held[HYDE_RES_KINDS] = { 0 }, d = 0;
+	struct hyde_res kept;
 	int k;
 
 	ids = hyde_app_containers(s, app, &n);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < HYDE_RES_KINDS; k++)
 			held[k] += hyde_container(s, ids[i])->size.v[k];
+	/* hyde_app_held, to the bit, is that sum in that order */
+	hyde_app_held(s, app, &kept);
+	for (k = 0; k < HYDE_RES_KINDS; k++)
+		ck_assert_msg(kept.v[k] == held[k], "app %u holds %a of resource %d, hyde_app_held says %a",
+			      app, held[k], k, kept.v[k]);
+	held_checks += n > 1;
 	for (k = 0; k < HYDE_RES_KINDS; k++) {
 		double cap = ci->host_capacity.v[k] * ci->n_hosts;
 
@@ -678,10 +689,14 @@ START_TEST(tetris_least_share_first)
 {
 	struct hyde_sched_ops ops = sched_tetris;
 
+	/* containers of whole cores and bytes, then of tenths of a core */
+	ten_extra = _i ? " map_cpu=0.3 reduce_cpu=0.7 map_mem=1.1GB" : "";
 	ops.heartbeat = share_heartbeat;
-	share_checks = 0;
+	share_checks = held_checks = 0;
 	run_ten_apps(&ops, "fairness=0.9");
+	ten_extra = "";
 	ck_assert_uint_gt(share_checks, 20);
+	ck_assert_uint_gt(held_checks, 20);
 }
 END_TEST
 
@@ -778,7 +793,7 @@ Suite *cobra_suite(void)
 	tcase_add_test(ts, controller_promises);
 	tcase_add_test(ts, refusals);
 	tcase_add_loop_test(ts, apps_get_their_asks, 0, 2);
-	tcase_add_test(ts, tetris_least_share_first);
+	tcase_add_loop_test(ts, tetris_least_share_first, 0, 2);
 	tcase_add_loop_test(ts, all_done_spark, 0, ARRAY_SIZE(two_level));
 	suite_add_tcase(s, ts);
 	return s;

@@ -321,6 +321,10 @@ const struct hyde_container *hyde_container(const struct hyde_sched *s, uint32_t
 /* The app's containers not released, oldest first: *n of them (valid
  * until the next request or release). */
 const uint32_t *hyde_app_containers(const struct hyde_sched *s, uint32_t app, size_t *n);
+/* What the app's containers not released hold in all: their sizes'
+ * sum, as adding up hyde_app_containers' sizes gives it (kept as
+ * containers come and go, not summed at each call). */
+void hyde_app_held(const struct hyde_sched *s, uint32_t app, struct hyde_res *held);
 /* The containers on a host not released: *n of them (as above). */
 const uint32_t *hyde_host_containers(const struct hyde_sched *s, unsigned host, size_t *n);
 /* Containers asked for and released so far, every app's (the sum of

@@ -50,6 +50,12 @@ struct conts {
 	size_t n_apps;
 	uint32_t *app_jobs;
 	struct idlist *app_live, *host_live;
+	/* per app: what its live containers hold in all, kept as they come
+	 * and go while every size is a whole number (then every partial sum
+	 * is exact, in any order: the sum of the list, as cont_app_held
+	 * would add it); held_inexact once one is not */
+	struct hyde_res *app_held;
+	bool *held_inexact;
 	uint64_t changes; /* containers asked for and released, in all */
 	struct hyde_res *host_free;
 	struct cont **v; /* every container, by id */
@@ -78,6 +84,27 @@ static void idl_remove(struct idlist *l, uint32_t id)
 			l->n--;
 			return;
 		}
+}
+
+/* A container of the app comes (sign 1) or goes (-1): its kept sum. A
+ * size of whole numbers under 2^52, into a sum that stays under 2^52,
+ * keeps it exact. */
+static void held_add(struct conts *ct, uint32_t app, const struct hyde_res *size, int sign)
+{
+	int r;
+
+	if (ct->held_inexact[app])
+		return;
+	for (r = 0; r < HYDE_RES_KINDS; r++) {
+		double v = size->v[r], sum = ct->app_held[app].v[r] + sign * v;
+
+		if (v != floor(v) || v >= 0x1p52 || sum >= 0x1p52) {
+			ct->held_inexact[app] = true;
+			return;
+		}
+	}
+	for (r = 0; r < HYDE_RES_KINDS; r++)
+		ct->app_held[app].v[r] += sign * size->v[r];
 }
 
 /* ---- the response time ---- */
@@ -199,6 +226,8 @@ int cont_init(struct ctl *c, char *errbuf)
 	if (4 * ctl_longest_task(c) > c->stall_limit)
 		c->stall_limit = 4 * ctl_longest_task(c);
 	ct->app_live = xcalloc(ct->n_apps + 1, sizeof(*ct->app_live));
+	ct->app_held = xcalloc(ct->n_apps + 1, sizeof(*ct->app_held));
+	ct->held_inexact = xcalloc(ct->n_apps + 1, sizeof(bool));
 	ct->host_live = xcalloc(H, sizeof(*ct->host_live));
 	ct->host_free = xcalloc(H, sizeof(*ct->host_free));
 	for (i = 0; i < H; i++) {
@@ -233,6 +262,8 @@ void cont_free(struct ctl *c)
 		}
 	free(ct->jc);
 	free(ct->app_live);
+	free(ct->app_held);
+	free(ct->held_inexact);
 	free(ct->host_live);
 	free(ct->host_free);
 	free(ct->apps);
@@ -554,6 +585,7 @@ int cont_request(struct ctl *c, uint32_t app, unsigned host, const struct hyde_r
 	xgrow((void **)&ct->v, &ct->cap, ct->n + 1, sizeof(*ct->v));
 	ct->v[ct->n++] = k;
 	idl_add(&ct->app_live[app], k->pub.id);
+	held_add(ct, app, size, 1);
 	ct->apps[app].held_changes++;
 	ct->changes++;
 	idl_add(&ct->host_live[host], k->pub.id);
@@ -581,6 +613,7 @@ static void cont_drop(struct ctl *c, struct cont *k)
 	for (r = 0; r < HYDE_RES_KINDS; r++)
 		ct->host_free[k->pub.host].v[r] += k->pub.size.v[r];
 	idl_remove(&ct->app_live[k->pub.app], k->pub.id);
+	held_add(ct, k->pub.app, &k->pub.size, -1);
 	ct->apps[k->pub.app].held_changes++;
 	ct->changes++;
 	idl_remove(&ct->host_live[k->pub.host], k->pub.id);
@@ -631,6 +664,24 @@ const uint32_t *cont_app_list(const struct ctl *c, uint32_t app, size_t *n)
 	}
 	*n = c->conts->app_live[app].n;
 	return c->conts->app_live[app].v;
+}
+
+void cont_app_held(const struct ctl *c, uint32_t app, struct hyde_res *held)
+{
+	const struct conts *ct = c->conts;
+	size_t i;
+	int r;
+
+	*held = (struct hyde_res){ { 0, 0 } };
+	if (!cont_mode(c) || app >= ct->n_apps)
+		return;
+	if (!ct->held_inexact[app]) {
+		*held = ct->app_held[app];
+		return;
+	}
+	for (i = 0; i < ct->app_live[app].n; i++)
+		for (r = 0; r < HYDE_RES_KINDS; r++)
+			held->v[r] += ct->v[ct->app_live[app].v[i]]->pub.size.v[r];
 }
 
 uint64_t cont_changes(const struct ctl *c)

@@ -59,6 +59,8 @@ int cont_request(struct ctl *c, uint32_t app, unsigned host, const struct hyde_r
 int cont_release(struct ctl *c, uint32_t id);
 const struct hyde_container *cont_get(const struct ctl *c, uint32_t id);
 const uint32_t *cont_app_list(const struct ctl *c, uint32_t app, size_t *n);
+/* What the app's live containers hold in all (hyde_app_held). */
+void cont_app_held(const struct ctl *c, uint32_t app, struct hyde_res *held);
 uint64_t cont_changes(const struct ctl *c);
 const uint32_t *cont_host_list(const struct ctl *c, unsigned host, size_t *n);
 int cont_usage(const struct ctl *c, uint32_t id, struct hyde_res *util);

@@ -559,6 +559,11 @@ const uint32_t *hyde_app_containers(const struct hyde_sched *s, uint32_t app, si
 	return cont_app_list(s->host->ctl, app, n);
 }
 
+void hyde_app_held(const struct hyde_sched *s, uint32_t app, struct hyde_res *held)
+{
+	cont_app_held(s->host->ctl, app, held);
+}
+
 uint64_t hyde_container_changes(const struct hyde_sched *s)
 {
 	return cont_changes(s->host->ctl);

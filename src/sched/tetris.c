@@ -168,15 +168,9 @@ static double remaining_work(struct tetris_priv *p, uint32_t app)
 /* The dominant share of what the app's live containers hold. */
 static double held_share(struct hyde_sched *s, uint32_t app, const struct hyde_res *cluster)
 {
-	const uint32_t *ids;
-	size_t nc, c;
-	struct hyde_res held = { { 0, 0 } };
-	int k;
+	struct hyde_res held;
 
-	ids = hyde_app_containers(s, app, &nc);
-	for (c = 0; c < nc; c++)
-		for (k = 0; k < HYDE_RES_KINDS; k++)
-			held.v[k] += hyde_container(s, ids[c])->size.v[k];
+	hyde_app_held(s, app, &held);
 	return dominant(&held, cluster);
 }
 
