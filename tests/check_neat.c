@@ -473,7 +473,7 @@ static const struct hyde_sched_ops all_on_h0 = {
 
 extern const struct hyde_sched_ops sched_mindist, sched_minload;
 static const struct hyde_sched_ops *rules_of;
-static unsigned rules_next, rules_ties, rules_reduces, rules_near;
+static unsigned rules_next, rules_ties, rules_reduces, rules_near, rules_on_rack;
 
 static const struct hyde_task *rules_next_task(struct hyde_sched *s)
 {
@@ -517,6 +517,21 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 	bool near[64], tie_near = false;
 	unsigned x, y;
 
+	/* hyde_tasks_on_rack, for each kind and rack, against a scan */
+	for (k = 0; k < 2; k++) {
+		const struct hyde_task *v = k ? j->reduces : j->maps;
+		uint32_t m = k ? j->n_reduces : j->n_maps, on[64] = { 0 }, i;
+		unsigned r;
+
+		ck_assert_uint_le(ci->racks, 64);
+		for (i = 0; i < m; i++)
+			if (v[i].host >= 0)
+				on[hyde_rack_of(ci, (unsigned)v[i].host)]++;
+		for (r = 0; r < ci->racks; r++)
+			ck_assert_uint_eq(hyde_tasks_on_rack(s, t->job, k ? HYDE_REDUCE : HYDE_MAP, r),
+					  on[r]);
+	}
+	rules_on_rack++;
 	if (rules_of != &sched_mindist || h < 0)
 		return h;
 	ck_assert_uint_le(ci->n_hosts, 64);
@@ -609,7 +624,7 @@ START_TEST(family_rules)
 	rules_of = of[_i];
 	ops.next_task = rules_next_task;
 	ops.pick_host = rules_pick_host;
-	rules_next = rules_ties = rules_reduces = rules_near = 0;
+	rules_next = rules_ties = rules_reduces = rules_near = rules_on_rack = 0;
 	ctl_opts_default(&o);
 	o.topo_path = tp;
 	o.wl_spec = wp;
@@ -622,6 +637,7 @@ START_TEST(family_rules)
 	ctl_free(c);
 	ck_assert_uint_gt(rules_next, 100);
 	ck_assert_uint_gt(rules_ties, 5);
+	ck_assert_uint_gt(rules_on_rack, 100);
 	if (of[_i] == &sched_mindist) {
 		ck_assert_uint_gt(rules_reduces, 30);
 		ck_assert_uint_gt(rules_near, 30);

@@ -249,6 +249,11 @@ uint64_t hyde_input_bytes_on_rack(const struct hyde_sched *s, const struct hyde_
  * and per host (n_hosts entries); either may be NULL. */
 void hyde_job_map_output(const struct hyde_sched *s, uint32_t job, uint64_t *per_rack,
 			 uint64_t *per_host);
+/* How many of the job's tasks of this kind got a host on the rack so far
+ * (running, done or failed there: a task keeps its host); 0 once the job
+ * is done (hyde sim frees its tasks). */
+uint32_t hyde_tasks_on_rack(const struct hyde_sched *s, uint32_t job, enum hyde_task_kind kind,
+			    unsigned rack);
 /* Shuffle bytes map m produced (0 until it is done). */
 uint64_t hyde_map_output_bytes(const struct hyde_sched *s, uint32_t job, uint32_t m);
 

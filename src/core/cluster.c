@@ -57,6 +57,7 @@ struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl
 	c->total_free = c->n_hosts * t->containers;
 	c->n_jobs = wl ? wl->n_jobs : 0;
 	c->jobs = xcalloc(c->n_jobs + 1, sizeof(struct hyde_job));
+	c->placed = xcalloc(c->n_jobs + 1, sizeof(uint32_t *));
 	c->user_running = xcalloc((wl ? wl->n_users : 0) + 1, sizeof(unsigned));
 	c->ready_log = xcalloc(c->n_jobs + 1, sizeof(uint32_t));
 	for (i = 0; i < c->n_jobs; i++) {
@@ -96,8 +97,8 @@ void cluster_job_open(struct cluster *c, struct hyde_job *j)
 
 	if (j->maps || j->tasks_closed)
 		return;
-	(void)c;
 	j->maps = xcalloc(w->maps + 1, sizeof(struct hyde_task));
+	c->placed[i] = xcalloc(2 * (size_t)c->topo->racks, sizeof(uint32_t));
 	j->reduces = xcalloc(w->reduces + 1, sizeof(struct hyde_task));
 	j->blocks = xcalloc(w->maps + 1, sizeof(struct hyde_block));
 	j->outputs = xcalloc(w->reduces + 1, sizeof(struct hyde_block));
@@ -123,6 +124,8 @@ void cluster_job_close(struct cluster *c, struct hyde_job *j, bool outputs)
 	free(j->maps);
 	free(j->reduces);
 	free(j->blocks);
+	free(c->placed[j->idx]);
+	c->placed[j->idx] = NULL;
 	j->maps = j->reduces = NULL;
 	j->blocks = NULL;
 	j->tasks_closed = true;
@@ -159,12 +162,14 @@ void cluster_free(struct cluster *c)
 		free(c->jobs[i].reduces);
 		free(c->jobs[i].blocks);
 		free(c->jobs[i].outputs);
+		free(c->placed[i]);
 		if (c->segs) {
 			free(c->segs[i]);
 			free(c->seg_off[i]);
 		}
 	}
 	free(c->jobs);
+	free(c->placed);
 	free(c->segs);
 	free(c->seg_off);
 	free(c->child_off);
@@ -551,6 +556,7 @@ int task_start(struct cluster *c, struct hyde_task *t, unsigned host, int64_t no
 	t->state = HYDE_TASK_RUNNING;
 	t->host = (int32_t)host;
 	t->start = now;
+	c->placed[t->job][(t->kind == HYDE_MAP ? 0 : c->topo->racks) + host / c->topo->hosts]++;
 	if (t->kind == HYDE_MAP)
 		j->maps_running++;
 	else

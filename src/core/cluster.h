@@ -48,6 +48,10 @@ struct cluster {
 	uint32_t *ready_log;
 	size_t n_ready;
 	size_t n_ended; /* jobs DONE or FAILED so far */
+	/* per job while its tasks live: how many of its maps (racks entries)
+	 * then reduces (racks more) got a host on each rack, ever (a task
+	 * keeps its host) */
+	uint32_t **placed;
 };
 
 /* The caller keeps topo and wl alive while the cluster lives. Every job's

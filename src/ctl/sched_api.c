@@ -475,6 +475,16 @@ void hyde_job_map_output(const struct hyde_sched *s, uint32_t job, uint64_t *per
 	ctl_job_map_output(s->host->ctl, job, per_rack, per_host);
 }
 
+uint32_t hyde_tasks_on_rack(const struct hyde_sched *s, uint32_t job, enum hyde_task_kind kind,
+			    unsigned rack)
+{
+	const struct cluster *c = s->host->c;
+
+	if (job >= c->n_jobs || rack >= c->topo->racks || !c->placed[job])
+		return 0;
+	return c->placed[job][(kind == HYDE_MAP ? 0 : c->topo->racks) + rack];
+}
+
 uint64_t hyde_map_output_bytes(const struct hyde_sched *s, uint32_t job, uint32_t m)
 {
 	return ctl_map_output_bytes(s->host->ctl, job, m);

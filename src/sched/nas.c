@@ -568,10 +568,7 @@ static size_t reduce_cands(struct hyde_sched *s, struct nas_priv *p, unsigned ho
 			for (rr = 0; rr < ci->racks; rr++)
 				all_out += p->rack_pred[rr];
 			rack_out = p->rack_pred[rack];
-			for (q = 0; q < j->n_reduces; q++)
-				if (j->reduces[q].host >= 0 &&
-				    hyde_rack_of(ci, (unsigned)j->reduces[q].host) == rack)
-					placed++;
+			placed = hyde_tasks_on_rack(s, j->idx, HYDE_REDUCE, rack);
 		}
 		num = nas_reduce_num(j->n_reduces, rack_out, all_out, ci->racks);
 		p->rc[nc] = (struct nas_red_cand){

@@ -122,14 +122,6 @@ struct neat_priv {
 	uint64_t *per_host;
 	uint32_t ph_job, ph_done; /* per_host is of job ph_job with ph_done maps done */
 	uint32_t *ph_src, n_src;  /* the hosts with some of it, in order */
-	bool *cf_rack;		  /* mindist: racks where the task's coflow runs */
-	/* cf_rack is of job cr_job's tasks of kind cr_kind (cr_valid), when
-	 * cr_placed of them had a host, and cr_last (if not NULL), the task
-	 * picked since, may have one now (see coflow_racks) */
-	bool cr_valid;
-	uint32_t cr_job, cr_placed;
-	enum hyde_task_kind cr_kind;
-	const struct hyde_task *cr_last;
 	/* which task next, for one job at a time (a task never becomes
 	 * pending again): its maps by input size, largest first, and the
 	 * first that may still be pending; the first reduce that may be */
@@ -265,7 +257,6 @@ static int init_common(struct hyde_sched *s, enum neat_kind kind, char *errbuf)
 	p->touched = hyde_calloc(ci->n_jobs * N_KINDS + 1, sizeof(uint32_t));
 	p->per_host = hyde_calloc(H + 1, sizeof(uint64_t));
 	p->ph_src = hyde_calloc(H + 1, sizeof(uint32_t));
-	p->cf_rack = hyde_calloc(R + 1, sizeof(bool));
 	p->ph_job = p->nx_job = UINT32_MAX;
 	return 0;
 }
@@ -309,7 +300,6 @@ static void neat_destroy(struct hyde_sched *s)
 	free(p->comp);
 	free(p->per_host);
 	free(p->ph_src);
-	free(p->cf_rack);
 	free(p->nx_maps);
 	free(p->nf);
 }
@@ -919,53 +909,12 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 	return chosen->host;
 }
 
-/* The racks where another task of the job (of the same kind) runs, into
- * p->cf_rack. A task keeps its host once it has one, and while its job is
- * ready each task with one is running or done: so the racks are those
- * found at the last scan of this job's tasks, plus the host of the task
- * picked since, as long as the job's count of tasks running or done says
- * no other task got one (a scan of every task a pick, 25% of mindist's
- * time at paper60 x 1000 FB scale 1, where jobs have thousands). */
-static void coflow_racks(struct hyde_sched *s, const struct hyde_task *t)
-{
-	struct neat_priv *p = s->priv;
-	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	const struct hyde_job *j = hyde_job(s, t->job);
-	const struct hyde_task *ts = t->kind == HYDE_MAP ? j->maps : j->reduces;
-	uint32_t n = t->kind == HYDE_MAP ? j->n_maps : j->n_reduces, k, placed;
-
-	placed = t->kind == HYDE_MAP ? j->maps_running + j->maps_done
-				     : j->reduces_running + j->reduces_done;
-	if (p->cr_valid && p->cr_job == t->job && p->cr_kind == t->kind &&
-	    j->state == HYDE_JOB_READY) {
-		if (p->cr_last && p->cr_last->host >= 0) {
-			p->cf_rack[hyde_rack_of(ci, (unsigned)p->cr_last->host)] = true;
-			p->cr_placed++;
-		}
-		p->cr_last = NULL;
-		if (placed == p->cr_placed)
-			return;
-	}
-	memset(p->cf_rack, 0, ci->racks * sizeof(bool));
-	p->cr_placed = 0;
-	for (k = 0; k < n; k++)
-		if (ts[k].host >= 0) {
-			p->cf_rack[hyde_rack_of(ci, (unsigned)ts[k].host)] = true;
-			p->cr_placed++;
-		}
-	p->cr_job = t->job;
-	p->cr_kind = t->kind;
-	p->cr_last = NULL;
-	/* (a failed task keeps its host but counts as neither) */
-	p->cr_valid = j->state == HYDE_JOB_READY && p->cr_placed == placed;
-}
-
 static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 {
 	struct neat_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	struct cand best = { -1, 0, 0, false, 0 };
-	bool util = !strcmp(p->o.load, "util"), racks = false;
+	bool util = !strcmp(p->o.load, "util");
 	unsigned h;
 
 	for (h = 0; h < ci->n_hosts; h++) {
@@ -995,17 +944,11 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 					score += p->nf[i].bytes;
 				score2 += p->nf[i].bytes;
 			}
-			if (!racks) { /* once a pick */
-				coflow_racks(s, t);
-				racks = true;
-			}
-			near = p->cf_rack[hyde_rack_of(ci, h)];
+			/* a rack where a task of its coflow runs or ran */
+			near = hyde_tasks_on_rack(s, t->job, t->kind, hyde_rack_of(ci, h)) > 0;
 		}
 		consider(s, &best, h, score, score2, near);
 	}
-	/* (it gets its host before the next pick: see coflow_racks) */
-	if (racks && best.host >= 0)
-		p->cr_last = t;
 	return best.host;
 }
 

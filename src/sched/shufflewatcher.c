@@ -200,17 +200,14 @@ static bool reduce_rack_ok(struct hyde_sched *s, struct sw_priv *p, const struct
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	double total = 0;
-	unsigned placed = 0, r;
-	uint32_t q;
+	unsigned placed, r;
 
 	hyde_job_map_output(s, j->idx, p->per_rack, NULL);
 	for (r = 0; r < ci->racks; r++)
 		total += (double)p->per_rack[r];
 	if (total <= 0)
 		return true;
-	for (q = 0; q < j->n_reduces; q++)
-		if (j->reduces[q].host >= 0 && hyde_rack_of(ci, (unsigned)j->reduces[q].host) == rack)
-			placed++;
+	placed = hyde_tasks_on_rack(s, j->idx, HYDE_REDUCE, rack);
 	return j->n_reduces * (double)p->per_rack[rack] / total - placed > 0;
 }
 
