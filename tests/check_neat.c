@@ -473,7 +473,7 @@ static const struct hyde_sched_ops all_on_h0 = {
 
 extern const struct hyde_sched_ops sched_mindist, sched_minload;
 static const struct hyde_sched_ops *rules_of;
-static unsigned rules_next, rules_ties, rules_reduces, rules_near, rules_on_rack;
+static unsigned rules_next, rules_ties, rules_reduces, rules_near, rules_on_rack, rules_near_reduce;
 
 static const struct hyde_task *rules_next_task(struct hyde_sched *s)
 {
@@ -580,6 +580,7 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 	ck_assert_msg(near[h] || !tie_near, "%s %u of %s on host %d, not in a rack of its coflow's",
 		      t->kind == HYDE_MAP ? "map" : "reduce", t->idx, j->id, h);
 	rules_near += tie_near;
+	rules_near_reduce += tie_near && t->kind == HYDE_REDUCE;
 	rules_reduces += t->kind == HYDE_REDUCE;
 	free(ph);
 	return h;
@@ -619,12 +620,19 @@ START_TEST(family_rules)
 		for (m = 0; m < 24; m++) /* 1 to 24 MB, shuffled */
 			test_appendf(&wl, &len, "%dMB%s", (m * 7 + k) % 24 + 1, m < 23 ? "," : "\n");
 	}
+	/* and jobs of no shuffle: every host ties for a reduce, but for the
+	 * racks where the job's reduces run */
+	for (k = 0; k < 2; k++)
+		test_appendf(&wl, &len,
+			     "job id=z%d arrival=%ds input=6MB shuffle=0B output=0B maps=1 reduces=16 "
+			     "map_time=1s reduce_time=%ds\n",
+			     k, 400 + 30 * k, 3 + k);
 	tp = test_write_tmp("neat", RULES_TOPO, ".topo");
 	wp = test_write_tmp("neat", wl, ".wl");
 	rules_of = of[_i];
 	ops.next_task = rules_next_task;
 	ops.pick_host = rules_pick_host;
-	rules_next = rules_ties = rules_reduces = rules_near = rules_on_rack = 0;
+	rules_next = rules_ties = rules_reduces = rules_near = rules_on_rack = rules_near_reduce = 0;
 	ctl_opts_default(&o);
 	o.topo_path = tp;
 	o.wl_spec = wp;
@@ -641,6 +649,7 @@ START_TEST(family_rules)
 	if (of[_i] == &sched_mindist) {
 		ck_assert_uint_gt(rules_reduces, 30);
 		ck_assert_uint_gt(rules_near, 30);
+		ck_assert_uint_gt(rules_near_reduce, 5);
 	}
 	rm_tmp(tp);
 	rm_tmp(wp);
