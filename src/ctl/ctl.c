@@ -317,6 +317,7 @@ void ctl_free(struct ctl *c)
 	free(c->rack_of);
 	free(c->live_jobs);
 	free(c->live_tmp);
+	free(c->rel_v);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];
@@ -587,9 +588,13 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct ocs_pair *p = ctl_pair(c, job, src, dst);
-	struct flow *f, **v = NULL;
-	size_t n = 0, cap = 0, i;
+	/* the list of the last call's (a malloc, reallocs and a free a call
+	 * before); a call made from inside this one makes its own */
+	struct flow *f, **v = c->rel_v;
+	size_t n = 0, cap = c->cap_rel_v, i;
 
+	c->rel_v = NULL;
+	c->cap_rel_v = 0;
 	while ((f = p->wait_head)) {
 		p->wait_head = f->next;
 		if (!p->wait_head)
@@ -619,7 +624,12 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 		else
 			fetch_start(c, &c->js[job].red[v[i]->reduce], v[i], false);
 	}
-	free(v);
+	if (!c->rel_v) {
+		c->rel_v = v;
+		c->cap_rel_v = cap;
+	} else {
+		free(v);
+	}
 }
 
 /* A new flow; from_rack: a fetch of a rack's outputs (-B fetch=rack), its

@@ -271,6 +271,10 @@ struct ctl {
 	 * job order, then those listed since the last plan; a job whose
 	 * pairs all ended since stays listed until the next plan */
 	uint32_t *live_jobs, *live_tmp;
+	/* ctl_release_pair's list of the pair's waiting flows, kept from one
+	 * call to the next (NULL while a call holds it) */
+	struct flow **rel_v;
+	size_t cap_rel_v;
 	size_t n_live_jobs, cap_live_jobs, live_sorted, cap_live_tmp;
 	size_t n_live; /* pairs with demand, of every job */
 	uint32_t *arrival_order;
