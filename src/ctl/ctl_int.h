@@ -120,12 +120,24 @@ struct tio {
  * as they finish. The other offers go through ctl_offer_map_output as
  * ever: a reduce's own host's outputs, circuit fetches (their pairs'
  * demand counts while they wait), new fetches. */
+struct rk_next {
+	uint32_t m, slot;
+};
+
 struct jrack {
 	uint32_t words;	 /* 64-bit words of a rack's bitset of reduces */
 	uint64_t *eager; /* per rack: the fetching reduces with no lazy fetch
 			  * waiting on it (its next output is offered) */
 	uint32_t **seq;	 /* per rack: its finished maps in order, (map, host) */
 	uint32_t *n_seq, *cap_seq;
+	/* an even split's: per rack, a bitset of its finished maps by index
+	 * (mwords words; NULL until one), so that a reduce's opening reads
+	 * each slot's outputs in map order up to where its fetch settles,
+	 * not every map (jobbatch_rack_offer_done) */
+	uint64_t **rbits;
+	uint32_t mwords;
+	uint32_t *from;	      /* per slot: the map after the last one it read */
+	struct rk_next *nx;   /* the slots' next outputs, a heap by map */
 	uint32_t *head;	 /* per host: its fetching reduces by index, or NONE */
 	uint32_t *next;	 /* per reduce */
 	/* jobbatch_rack_offer_done's scratch, per fetch slot (host or rack):

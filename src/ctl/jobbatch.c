@@ -39,6 +39,8 @@ void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
 		memset(rk->head, 0xff, H * sizeof(uint32_t));
 		rk->next = xcalloc(w->reduces, sizeof(uint32_t));
 		if (!w->reduce_bytes) {
+			rk->rbits = xcalloc(c->t->racks, sizeof(uint64_t *));
+			rk->mwords = (w->maps + 63) / 64;
 			rk->done_host = xcalloc(H, sizeof(uint32_t));
 			for (k = 0; k < 2; k++) {
 				rk->below_host[k] = xcalloc(H, sizeof(uint32_t));
@@ -97,6 +99,12 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 		free(j->rk->seen_below);
 		free(j->rk->seen_host);
 		free(j->rk->done_host);
+		if (j->rk->rbits)
+			for (k = 0; k < c->t->racks; k++)
+				free(j->rk->rbits[k]);
+		free(j->rk->rbits);
+		free(j->rk->from);
+		free(j->rk->nx);
 		for (k = 0; k < 2; k++) {
 			free(j->rk->below_host[k]);
 			free(j->rk->below_rack[k]);
@@ -490,6 +498,9 @@ void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m)
 	rk->seq[rack][2 * n + 1] = h;
 	rk->n_seq[rack] = n + 1;
 	if (rk->done_host) {
+		if (!rk->rbits[rack])
+			rk->rbits[rack] = xcalloc(rk->mwords, sizeof(uint64_t));
+		rk->rbits[rack][m / 64] |= 1ULL << (m % 64);
 		rk->done_host[h]++;
 		for (e = 0; e < 2; e++)
 			if (m < rk->rem[e]) {
@@ -619,6 +630,81 @@ static void rk_verify_tail(struct ctl *c, uint32_t job, uint32_t r, uint32_t fro
 		       (unsigned long long)rk->acc_bytes[slot], rk->acc_host[slot]);
 }
 
+/* The first finished map from `from` on among rack's whose host is own
+ * (mine 1), is not (0) or either (-1); UINT32_MAX if none. */
+static uint32_t rk_first(const struct jrack *rk, const struct hyde_job *jb, unsigned rack,
+			 uint32_t from, int mine, unsigned own)
+{
+	const uint64_t *b = rk->rbits[rack];
+	uint32_t wd = from / 64;
+	uint64_t bits;
+
+	if (!b || wd >= rk->mwords)
+		return UINT32_MAX;
+	for (bits = b[wd] & (~0ULL << (from % 64));;) {
+		while (bits) {
+			uint32_t m = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+
+			if (mine < 0 || ((unsigned)jb->maps[m].host == own) == (mine > 0))
+				return m;
+			bits &= bits - 1;
+		}
+		if (++wd >= rk->mwords)
+			return UINT32_MAX;
+		bits = b[wd];
+	}
+}
+
+/* The slot's next output after map m, into the heap of n (by map). */
+static void rk_push(struct jrack *rk, size_t *n, uint32_t m, uint32_t slot)
+{
+	size_t i = (*n)++;
+
+	while (i > 0 && rk->nx[(i - 1) / 2].m > m) {
+		rk->nx[i] = rk->nx[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	rk->nx[i] = (struct rk_next){ m, slot };
+}
+
+static struct rk_next rk_pop(struct jrack *rk, size_t *n)
+{
+	struct rk_next top = rk->nx[0], last = rk->nx[--*n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1;
+
+		if (l >= *n)
+			break;
+		if (l + 1 < *n && rk->nx[l + 1].m < rk->nx[l].m)
+			l++;
+		if (rk->nx[l].m >= last.m)
+			break;
+		rk->nx[i] = rk->nx[l];
+		i = l;
+	}
+	if (*n)
+		rk->nx[i] = last;
+	return top;
+}
+
+/* The slot's outputs from map `from` on: which rack's bitset, and which
+ * of its hosts (the reduce's own host is a slot of its own). */
+static uint32_t rk_slot_first(const struct jrack *rk, const struct hyde_job *jb, size_t slot,
+			      uint32_t from, unsigned own, unsigned own_rack, unsigned H)
+{
+	uint32_t m = slot < H ? rk_first(rk, jb, own_rack, from, 1, own)
+			      : rk_first(rk, jb, (unsigned)(slot - H), from,
+					 slot - H == own_rack ? 0 : -1, own);
+
+	/* (the caller knows the slot has one more: its count says so) */
+	if (m == UINT32_MAX)
+		fatalx("jobbatch: job %u: slot %zu has no finished map from %u on, its count has",
+		       jb->idx, slot, from);
+	return m;
+}
+
 void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct hyde_job *jb = &c->c->jobs[job];
@@ -631,7 +717,7 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	/* fast: an even split whose every output to r has bytes, where a
 	 * slot's outputs left past the scan are counted, not read */
 	bool fast = rk->done_host && rs->part_base > 0;
-	uint32_t m, n_slots = 0, k, open = 0, *total = NULL, *below = NULL;
+	uint32_t m, n_slots = 0, k, *total = NULL, *below = NULL;
 
 	if (!rk->acc_bytes) {
 		rk->acc_bytes = xcalloc(H + R, sizeof(uint64_t));
@@ -643,6 +729,8 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		rk->seen_n = xcalloc(H + R, sizeof(uint32_t));
 		rk->seen_below = xcalloc(H + R, sizeof(uint32_t));
 		rk->seen_host = xcalloc(H, sizeof(uint32_t));
+		rk->from = xcalloc(H + R, sizeof(uint32_t));
+		rk->nx = xcalloc(R + 2, sizeof(*rk->nx));
 	}
 	if (fast) {
 		/* each slot's finished outputs and those below r's remainder
@@ -658,9 +746,7 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		for (k = 0; k < R; k++) {
 			total[H + k] = j->maps_done_rack[k] - (k == own_rack ? rk->done_host[own] : 0);
 			below[H + k] = rk->below_rack[cls][k] - (k == own_rack ? rk->below_host[cls][own] : 0);
-			open += total[H + k] > 0;
 		}
-		open += total[own] > 0;
 	}
 	/* in map order, as ctl.c's loop: an output that a fetch waiting for
 	 * a copy or a circuit takes is counted, the others offered. No copy
@@ -671,7 +757,52 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	 * slot that counted an output (settled) counts the rest (its fetch is
 	 * not read again, a cache miss an output). Fast, the scan stops once
 	 * every slot is settled or read to its end. */
-	for (m = 0; m < w->maps && (!fast || open); m++) {
+	if (fast) {
+		/* the slots' outputs merged in map order (the scan's order),
+		 * each slot's up to the one its fetch settles at, or its
+		 * last: what the scan below read of them before it stopped,
+		 * less a settled slot's outputs past that, which the tail
+		 * counts (the same sums and hosts) */
+		size_t nh = 0;
+
+		for (k = 0; k <= R; k++) {
+			size_t slot = k < R ? H + k : own;
+
+			rk->from[slot] = 0;
+			if (total[slot])
+				rk_push(rk, &nh, rk_slot_first(rk, jb, slot, 0, own, own_rack, H),
+					(uint32_t)slot);
+		}
+		while (nh) {
+			struct rk_next e = rk_pop(rk, &nh);
+			unsigned h = (unsigned)jb->maps[e.m].host;
+			uint64_t bytes = rs->part_base + (e.m < rs->part_rem);
+			size_t slot = e.slot;
+
+			rk->seen_n[slot]++;
+			rk->seen_below[slot] += e.m < rs->part_rem;
+			rk->seen_host[h]++;
+			rk->from[slot] = e.m + 1;
+			if (!rk->acc_n[slot]) {
+				struct flow *f = rs->open ? rs->open[slot] : NULL;
+
+				if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
+					ctl_offer_map_output(c, job, e.m, r);
+					if (rk->seen_n[slot] < total[slot])
+						rk_push(rk, &nh,
+							rk_slot_first(rk, jb, slot, e.m + 1, own, own_rack, H),
+							(uint32_t)slot);
+					continue;
+				}
+				rk->acc_slots[n_slots++] = (uint32_t)slot;
+				rk->acc_host[slot] = RK_NO_HOST;
+			}
+			rk->acc_n[slot]++;
+			rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
+			rk->acc_bytes[slot] += bytes;
+		}
+	}
+	for (m = 0; m < w->maps && !fast; m++) {
 		unsigned h = (unsigned)jb->maps[m].host;
 		size_t slot;
 		uint64_t bytes = rs->part_base + (m < rs->part_rem);
@@ -683,22 +814,15 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 			ctl_offer_map_output(c, job, m, r);
 			continue;
 		}
-		if (fast) {
-			rk->seen_n[slot]++;
-			rk->seen_below[slot] += m < rs->part_rem;
-			rk->seen_host[h]++;
-		}
 		if (!rk->acc_n[slot]) {
 			struct flow *f = rs->open ? rs->open[slot] : NULL;
 
 			if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
 				ctl_offer_map_output(c, job, m, r);
-				open -= fast && rk->seen_n[slot] == total[slot];
 				continue;
 			}
 			rk->acc_slots[n_slots++] = (uint32_t)slot;
 			rk->acc_host[slot] = RK_NO_HOST;
-			open -= fast;
 		}
 		rk->acc_n[slot]++;
 		rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
@@ -720,7 +844,7 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 						rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
 		}
 		if (fast && c->cx.verify)
-			rk_verify_tail(c, job, r, m, slot, pre_n, pre_bytes, pre_host);
+			rk_verify_tail(c, job, r, rk->from[slot], slot, pre_n, pre_bytes, pre_host);
 		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot],
 				  false);
 		rk->acc_n[slot] = 0;
