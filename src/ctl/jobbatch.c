@@ -705,6 +705,31 @@ static uint32_t rk_slot_first(const struct jrack *rk, const struct hyde_job *jb,
 	return m;
 }
 
+/* Map m's output (on host h, of slot `slot`) at reduce r's opening: offered
+ * (true) while the slot's fetch does not wait, else counted, the slot
+ * settled (listed in acc_slots at its first). */
+static bool rk_take_output(struct ctl *c, uint32_t job, uint32_t r, uint32_t m, unsigned h,
+			   size_t slot, uint64_t bytes, uint32_t *n_slots)
+{
+	struct jrack *rk = c->js[job].rk;
+	const struct rstate *rs = &c->js[job].red[r];
+
+	if (!rk->acc_n[slot]) {
+		struct flow *f = rs->open ? rs->open[slot] : NULL;
+
+		if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
+			ctl_offer_map_output(c, job, m, r);
+			return true;
+		}
+		rk->acc_slots[(*n_slots)++] = (uint32_t)slot;
+		rk->acc_host[slot] = RK_NO_HOST;
+	}
+	rk->acc_n[slot]++;
+	rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
+	rk->acc_bytes[slot] += bytes;
+	return false;
+}
+
 void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 {
 	struct hyde_job *jb = &c->c->jobs[job];
@@ -783,23 +808,10 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 			rk->seen_below[slot] += e.m < rs->part_rem;
 			rk->seen_host[h]++;
 			rk->from[slot] = e.m + 1;
-			if (!rk->acc_n[slot]) {
-				struct flow *f = rs->open ? rs->open[slot] : NULL;
-
-				if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
-					ctl_offer_map_output(c, job, e.m, r);
-					if (rk->seen_n[slot] < total[slot])
-						rk_push(rk, &nh,
-							rk_slot_first(rk, jb, slot, e.m + 1, own, own_rack, H),
-							(uint32_t)slot);
-					continue;
-				}
-				rk->acc_slots[n_slots++] = (uint32_t)slot;
-				rk->acc_host[slot] = RK_NO_HOST;
-			}
-			rk->acc_n[slot]++;
-			rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
-			rk->acc_bytes[slot] += bytes;
+			if (rk_take_output(c, job, r, e.m, h, slot, bytes, &n_slots) &&
+			    rk->seen_n[slot] < total[slot])
+				rk_push(rk, &nh, rk_slot_first(rk, jb, slot, e.m + 1, own, own_rack, H),
+					(uint32_t)slot);
 		}
 	}
 	for (m = 0; m < w->maps && !fast; m++) {
@@ -810,23 +822,10 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		if (jb->maps[m].state != HYDE_TASK_DONE)
 			continue;
 		slot = h == own ? h : H + c->rack_of[h];
-		if (!bytes) {
+		if (!bytes)
 			ctl_offer_map_output(c, job, m, r);
-			continue;
-		}
-		if (!rk->acc_n[slot]) {
-			struct flow *f = rs->open ? rs->open[slot] : NULL;
-
-			if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
-				ctl_offer_map_output(c, job, m, r);
-				continue;
-			}
-			rk->acc_slots[n_slots++] = (uint32_t)slot;
-			rk->acc_host[slot] = RK_NO_HOST;
-		}
-		rk->acc_n[slot]++;
-		rk->acc_host[slot] = jobbatch_hosts(rk->acc_host[slot], h);
-		rk->acc_bytes[slot] += bytes;
+		else
+			rk_take_output(c, job, r, m, h, slot, bytes, &n_slots);
 	}
 	for (k = 0; k < n_slots; k++) {
 		uint32_t slot = rk->acc_slots[k], left = fast ? total[slot] - rk->seen_n[slot] : 0, h;
