@@ -469,6 +469,80 @@ static struct ctl *run(const char *topo_path, const char *wl_path, const char *s
 	return c;
 }
 
+/* ShuffleWatcher's reduce rule, held at each pick of a run with d too high
+ * to give up on it and no congestion: a reduce goes to a rack only while
+ * its job's share of the finished maps' output there, in reduces, is more
+ * than the reduces placed on the rack (a scan of them), or no rack has
+ * output. Jobs of 4 maps and 24 reduces on racks of 18 containers: more
+ * reduces can go to a rack than its share, and than its maps. */
+extern const struct hyde_sched_ops sched_shufflewatcher;
+static unsigned sw_reduces;
+
+static const struct hyde_task *sw_rule_pick(struct hyde_sched *s, unsigned host)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	const struct hyde_task *t = sched_shufflewatcher.pick_task(s, host);
+	const struct hyde_job *j;
+	uint64_t per_rack[8], total = 0;
+	unsigned rack = hyde_rack_of(ci, host), placed = 0, r;
+	uint32_t q;
+
+	if (!t || t->kind != HYDE_REDUCE)
+		return t;
+	j = hyde_job(s, t->job);
+	ck_assert_uint_le(ci->racks, 8);
+	hyde_job_map_output(s, t->job, per_rack, NULL);
+	for (r = 0; r < ci->racks; r++)
+		total += per_rack[r];
+	for (q = 0; q < j->n_reduces; q++)
+		placed += j->reduces[q].host >= 0 &&
+			  hyde_rack_of(ci, (unsigned)j->reduces[q].host) == rack;
+	ck_assert_msg(!total || (double)j->n_reduces * (double)per_rack[rack] / (double)total -
+					placed > 0,
+		      "reduce %u of %s to rack %u: %u placed there, a share of %.2f", t->idx, j->id,
+		      rack, placed, (double)j->n_reduces * (double)per_rack[rack] / (double)total);
+	sw_reduces++;
+	return t;
+}
+
+START_TEST(shufflewatcher_reduce_share)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "d=1000000000", "congestion=10" }, *wl = NULL;
+	struct hyde_sched_ops ops = sched_shufflewatcher;
+	char *tp, *wp;
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 12; k++)
+		test_appendf(&wl, &len,
+			     "job id=s%d arrival=%ds input=%dMB shuffle=%dMB output=0B maps=4 reduces=24 "
+			     "map_time=1s reduce_time=%ds\n",
+			     k, 5 * k, 20 + 10 * (k % 3), 60 + 20 * (k % 4), 2 + k % 3);
+	tp = test_write_tmp("sched", "racks 3\nhosts 3\ncontainers 6\nhost_rate 1Gbit\n"
+				     "uplink_rate 1Gbit\nocs no\n", ".topo");
+	wp = test_write_tmp("sched", wl, ".wl");
+	ops.pick_task = sw_rule_pick;
+	sw_reduces = 0;
+	ctl_opts_default(&o);
+	o.topo_path = tp;
+	o.wl_spec = wp;
+	o.sched_ops = &ops;
+	o.sched_kv = kv;
+	o.n_sched_kv = 2;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_gt(sw_reduces, 100);
+	unlink(tp);
+	unlink(wp);
+	free(tp);
+	free(wp);
+	free(wl);
+}
+END_TEST
+
 /* Every scheduler (and every ablation) takes a small workload to the end. */
 static const struct {
 	const char *sched;
@@ -900,6 +974,7 @@ Suite *sched_suite(void)
 	tcase_add_test(ts, delay_skip_counts);
 	tcase_add_test(ts, paper_iii_b);
 	tcase_add_test(ts, mts_placement);
+	tcase_add_test(ts, shufflewatcher_reduce_share);
 	suite_add_tcase(s, ts);
 	return s;
 }
