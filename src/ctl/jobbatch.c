@@ -780,8 +780,10 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 	 * pair, which is made only when the reduce has none waiting on it
 	 * (one pair per slot), so one that waits for a circuit does too: a
 	 * slot that counted an output (settled) counts the rest (its fetch is
-	 * not read again, a cache miss an output). Fast, the scan stops once
-	 * every slot is settled or read to its end. */
+	 * not read again, a cache miss an output). Fast, each slot's outputs
+	 * are read from its rack's bitset, merged in map order, up to the one
+	 * it settles at; the rest are counted (the tail below). Else every
+	 * map is read. */
 	if (fast) {
 		/* the slots' outputs merged in map order (the scan's order),
 		 * each slot's up to the one its fetch settles at, or its
