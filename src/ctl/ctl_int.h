@@ -272,6 +272,7 @@ struct ctl {
 	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
 	struct flow *live_flows; /* stream_flows: flows not done yet */
+	struct flow *spare_flows; /* stream_flows: freed ones, for the next (lnext) */
 	struct flow *active_head; /* every flow moving bytes now */
 	FILE *flows_fp;		 /* stream_flows: flows.csv being written */
 	struct outfile flows_out;
