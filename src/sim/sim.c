@@ -364,6 +364,8 @@ struct sim {
 	struct sim_coflow **cfs;
 	double *frate;
 	size_t cap_nsf, cap_who, cap_cfs, cap_frate;
+	struct sim_flow *spare; /* flows done, for the next (pnext; see sf_free) */
+	struct sim_class *spare_cls; /* classes emptied, with their heaps (hnext) */
 };
 
 /* How flows share links: max-min (key NULL), or in the order of a key,
@@ -917,7 +919,18 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 			if (c->src == src && c->dst == f->dst_host && c->path == f->path &&
 			    c->no_link == f->no_link)
 				return c;
-	c = xcalloc(1, sizeof(*c));
+	c = s->spare_cls;
+	if (c) { /* one emptied, its heap's array kept (see done_fire) */
+		struct sim_flow **heap = c->h;
+		size_t cap = c->cap;
+
+		s->spare_cls = c->hnext;
+		memset(c, 0, sizeof(*c));
+		c->h = heap;
+		c->cap = cap;
+	} else {
+		c = xcalloc(1, sizeof(*c));
+	}
 	c->seq = s->seq++;
 	c->src = src;
 	c->dst = f->dst_host;
@@ -1948,6 +1961,26 @@ static int cmp_slot(const void *a, const void *b)
  * visited as a walk over the active array would: in slot order, and a
  * class moved into the slot of one released is next; so the controller
  * hears of the flows in the order it always has. */
+/* A flow done is kept for the next one (as the controller keeps its
+ * struct flow): malloc's free memory grew into lists walked at every
+ * allocation when millions came and went. */
+static void sf_free(struct sim *s, struct sim_flow *sf)
+{
+	sf->pnext = s->spare;
+	s->spare = sf;
+}
+
+static struct sim_flow *sf_new(struct sim *s)
+{
+	struct sim_flow *sf = s->spare;
+
+	if (!sf)
+		return xcalloc(1, sizeof(*sf));
+	s->spare = sf->pnext;
+	memset(sf, 0, sizeof(*sf));
+	return sf;
+}
+
 static void done_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, done_timer));
@@ -1960,7 +1993,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 	for (i = 0; i < s->n_local; i++) {
 		xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
 		s->done[n++] = s->local[i]->f;
-		free(s->local[i]);
+		sf_free(s, s->local[i]);
 	}
 	s->n_local = 0;
 	while (s->n_cheap && s->cheap[0].at <= now) {
@@ -2012,7 +2045,7 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 					c->cbits += (sf->finish - c->vt) * (i128)sf->w;
 				xgrow((void **)&s->done, &s->cap_done, n + 1, sizeof(*s->done));
 				s->done[n++] = sf->f;
-				free(sf);
+				sf_free(s, sf);
 			}
 			if (c->q) { /* a member done: its share of the VOQ was not sent */
 				account(s, c);
@@ -2037,12 +2070,13 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 			c = last != c ? last : NULL;
 		}
 	}
-	while (dead) {
-		struct sim_class *c = dead;
+	if (dead) { /* kept for the next classes, as flows are */
+		struct sim_class *tail = dead;
 
-		dead = c->hnext;
-		free(c->h);
-		free(c);
+		while (tail->hnext)
+			tail = tail->hnext;
+		tail->hnext = s->spare_cls;
+		s->spare_cls = dead;
 	}
 	s->n_flows -= n;
 	/* the rates without them, then the controller hears (and may start
@@ -2450,6 +2484,19 @@ static void sim_destroy(struct backend *b)
 	free(s->port_full);
 	free(s->lfull);
 	free(s->qcls);
+	while (s->spare) {
+		struct sim_flow *sf = s->spare;
+
+		s->spare = sf->pnext;
+		free(sf);
+	}
+	while (s->spare_cls) {
+		struct sim_class *c = s->spare_cls;
+
+		s->spare_cls = c->hnext;
+		free(c->h);
+		free(c);
+	}
 	/* the state is the controller's to free; the options stay */
 	memset((char *)s + sizeof(s->opts), 0, sizeof(*s) - sizeof(s->opts));
 }
@@ -2552,7 +2599,7 @@ static void setup_fire(struct evloop *l, struct evtimer *t)
 static int sim_flow_start(struct backend *b, struct flow *f)
 {
 	struct sim *s = SIM(b);
-	struct sim_flow *sf = xcalloc(1, sizeof(*sf));
+	struct sim_flow *sf = sf_new(s);
 
 	sf->f = f;
 	sf->s = s;
