@@ -1258,6 +1258,54 @@ static void check_sunflow_plan(const struct cs_input *in, const struct cs_plan *
 	ck_assert(pl->n == 0 || pl->replan_at == t_plan);
 }
 
+/* The first layer (coflow c0) is list-scheduled, with a maximal matching
+ * at every instant a side frees (Sunflow's pairs whose two ports are idle
+ * start together): at now and at each end of one of c0's reservations or
+ * of a busy circuit, no pair of c0 that starts later has both sides free
+ * (the later layers fill c0's gaps, so only c0's own reservations count). */
+static void check_first_layer_maximal(const struct cs_input *in, const struct cs_plan *pl,
+				      uint32_t c0)
+{
+	size_t a, b, e;
+
+	for (e = 0; e <= pl->n + in->n_busy; e++) {
+		int64_t t = in->now;
+
+		if (e > 0 && e <= pl->n) {
+			if (pl->r[e - 1].coflow != c0)
+				continue;
+			t = pl->r[e - 1].end;
+		} else if (e > pl->n) {
+			t = in->busy[e - 1 - pl->n].until;
+			if (t <= in->now)
+				continue;
+		}
+		for (a = 0; a < pl->n; a++) {
+			const struct cs_resv *x = &pl->r[a];
+			bool out_busy = false, in_busy = false;
+
+			if (x->coflow != c0 || x->start <= t)
+				continue;
+			for (b = 0; b < pl->n; b++) {
+				const struct cs_resv *y = &pl->r[b];
+
+				if (y->coflow == c0 && y->start <= t && t < y->end) {
+					out_busy |= y->src == x->src;
+					in_busy |= y->dst == x->dst;
+				}
+			}
+			for (b = 0; b < in->n_busy; b++)
+				if (in->busy[b].until > t) {
+					out_busy |= in->busy[b].src == x->src;
+					in_busy |= in->busy[b].dst == x->dst;
+				}
+			ck_assert_msg(out_busy || in_busy,
+				      "%u->%u of the first layer starts at %lld, both sides free at %lld",
+				      x->src, x->dst, (long long)x->start, (long long)t);
+		}
+	}
+}
+
 START_TEST(sunflow_plan_random_is_feasible)
 {
 	enum { R = 12, ND = 300 };
@@ -1341,6 +1389,7 @@ START_TEST(sunflow_plan_random_is_feasible)
 			for (k = 0; k < pl.n; k++)
 				got += pl.r[k].coflow == c0;
 			ck_assert_uint_eq(got, want);
+			check_first_layer_maximal(&in, &pl, c0);
 		}
 		/* later: some pairs moved data, the busy circuits ended */
 		in.now += 700;

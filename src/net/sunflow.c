@@ -431,31 +431,40 @@ static int cmp_cf(const void *a, const void *b)
  * pairs cand[] (indices into q[], in ascending order: heaviest first),
  * seeded greedily by weight so the heavy pairs are kept when the size
  * allows. Writes the chosen indices, by destination port; returns how
- * many. The candidates of each source are reached through a CSR list, so
- * a matching costs O(ports x candidates) at worst. */
+ * many. The candidates of each source are reached through a list (in
+ * candidate order), so a matching costs O(ports x candidates) at worst,
+ * and a call touches only the ports of its candidates: the first layer
+ * matches at every instant a port frees, most often one or two
+ * candidates among hundreds of ports. */
+#define M_NONE UINT32_MAX
+
 struct mstate {
 	const struct pairdem *q;
 	const size_t *cand;
-	uint32_t *adj_off, *adj; /* by source port: candidate positions */
+	const uint32_t *head, *next; /* by source port: candidate positions */
 	long *by_dst;	 /* dst port -> cand position matched, -1 */
 	long *by_src;	 /* src port -> cand position matched, -1 */
 	unsigned *seen;	 /* dst port -> visit stamp */
 	unsigned stamp;
+	uint32_t *mdst; /* the dst ports matched, in the order they were */
+	size_t nm;
 };
 
 static bool augment(struct mstate *m, uint32_t src)
 {
-	uint32_t a;
+	uint32_t k;
 
-	for (a = m->adj_off[src]; a < m->adj_off[src + 1]; a++) {
-		size_t k = m->adj[a];
+	for (k = m->head[src]; k != M_NONE; k = m->next[k]) {
 		const struct pairdem *e = &m->q[m->cand[k]];
+		bool to_free;
 
 		if (m->seen[e->dst] == m->stamp)
 			continue;
 		m->seen[e->dst] = m->stamp;
-		if (m->by_dst[e->dst] < 0 ||
-		    augment(m, m->q[m->cand[m->by_dst[e->dst]]].src)) {
+		to_free = m->by_dst[e->dst] < 0;
+		if (to_free || augment(m, m->q[m->cand[m->by_dst[e->dst]]].src)) {
+			if (to_free) /* the path's end: one more matched */
+				m->mdst[m->nm++] = e->dst;
 			m->by_dst[e->dst] = (long)k;
 			m->by_src[src] = (long)k;
 			return true;
@@ -464,47 +473,74 @@ static bool augment(struct mstate *m, uint32_t src)
 	return false;
 }
 
-/* Scratch of size R (ports) for match_pairs, kept across calls. */
+/* Scratch for match_pairs, kept across the calls of one first layer: the
+ * arrays of size R (ports) are set up once (by_dst, by_src all -1, the
+ * stamps 0) and a call puts back only what it touched. */
 struct mscratch {
-	uint32_t *adj_off, *fill;
+	uint32_t *head;	 /* src port -> its first candidate (if hcall) */
+	unsigned *hcall; /* src port -> the call its head is of */
 	long *by_dst, *by_src;
-	unsigned *seen;
+	unsigned *seen, stamp; /* stamps grow over the calls: no reset */
 	unsigned *failed, fstamp; /* src port -> the call its search failed in */
-	uint32_t *adj;
-	size_t adj_cap;
+	uint32_t *next, *mdst;	  /* by candidate: the next of its source; dsts matched */
+	size_t cap_next, cap_mdst;
 };
 
-static size_t match_pairs(const struct pairdem *q, const size_t *cand,
-			  size_t ncand, unsigned R, struct mscratch *ms,
-			  size_t *chosen)
+static void ms_init(struct mscratch *ms, unsigned R)
 {
-	struct mstate m = { q, cand, ms->adj_off, NULL, ms->by_dst, ms->by_src,
-			    ms->seen, 0 };
-	size_t k, n = 0;
 	unsigned v;
+
+	memset(ms, 0, sizeof(*ms));
+	ms->head = xcalloc(R, sizeof(*ms->head));
+	ms->hcall = xcalloc(R, sizeof(*ms->hcall));
+	ms->by_dst = xcalloc(R, sizeof(*ms->by_dst));
+	ms->by_src = xcalloc(R, sizeof(*ms->by_src));
+	ms->seen = xcalloc(R, sizeof(*ms->seen));
+	ms->failed = xcalloc(R, sizeof(*ms->failed));
+	for (v = 0; v < R; v++)
+		ms->by_dst[v] = ms->by_src[v] = -1;
+}
+
+static void ms_free(struct mscratch *ms)
+{
+	free(ms->head);
+	free(ms->hcall);
+	free(ms->by_dst);
+	free(ms->by_src);
+	free(ms->seen);
+	free(ms->failed);
+	free(ms->next);
+	free(ms->mdst);
+}
+
+static size_t match_pairs(const struct pairdem *q, const size_t *cand,
+			  size_t ncand, struct mscratch *ms, size_t *chosen)
+{
+	struct mstate m = { q, cand, ms->head, NULL, ms->by_dst, ms->by_src, ms->seen, 0,
+			    NULL, 0 };
+	size_t k, i;
 
 	if (!ncand)
 		return 0;
-	ms->fstamp++;
-	xgrow((void **)&ms->adj, &ms->adj_cap, ncand, sizeof(*ms->adj));
-	m.adj = ms->adj;
-	memset(ms->adj_off, 0, (R + 1) * sizeof(*ms->adj_off));
-	for (k = 0; k < ncand; k++)
-		ms->adj_off[q[cand[k]].src + 1]++;
-	for (v = 0; v < R; v++) {
-		ms->adj_off[v + 1] += ms->adj_off[v];
-		ms->fill[v] = ms->adj_off[v];
-		m.by_dst[v] = m.by_src[v] = -1;
-		m.seen[v] = 0;
+	ms->fstamp++; /* this call's number */
+	xgrow((void **)&ms->next, &ms->cap_next, ncand, sizeof(*ms->next));
+	xgrow((void **)&ms->mdst, &ms->cap_mdst, ncand, sizeof(*ms->mdst));
+	m.next = ms->next;
+	m.mdst = ms->mdst;
+	for (k = ncand; k-- > 0;) { /* pushed from the last: lists in order */
+		uint32_t src = q[cand[k]].src;
+
+		ms->next[k] = ms->hcall[src] == ms->fstamp ? ms->head[src] : M_NONE;
+		ms->head[src] = (uint32_t)k;
+		ms->hcall[src] = ms->fstamp;
 	}
-	for (k = 0; k < ncand; k++)
-		ms->adj[ms->fill[q[cand[k]].src]++] = (uint32_t)k;
 	for (k = 0; k < ncand; k++) {
 		const struct pairdem *e = &q[cand[k]];
 
 		if (m.by_src[e->src] < 0 && m.by_dst[e->dst] < 0) {
 			m.by_src[e->src] = (long)k;
 			m.by_dst[e->dst] = (long)k;
+			m.mdst[m.nm++] = e->dst;
 		}
 	}
 	/* A search that fails changes nothing, and what it visited can reach
@@ -512,21 +548,35 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 	 * keeps those marks (the same paths found, fewer visits); a source
 	 * that failed fails again (Kuhn: no augmenting path from it appears
 	 * as the matching grows), so it is not searched twice. */
-	m.stamp++;
+	m.stamp = ++ms->stamp;
 	for (k = 0; k < ncand; k++) {
 		uint32_t src = q[cand[k]].src;
 
 		if (m.by_src[src] >= 0 || ms->failed[src] == ms->fstamp)
 			continue;
 		if (augment(&m, src))
-			m.stamp++;
+			m.stamp = ++ms->stamp;
 		else
 			ms->failed[src] = ms->fstamp;
 	}
-	for (v = 0; v < R; v++)
-		if (m.by_dst[v] >= 0)
-			chosen[n++] = cand[m.by_dst[v]];
-	return n;
+	ms->stamp = m.stamp;
+	/* by destination port; then the ports touched are set back */
+	for (i = 1; i < m.nm; i++) {
+		uint32_t v = m.mdst[i];
+		size_t j = i;
+
+		for (; j > 0 && m.mdst[j - 1] > v; j--)
+			m.mdst[j] = m.mdst[j - 1];
+		m.mdst[j] = v;
+	}
+	for (i = 0; i < m.nm; i++) {
+		size_t kk = (size_t)m.by_dst[m.mdst[i]];
+
+		chosen[i] = cand[kk];
+		m.by_dst[m.mdst[i]] = -1;
+		m.by_src[q[cand[kk]].src] = -1;
+	}
+	return m.nm;
 }
 
 /* Ports freeing up, by time: a min-heap of (time, side x R + port). */
@@ -753,19 +803,13 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	 * candidates are sorted after, so the lists' order does not matter) */
 	uint32_t *spos = xcalloc(2 * c->n, sizeof(uint32_t));
 	unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
-	struct mscratch ms = {
-		.adj_off = xcalloc(R + 1, sizeof(uint32_t)),
-		.fill = xcalloc(R, sizeof(uint32_t)),
-		.by_dst = xcalloc(R, sizeof(long)),
-		.by_src = xcalloc(R, sizeof(long)),
-		.seen = xcalloc(R, sizeof(unsigned)),
-		.failed = xcalloc(R, sizeof(unsigned)),
-	};
+	struct mscratch ms;
 	struct rheap rh = { 0 };
 	size_t left = c->n;
 	int64_t t = in->now;
 	bool first = true;
 
+	ms_init(&ms, R);
 	for (i = 0; i < 2 * (size_t)R; i++)
 		free_at[i] = in->now;
 	for (i = 0; i < in->n_busy; i++) {
@@ -817,7 +861,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			}
 			sort_size(cand, ncand);
 		}
-		nch = match_pairs(q0, cand, ncand, R, &ms, chosen);
+		nch = match_pairs(q0, cand, ncand, &ms, chosen);
 		for (k = 0; k < nch; k++) {
 			const struct pairdem *q = &q0[chosen[k]];
 			int64_t end, d;
@@ -857,13 +901,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	free(side);
 	free(spos);
 	free(mark);
-	free(ms.adj_off);
-	free(ms.fill);
-	free(ms.by_dst);
-	free(ms.by_src);
-	free(ms.seen);
-	free(ms.failed);
-	free(ms.adj);
+	ms_free(&ms);
 	free(rh.v);
 	return t_plan;
 }
