@@ -760,13 +760,15 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 }
 
 /* Pair k leaves side `port` (its out side: end 0, its in side: 1), whose
- * pairs are side[side_off[port] .. end[port]): the last takes its place. */
-static void side_del(uint32_t *side, uint32_t *spos, uint32_t *end, unsigned port, uint32_t k,
-		     unsigned which)
+ * pairs are side[side_off[port] .. end[port]) (and their other sides,
+ * oth[]): the last takes its place. */
+static void side_del(uint32_t *side, uint32_t *oth, uint32_t *spos, uint32_t *end, unsigned port,
+		     uint32_t k, unsigned which)
 {
 	uint32_t at = spos[2 * k + which], last = side[--end[port]];
 
 	side[at] = last;
+	oth[at] = oth[end[port]];
 	spos[2 * last + which] = at;
 }
 
@@ -798,6 +800,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	uint32_t *side_off = xcalloc(2 * (size_t)R + 1, sizeof(uint32_t));
 	uint32_t *side_fill = xcalloc(2 * (size_t)R, sizeof(uint32_t));
 	uint32_t *side = xcalloc(2 * c->n, sizeof(uint32_t));
+	uint32_t *oth = xcalloc(2 * c->n, sizeof(uint32_t)); /* a pair's other side */
 	/* each pair's place on its out side and its in side: a pair done
 	 * leaves both, so that a release reads only the pairs left (the
 	 * candidates are sorted after, so the lists' order does not matter) */
@@ -831,8 +834,10 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	}
 	for (k = 0; k < c->n; k++) {
 		spos[2 * k] = side_fill[q0[k].src];
+		oth[side_fill[q0[k].src]] = R + q0[k].dst;
 		side[side_fill[q0[k].src]++] = (uint32_t)k;
 		spos[2 * k + 1] = side_fill[R + q0[k].dst];
+		oth[side_fill[R + q0[k].dst]] = q0[k].src;
 		side[side_fill[R + q0[k].dst]++] = (uint32_t)k;
 	}
 
@@ -849,11 +854,17 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 				struct release e = rh_pop(&rh);
 				uint32_t a;
 
+				/* the side released is free (an end at or before
+				 * t; a side is taken again only when free, after
+				 * the releases up to then are read): its pairs
+				 * whose other side is free too */
 				for (a = side_off[e.port]; a < side_fill[e.port]; a++) {
-					size_t kk = side[a];
+					size_t kk;
 
-					if (mark[kk] == stamp ||
-					    free_at[q0[kk].src] > t || free_at[R + q0[kk].dst] > t)
+					if (free_at[oth[a]] > t)
+						continue;
+					kk = side[a];
+					if (mark[kk] == stamp)
 						continue;
 					mark[kk] = stamp;
 					cand[ncand++] = kk;
@@ -884,8 +895,8 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			taken[(size_t)q->src * R + q->dst] = sc->tstamp;
 			if (end > t_plan)
 				t_plan = end;
-			side_del(side, spos, side_fill, q->src, (uint32_t)chosen[k], 0);
-			side_del(side, spos, side_fill, R + q->dst, (uint32_t)chosen[k], 1);
+			side_del(side, oth, spos, side_fill, q->src, (uint32_t)chosen[k], 0);
+			side_del(side, oth, spos, side_fill, R + q->dst, (uint32_t)chosen[k], 1);
 			left--;
 		}
 		if (left && !rh.n)
@@ -899,6 +910,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	free(side_off);
 	free(side_fill);
 	free(side);
+	free(oth);
 	free(spos);
 	free(mark);
 	ms_free(&ms);
