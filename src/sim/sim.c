@@ -284,6 +284,7 @@ struct sim {
 	size_t n_cheap, cap_cheap;
 	struct sim_class **tab; /* hash of classes by key */
 	size_t tab_mask;
+	size_t n_hashed; /* classes in it: twice the buckets when it passes them */
 	struct sim_flow **local; /* same-host flows: done at once */
 	size_t n_local, cap_local;
 	struct flow **done; /* scratch of done_fire */
@@ -738,12 +739,42 @@ static void arm_done_seq(struct sim *s, uint64_t seq)
 
 /* ---- classes ---- */
 
-static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
-			 enum flow_path path, bool no_link)
+static uint64_t class_key(const struct sim *s, uint32_t src, uint32_t dst,
+			  enum flow_path path, bool no_link)
 {
 	uint64_t k = (((uint64_t)src * s->H + dst) * 4 + (uint64_t)path) * 2 + no_link;
 
-	return (size_t)(splitmix64(&k) & s->tab_mask);
+	return splitmix64(&k);
+}
+
+static size_t class_hash(const struct sim *s, uint32_t src, uint32_t dst,
+			 enum flow_path path, bool no_link)
+{
+	return (size_t)(class_key(s, src, dst, path, no_link) & s->tab_mask);
+}
+
+/* More classes than buckets: twice the buckets. At scale 1 (paper60)
+ * ten thousand host pairs carry flows at once, and a flow's class was
+ * looked for along chains of several classes, a cache miss each. (The
+ * table never shrinks; the order within a chain matters to nothing.) */
+static void tab_grow(struct sim *s)
+{
+	size_t n = 2 * (s->tab_mask + 1), i;
+	struct sim_class **tab = xcalloc(n, sizeof(*tab));
+	struct sim_class *c, *next;
+
+	for (i = 0; i <= s->tab_mask; i++)
+		for (c = s->tab[i]; c; c = next) {
+			size_t h = (size_t)(class_key(s, c->src, c->dst, c->path, c->no_link) &
+					    (n - 1));
+
+			next = c->hnext;
+			c->hnext = tab[h];
+			tab[h] = c;
+		}
+	free(s->tab);
+	s->tab = tab;
+	s->tab_mask = n - 1;
 }
 
 static bool class_usable(const struct sim *s, const struct sim_class *c)
@@ -946,6 +977,8 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 		c->hnext = s->tab[h];
 		s->tab[h] = c;
 		c->hashed = true;
+		if (++s->n_hashed > s->tab_mask + 1)
+			tab_grow(s);
 		if (c->path == PATH_OCS) {
 			struct sim_class **head = &s->ocs_cls[(size_t)c->sr * s->R + c->dr];
 
@@ -1425,6 +1458,7 @@ static void class_drop(struct sim *s, struct sim_class *c)
 		for (pp = &s->tab[h]; *pp != c; pp = &(*pp)->hnext)
 			;
 		*pp = c->hnext;
+		s->n_hashed--;
 		if (c->path == PATH_OCS) {
 			if (c->pprev)
 				c->pprev->pnext = c->pnext;
