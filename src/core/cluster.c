@@ -556,7 +556,7 @@ int task_start(struct cluster *c, struct hyde_task *t, unsigned host, int64_t no
 	t->state = HYDE_TASK_RUNNING;
 	t->host = (int32_t)host;
 	t->start = now;
-	c->placed[t->job][(t->kind == HYDE_MAP ? 0 : c->topo->racks) + host / c->topo->hosts]++;
+	c->placed[t->job][(t->kind == HYDE_MAP ? 0 : c->topo->racks) + topo_host_rack(c->topo, host)]++;
 	if (t->kind == HYDE_MAP)
 		j->maps_running++;
 	else

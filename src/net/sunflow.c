@@ -302,6 +302,13 @@ SF_QSORT(sort_bits_desc, struct pairdem, bits_before)
 /* the first layer's candidates, at every instant a port frees; the
  * walk's dropped places */
 SF_QSORT(sort_size, size_t, size_before)
+/* the ports a matching took, by number (its output's order) */
+static bool port_before(const uint32_t *a, const uint32_t *b)
+{
+	return *a < *b;
+}
+
+SF_QSORT(sort_port, uint32_t, port_before)
 
 /* Where x is in v[0..n), sorted in that order (it is there). */
 static size_t find_sorted(const struct pairdem *v, size_t n, const struct pairdem *x)
@@ -480,7 +487,10 @@ struct mscratch {
 	uint32_t *head;	 /* src port -> its first candidate (if hcall) */
 	unsigned *hcall; /* src port -> the call its head is of */
 	long *by_dst, *by_src;
-	unsigned *seen, stamp; /* stamps grow over the calls: no reset */
+	/* stamps grow over the calls: no reset (a call adds one, and one
+	 * per pair it matches, which is then scheduled: at most twice the
+	 * layer's pairs in all) */
+	unsigned *seen, stamp;
 	unsigned *failed, fstamp; /* src port -> the call its search failed in */
 	uint32_t *next, *mdst;	  /* by candidate: the next of its source; dsts matched */
 	size_t cap_next, cap_mdst;
@@ -561,14 +571,7 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 	}
 	ms->stamp = m.stamp;
 	/* by destination port; then the ports touched are set back */
-	for (i = 1; i < m.nm; i++) {
-		uint32_t v = m.mdst[i];
-		size_t j = i;
-
-		for (; j > 0 && m.mdst[j - 1] > v; j--)
-			m.mdst[j] = m.mdst[j - 1];
-		m.mdst[j] = v;
-	}
+	sort_port(m.mdst, m.nm);
 	for (i = 0; i < m.nm; i++) {
 		size_t kk = (size_t)m.by_dst[m.mdst[i]];
 

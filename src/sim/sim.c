@@ -1990,11 +1990,6 @@ static int cmp_slot(const void *a, const void *b)
 	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
-/* Flows end: the same-host ones, and the members of the classes due now
- * (what is left of them is the rounding down of rates). The classes are
- * visited as a walk over the active array would: in slot order, and a
- * class moved into the slot of one released is next; so the controller
- * hears of the flows in the order it always has. */
 /* A flow done is kept for the next one (as the controller keeps its
  * struct flow): malloc's free memory grew into lists walked at every
  * allocation when millions came and went. */
@@ -2015,11 +2010,15 @@ static struct sim_flow *sf_new(struct sim *s)
 	return sf;
 }
 
+/* Flows end: the same-host ones, and the members of the classes due now
+ * (what is left of them is the rounding down of rates). The classes are
+ * visited as a walk over the active array would: in slot order, and a
+ * class moved into the slot of one released is next; so the controller
+ * hears of the flows in the order it always has. */
 static void done_fire(struct evloop *l, struct evtimer *t)
 {
 	struct sim *s = (struct sim *)((char *)t - offsetof(struct sim, done_timer));
 	int64_t now = ctl_now(s->ctl);
-	struct sim_class *dead = NULL;
 	size_t n = 0, nd = 0, i;
 	bool defer = false;
 
@@ -2096,21 +2095,14 @@ static void done_fire(struct evloop *l, struct evtimer *t)
 					       (long long)now);
 				break;
 			}
-			/* moves last into its slot; freed below, as dues may
-			 * still hold it */
+			/* moves last into its slot; onto the spare list, not
+			 * reused before this loop ends (dues may still hold
+			 * it: its due is false, it is passed over) */
 			class_drop(s, c);
-			c->hnext = dead;
-			dead = c;
+			c->hnext = s->spare_cls;
+			s->spare_cls = c;
 			c = last != c ? last : NULL;
 		}
-	}
-	if (dead) { /* kept for the next classes, as flows are */
-		struct sim_class *tail = dead;
-
-		while (tail->hnext)
-			tail = tail->hnext;
-		tail->hnext = s->spare_cls;
-		s->spare_cls = dead;
 	}
 	s->n_flows -= n;
 	/* the rates without them, then the controller hears (and may start
