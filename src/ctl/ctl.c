@@ -647,6 +647,8 @@ static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t 
 
 	if (f) { /* one done, reused (see flow_forget) */
 		c->spare_flows = f->lnext;
+		if (c->spare_flows) /* (the next one made: on its way) */
+			__builtin_prefetch(c->spare_flows, 1);
 		memset(f, 0, sizeof(*f));
 	} else {
 		f = xcalloc(1, sizeof(*f));
