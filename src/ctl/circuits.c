@@ -156,10 +156,11 @@ void cexec_destroy(struct ctl *c)
 	free(x->busy);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr,
-			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
+			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f only for any demand, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
 			(unsigned long long)x->plans,
 			x->plans ? (double)x->plan_live / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_read / (double)x->plans : 0.0,
+			x->plans ? (double)x->plan_skip / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_demands / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_resv / (double)x->plans : 0.0,
 			(unsigned long long)x->reconfigs);
@@ -398,7 +399,7 @@ static void replan(struct ctl *c)
 
 		for (i = 0; i < js->n_lv; i++) {
 			struct live_pair *lp = &js->lv[i];
-			bool kept;
+			bool kept, busy_now;
 
 			if (lp->idx == LIVE_GONE)
 				continue;
@@ -407,7 +408,19 @@ static void replan(struct ctl *c)
 			 * Coflow-Benchmark has tens of thousands of pairs, a
 			 * few hundred moving) */
 			kept = !lp->fresh && (!lp->circ || pair_still(c, lp));
-			if (!kept || x->verify) {
+			busy_now = x->owner[lp->src] == (int32_t)job &&
+				   x->out_of[lp->src] == (int32_t)lp->dst && x->resv_end[lp->src] > now;
+			if (!kept && busy_now && js->pairs[lp->idx].n_active && !x->verify) {
+				/* reserved: the plan keeps its circuit to the
+				 * reservation's end and asks only whether it has
+				 * demand left, which active flows are; their bits
+				 * are read at the first plan it is not reserved */
+				lp->bits = 1;
+				lp->fresh = true;
+				lp->circ = false;
+				js->pairs[lp->idx].active_known = false;
+				x->plan_skip++;
+			} else if (!kept || x->verify) {
 				struct ocs_pair *p = &js->pairs[lp->idx];
 				double b = pair_bits_left(c, p);
 
@@ -422,8 +435,7 @@ static void replan(struct ctl *c)
 			if (lp->bits <= 0)
 				continue;
 			/* a started reservation keeps its circuit to its end */
-			if (x->owner[lp->src] == (int32_t)job &&
-			    x->out_of[lp->src] == (int32_t)lp->dst && x->resv_end[lp->src] > now) {
+			if (busy_now) {
 				xgrow((void **)&x->busy, &x->cap_busy, nb + 1, sizeof(*x->busy));
 				busy = x->busy; /* (one per source port at most) */
 				busy[nb++] = (struct cs_busy){ lp->src, lp->dst, job,

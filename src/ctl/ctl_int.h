@@ -236,7 +236,7 @@ struct cexec {
 	struct evtimer resv_timer, replan_timer, soon_timer;
 	uint64_t reconfigs;
 	uint64_t plans;
-	uint64_t plan_live, plan_read, plan_demands, plan_resv; /* summed over the plans */
+	uint64_t plan_live, plan_read, plan_skip, plan_demands, plan_resv; /* summed over the plans */
 	/* a plan's demand and busy circuits, kept with their room */
 	struct cs_demand *d;
 	struct cs_busy *busy;
