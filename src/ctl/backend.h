@@ -40,6 +40,10 @@ struct backend_ops {
 	/* Bytes of an active flow still to arrive, if the backend knows
 	 * (may be NULL: the controller then counts the whole flow). */
 	uint64_t (*flow_remaining)(struct backend *b, struct flow *f);
+	/* The same for n flows at once, into left[] (may be NULL: one
+	 * flow_remaining each); the fluid model reads them with their
+	 * records' cache misses overlapped. */
+	void (*flows_remaining)(struct backend *b, struct flow *const *f, size_t n, uint64_t *left);
 	/* Bytes each link of the fabric has carried since the run began,
 	 * in the network view's link order (netview.c): frames on the
 	 * emulated fabric, payload in the fluid model (may be NULL).

@@ -68,7 +68,7 @@ struct flow {
 	struct flow *next; /* in a wait queue */
 	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
 	struct flow *aprev, *anext; /* active (the network view) */
-	struct flow *iprev, *inext; /* active into its dst_host over a link */
+	uint32_t islot;	/* active into its dst_host over a link: in its into[] */
 	uint32_t pair;	   /* OCS: index of its pair in the job's */
 	/* batched outputs (ctl_int.h, struct jlazy): while it waits, the flow
 	 * holds its host's outputs from lz_from on, less lz_adj_* */

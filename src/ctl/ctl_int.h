@@ -213,9 +213,15 @@ struct netview {
 	int64_t t_prev, t_last;
 	unsigned nsamples;
 	unsigned *flows;       /* active flows per link now */
-	/* per host, its active flows in over a link (not host-local), newest
-	 * first as c->active_head: hyde_net_flows_into */
-	struct flow **into;
+	/* per host, its active flows in over a link (not host-local), oldest
+	 * first (hyde_net_flows_into reads them back to front, newest first
+	 * as c->active_head); an array, not a list, so that a snapshot asks
+	 * memory for all of them at once. A flow that ends leaves a hole
+	 * (NULL) at its islot; holes are closed up once they are half. */
+	struct into { struct flow **v; uint32_t n, cap, holes; } *into;
+	struct flow **rd; /* (ctl_net_flows_into's, with the bytes left) */
+	uint64_t *rd_left;
+	size_t cap_rd, cap_rd_left;
 };
 
 /* The circuit executor (circuits.c). */

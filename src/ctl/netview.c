@@ -95,10 +95,17 @@ void netview_init(struct ctl *c)
 
 void netview_free(struct ctl *c)
 {
+	unsigned h;
+
 	free(c->net.prev);
 	free(c->net.last);
 	free(c->net.flows);
+	if (c->net.into)
+		for (h = 0; h < topo_n_hosts(c->t); h++)
+			free(c->net.into[h].v);
 	free(c->net.into);
+	free(c->net.rd);
+	free(c->net.rd_left);
 	metrics_free(c);
 }
 
@@ -144,27 +151,39 @@ void netview_start(struct ctl *c)
 void netview_flow(struct ctl *c, struct flow *f, int d)
 {
 	unsigned l[4], n = flow_links(c->t, f->path, f->link_host, f->dst_host, f->no_link, l), k;
-	struct flow **head = &c->net.into[f->dst_host];
+	struct into *q = &c->net.into[f->dst_host];
 
 	for (k = 0; k < n; k++)
 		c->net.flows[l[k]] += (unsigned)d;
 	if (f->path == PATH_HOST)
 		return;
-	if (d > 0) { /* at the head, as the active list */
-		f->iprev = NULL;
-		f->inext = *head;
-		if (f->inext)
-			f->inext->iprev = f;
-		*head = f;
+	if (d > 0) {
+		if (q->n == q->cap) {
+			q->cap = q->cap ? 2 * q->cap : 8;
+			q->v = xrealloc(q->v, (size_t)q->cap * sizeof(*q->v));
+		}
+		f->islot = q->n;
+		q->v[q->n++] = f;
 		return;
 	}
-	if (f->iprev)
-		f->iprev->inext = f->inext;
-	else
-		*head = f->inext;
-	if (f->inext)
-		f->inext->iprev = f->iprev;
-	f->iprev = f->inext = NULL;
+	q->v[f->islot] = NULL;
+	q->holes++;
+	while (q->n && !q->v[q->n - 1]) { /* (the newest ones ended) */
+		q->n--;
+		q->holes--;
+	}
+	if (q->holes > 8 && 2 * q->holes > q->n) {
+		uint32_t i, j = 0;
+
+		for (i = 0; i < q->n; i++)
+			if (q->v[i]) {
+				q->v[j] = q->v[i];
+				q->v[j]->islot = j;
+				j++;
+			}
+		q->n = j;
+		q->holes = 0;
+	}
 }
 
 int ctl_net_link(struct ctl *c, enum hyde_link_kind kind, unsigned idx,
@@ -197,13 +216,16 @@ void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to)
 	*to = c->net.t_prev < 0 ? -1 : c->net.t_last;
 }
 
-/* A flow as the network view gives it, with the bytes it has left now. */
-static void flow_state(struct ctl *c, struct flow *f, struct hyde_flow_state *out)
+/* The bytes an active flow has left now, as far as the backend can tell. */
+static uint64_t flow_left(struct ctl *c, struct flow *f)
 {
-	uint64_t left = f->bytes;
+	return c->be.ops->flow_remaining ? c->be.ops->flow_remaining(&c->be, f) : f->bytes;
+}
 
-	if (c->be.ops->flow_remaining)
-		left = c->be.ops->flow_remaining(&c->be, f);
+/* A flow as the network view gives it, with the bytes it has left now
+ * (flow_left's, or the backend's flows_remaining's). */
+static void flow_state(struct flow *f, uint64_t left, struct hyde_flow_state *out)
+{
 	if (left > f->bytes)
 		left = f->bytes;
 	*out = (struct hyde_flow_state){
@@ -228,20 +250,37 @@ size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max)
 
 	for (f = c->active_head; f; f = f->anext, n++)
 		if (n < max)
-			flow_state(c, f, &out[n]);
+			flow_state(f, flow_left(c, f), &out[n]);
 	return n;
 }
 
 size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max)
 {
-	size_t n = 0;
-	struct flow *f;
+	size_t n = 0, k, i;
+	struct into *q;
 
 	if (host >= topo_n_hosts(c->t))
 		return 0;
-	for (f = c->net.into[host]; f; f = f->inext, n++)
-		if (n < max)
-			flow_state(c, f, &out[n]);
+	q = &c->net.into[host];
+	for (i = q->n; i-- > 0;)
+		if (q->v[i]) {
+			if (n < max) {
+				xgrow((void **)&c->net.rd, &c->net.cap_rd, n + 1, sizeof(*c->net.rd));
+				c->net.rd[n] = q->v[i];
+			}
+			n++;
+		}
+	k = n < max ? n : max;
+	if (!c->be.ops->flows_remaining) {
+		for (i = 0; i < k; i++)
+			flow_state(c->net.rd[i], flow_left(c, c->net.rd[i]), &out[i]);
+		return n;
+	}
+	/* (the backend's counts asked all at once: see flows_remaining) */
+	xgrow((void **)&c->net.rd_left, &c->net.cap_rd_left, k + 1, sizeof(*c->net.rd_left));
+	c->be.ops->flows_remaining(&c->be, c->net.rd, k, c->net.rd_left);
+	for (i = 0; i < k; i++)
+		flow_state(c->net.rd[i], c->net.rd_left[i], &out[i]);
 	return n;
 }
 
