@@ -17,6 +17,8 @@
 #include "core/rundir.h"
 #include "ctl/ctl.h"
 #include "ctl/ctl_int.h"
+#include "ctl/live.h"
+#include "ctl/sched_host.h"
 #include "net/csched.h"
 #include "sim/maxmin.h"
 
@@ -1096,7 +1098,9 @@ END_TEST
 /* hyde_net_flows_into is hyde_net_flows's flows into the host over its
  * link, in the same order with the same fields, for every host at every
  * pick of a run with reads, fetches and writes on every path (host,
- * rack, EPS, OCS; per host and, with -B fetch=rack, per rack). */
+ * rack, EPS, OCS; per host and, with -B fetch=rack, per rack). The live
+ * view's flows on each path (counted as flows start and end) are the
+ * view's too. */
 static size_t into_checks, into_paths[4], into_multi;
 
 static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
@@ -1104,11 +1108,20 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	size_t n = hyde_net_flows(s, NULL, 0), m, i, k;
 	struct hyde_flow_state *all = xcalloc(n + 1, sizeof(*all)), *in = xcalloc(n + 1, sizeof(*in));
+	size_t on[4] = { 0 };
+	struct live_status ls;
 	unsigned h;
 
 	ck_assert_uint_eq(hyde_net_flows(s, all, n), n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		into_paths[all[i].path]++;
+		on[all[i].path]++;
+	}
+	ctl_live(s->host->ctl, false, &ls);
+	ck_assert_uint_eq(ls.flows_host, on[HYDE_PATH_HOST]);
+	ck_assert_uint_eq(ls.flows_rack, on[HYDE_PATH_RACK]);
+	ck_assert_uint_eq(ls.flows_eps, on[HYDE_PATH_EPS]);
+	ck_assert_uint_eq(ls.flows_ocs, on[HYDE_PATH_OCS]);
 	for (h = 0; h < ci->n_hosts; h++) {
 		m = hyde_net_flows_into(s, h, in, n);
 		for (i = 0, k = 0; i < n; i++) {

@@ -526,6 +526,7 @@ static void flow_activate(struct ctl *c, struct flow *f)
 	f->start = ctl_now(c);
 	c->host_out[f->link_host] += !f->no_link;
 	c->host_in[f->dst_host]++;
+	c->active_paths[f->path]++;
 	f->aprev = NULL;
 	f->anext = c->active_head;
 	if (f->anext)
@@ -1256,6 +1257,7 @@ static void flow_ended(struct ctl *c, struct flow *f)
 	f->end = ctl_now(c);
 	c->host_out[f->link_host] -= !f->no_link;
 	c->host_in[f->dst_host]--;
+	c->active_paths[f->path]--;
 	if (f->aprev)
 		f->aprev->anext = f->anext;
 	else

@@ -317,6 +317,9 @@ struct ctl {
 	uint64_t kind_flows[HYDE_FLOW_KINDS], kind_bytes[HYDE_FLOW_KINDS];
 	uint64_t kind_cross_bytes[HYDE_FLOW_KINDS];
 	unsigned *host_out, *host_in;
+	/* active flows by path (enum flow_path): the live view's counts,
+	 * not a walk of the active list four times a second */
+	unsigned active_paths[PATH_OCS + 1];
 	struct cexec cx;
 	bool failed;
 	bool at_horizon; /* the run stopped at opts.horizon */

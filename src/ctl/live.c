@@ -156,7 +156,6 @@ void ctl_live(struct ctl *c, bool final, struct live_status *s)
 {
 	const struct topo *t = c->t;
 	int64_t last_arrival = 0;
-	const struct flow *f;
 	unsigned k, i;
 	size_t j;
 
@@ -175,14 +174,10 @@ void ctl_live(struct ctl *c, bool final, struct live_status *s)
 	s->eta_ns = final ? 0 : live_eta(s->wall_ns, s->run_ns, last_arrival,
 					 c->loop.clock != EVLOOP_VIRTUAL, s->jobs,
 					 s->done + s->failed);
-	for (f = c->active_head; f; f = f->anext) {
-		switch (f->path) {
-		case PATH_EPS: s->flows_eps++; break;
-		case PATH_OCS: s->flows_ocs++; break;
-		case PATH_RACK: s->flows_rack++; break;
-		case PATH_HOST: s->flows_host++; break;
-		}
-	}
+	s->flows_eps = c->active_paths[PATH_EPS];
+	s->flows_ocs = c->active_paths[PATH_OCS];
+	s->flows_rack = c->active_paths[PATH_RACK];
+	s->flows_host = c->active_paths[PATH_HOST];
 	s->has_ocs = t->has_ocs;
 	if (c->cx.out_of)
 		for (i = 0; i < t->racks; i++)
