@@ -6,6 +6,7 @@
 #include "core/evloop.h"
 #include "core/evq.h"
 #include "core/rng.h"
+#include "core/util.h"
 
 struct ev {
 	struct evq_node node;
@@ -195,6 +196,124 @@ START_TEST(horizon_virtual)
 }
 END_TEST
 
+/* evloop_take: a chain of steps taken at once comes out in the order a
+ * timer re-armed for each step gives (it waits behind events queued at
+ * its instant, and stops at the horizon), with as many events counted. */
+struct log {
+	int id[64];
+	int64_t at[64];
+	int n;
+};
+
+struct chain {
+	struct evtimer t;
+	struct log *log;
+	bool take;
+	int k; /* the next step */
+};
+
+struct other {
+	struct evtimer t;
+	struct log *log;
+	int id;
+	struct other *then; /* armed from this one, `after` later */
+	int64_t after;
+};
+
+static const int64_t chain_steps[] = { 0, 5, 10, 15, 20, 25, 30, 37, 40, 45 };
+
+static void note(struct log *g, int id, int64_t at)
+{
+	ck_assert_int_lt(g->n, 64);
+	g->id[g->n] = id;
+	g->at[g->n++] = at;
+}
+
+static void chain_fire(struct evloop *l, struct evtimer *t)
+{
+	struct chain *c = (struct chain *)t;
+
+	do {
+		note(c->log, 0, l->now);
+		if (++c->k == (int)ARRAY_SIZE(chain_steps))
+			return;
+	} while (c->take && evloop_take(l, chain_steps[c->k]));
+	evloop_at(l, t, chain_steps[c->k]);
+}
+
+static void other_fire(struct evloop *l, struct evtimer *t)
+{
+	struct other *o = (struct other *)t;
+
+	note(o->log, o->id, l->now);
+	if (o->then)
+		evloop_at(l, &o->then->t, l->now + o->after);
+}
+
+static uint64_t run_chain(bool take, struct log *g, int64_t *now)
+{
+	struct evloop l;
+	struct chain c = { .log = g, .take = take };
+	/* 1 at 10 and 2 at 20 were queued first: they go before the chain's
+	 * steps at 10 and 20; 1 queues 3 for 25 before the chain's step at
+	 * 15 is armed (or taken): 3 goes first at 25 too; 4 at 37, queued
+	 * first, goes before the step at 37 */
+	struct other o3 = { .log = g, .id = 3 }, o1 = { .log = g, .id = 1, .then = &o3, .after = 15 };
+	struct other o2 = { .log = g, .id = 2 }, o4 = { .log = g, .id = 4 };
+	uint64_t events;
+
+	ck_assert_int_eq(evloop_init(&l, EVLOOP_VIRTUAL), 0);
+	evtimer_init(&c.t, chain_fire);
+	evtimer_init(&o1.t, other_fire);
+	evtimer_init(&o2.t, other_fire);
+	evtimer_init(&o3.t, other_fire);
+	evtimer_init(&o4.t, other_fire);
+	evloop_at(&l, &o1.t, 10);
+	evloop_at(&l, &o2.t, 20);
+	evloop_at(&l, &o4.t, 37);
+	evloop_at(&l, &c.t, 0);
+	l.until = 40; /* the step at 40 fires, 45 does not */
+	ck_assert_int_eq(evloop_run(&l), 0);
+	ck_assert(l.reached);
+	ck_assert(evtimer_armed(&c.t));
+	events = l.events;
+	*now = l.now;
+	/* a stopped loop takes nothing, nor does one past its horizon */
+	ck_assert(!evloop_take(&l, 41));
+	l.until = INT64_MAX;
+	evloop_cancel(&l, &c.t);
+	l.stop = true;
+	ck_assert(!evloop_take(&l, 41));
+	l.stop = false;
+	ck_assert(evloop_take(&l, 41));
+	ck_assert_int_eq(l.now, 41);
+	ck_assert(!evloop_take(&l, 40)); /* never back */
+	evloop_destroy(&l);
+	return events;
+}
+
+START_TEST(take_as_a_timer)
+{
+	struct log timed = { .n = 0 }, taken = { .n = 0 };
+	int64_t now_timed, now_taken;
+	uint64_t ev_timed = run_chain(false, &timed, &now_timed);
+	uint64_t ev_taken = run_chain(true, &taken, &now_taken);
+	static const int want[] = { 0, 0, 1, 0, 0, 2, 0, 3, 0, 0, 4, 0, 0 };
+	int i;
+
+	ck_assert_int_eq(timed.n, (int)ARRAY_SIZE(want));
+	for (i = 0; i < timed.n; i++)
+		ck_assert_int_eq(timed.id[i], want[i]);
+	ck_assert_int_eq(taken.n, timed.n);
+	for (i = 0; i < timed.n; i++) {
+		ck_assert_int_eq(taken.id[i], timed.id[i]);
+		ck_assert_int_eq(taken.at[i], timed.at[i]);
+	}
+	ck_assert_uint_eq(ev_taken, ev_timed);
+	ck_assert_int_eq(now_taken, now_timed);
+}
+END_TEST
+
 Suite *evq_suite(void)
 {
 	Suite *s = suite_create("evq");
@@ -205,6 +324,7 @@ Suite *evq_suite(void)
 	tcase_add_test(tc, reserved_place_among_ties);
 	tcase_add_test(tc, rng_reproducible);
 	tcase_add_test(tc, horizon_virtual);
+	tcase_add_test(tc, take_as_a_timer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -69,6 +69,18 @@ uint64_t evloop_reserve(struct evloop *l)
 	return evq_reserve(&l->q);
 }
 
+bool evloop_take(struct evloop *l, int64_t when)
+{
+	const struct evq_node *next = evq_peek(&l->q);
+
+	if (l->clock != EVLOOP_VIRTUAL || l->stop || (l->flag && *l->flag && l->on_flag) ||
+	    when < l->now || when > l->until || (next && next->t <= when))
+		return false;
+	l->now = when;
+	l->events++;
+	return true;
+}
+
 void evloop_cancel(struct evloop *l, struct evtimer *t)
 {
 	evq_remove(&l->q, &t->node);

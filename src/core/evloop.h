@@ -77,6 +77,14 @@ void evloop_cancel(struct evloop *l, struct evtimer *t);
 /* evloop_at as if called when `seq` was taken (evloop_reserve). */
 void evloop_at_seq(struct evloop *l, struct evtimer *t, int64_t when, uint64_t seq);
 uint64_t evloop_reserve(struct evloop *l);
+/* Virtual clock, from a timer's callback: move to `when` and handle it
+ * there at once, as a timer armed now for `when` would be (it would go
+ * behind everything queued, and so fire next only when every event queued
+ * is later, the horizon is not passed, and nothing stops the loop): true,
+ * and the clock is at `when`, counted as an event; false, and nothing
+ * changed (arm a timer). A chain of heartbeats with nothing between them
+ * costs no trip through the queue. */
+bool evloop_take(struct evloop *l, int64_t when);
 static inline bool evtimer_armed(const struct evtimer *t)
 {
 	return evq_queued(&t->node);

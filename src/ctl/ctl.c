@@ -932,6 +932,12 @@ static void task_started(struct ctl *c, struct hyde_task *t, unsigned host)
 		shuffle_maybe_open(c, t->job);
 }
 
+static bool job_pending(const struct hyde_job *j)
+{
+	return j->state == HYDE_JOB_READY &&
+	       (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE));
+}
+
 /* Is there a task any scheduler could start: a pending task of a ready
  * job? Over the jobs arrived and not done (dropping those done), so that a
  * heartbeat with nothing to start costs those jobs, not a pick (a
@@ -942,15 +948,15 @@ bool ctl_anything_pending(struct ctl *c)
 	bool any = false;
 
 	/* no job ended since the list was last compacted: nothing to drop,
-	 * the first ready job with a pending task answers */
+	 * any ready job with a pending task answers, the last one first */
 	if (c->c->n_ended == c->ended_seen) {
-		for (i = 0; i < c->n_arrived; i++) {
-			const struct hyde_job *j = &c->c->jobs[c->arrived[i]];
-
-			if (j->state == HYDE_JOB_READY &&
-			    (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE)))
+		if (c->n_arrived && job_pending(&c->c->jobs[c->pending_hint]))
+			return true;
+		for (i = 0; i < c->n_arrived; i++)
+			if (job_pending(&c->c->jobs[c->arrived[i]])) {
+				c->pending_hint = c->arrived[i];
 				return true;
-		}
+			}
 		return false;
 	}
 	c->ended_seen = c->c->n_ended;
@@ -960,9 +966,10 @@ bool ctl_anything_pending(struct ctl *c)
 		if (j->state == HYDE_JOB_DONE || j->state == HYDE_JOB_FAILED)
 			continue;
 		c->arrived[k++] = c->arrived[i];
-		if (!any && j->state == HYDE_JOB_READY &&
-		    (hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE)))
+		if (!any && job_pending(j)) {
+			c->pending_hint = c->arrived[i];
 			any = true;
+		}
 	}
 	c->n_arrived = k;
 	return any;

@@ -301,6 +301,10 @@ struct ctl {
 	uint32_t *arrived; /* jobs arrived and maybe not done */
 	size_t n_arrived;
 	size_t ended_seen; /* the cluster's n_ended when arrived was compacted */
+	/* the job that last answered ctl_anything_pending (asked first: it
+	 * most often still has a task pending, where the scan walked every
+	 * ready job whose tasks all run, at every heartbeat) */
+	uint32_t pending_hint;
 	struct evtimer arrival_timer, heartbeat_timer, progress_timer;
 	struct nodes nodes;
 	struct netview net;

@@ -105,17 +105,16 @@ static uint32_t next_armed(const struct nodes *n, uint32_t r, uint32_t H)
 	}
 }
 
-/* Arm the timer at the first heartbeat of an armed host at or after
- * `from` and at or after the cursor (cycle, pos): the first heartbeat not
- * fired yet. Nothing when no host is armed. */
-static void arm(struct ctl *c, int64_t from)
+/* The first heartbeat of an armed host at or after `from` and at or
+ * after the cursor (cycle, pos): the first heartbeat not fired yet; its
+ * time in *when, its cycle and rank in (t_cycle, t_rank). False when no
+ * host is armed. */
+static bool next_beat(struct ctl *c, int64_t from, int64_t *when)
 {
 	struct nodes *n = &c->nodes;
 	uint32_t H = topo_n_hosts(c->t), r, lo, hi;
 	int64_t cycle;
 
-	if (evtimer_armed(&n->timer))
-		evloop_cancel(&c->loop, &n->timer);
 	/* heartbeats before `from` were missed (no host armed, or nothing
 	 * pending): the cursor skips them, never going back */
 	if (n->cycle + n->period <= from) {
@@ -141,36 +140,54 @@ static void arm(struct ctl *c, int64_t from)
 	if (r == H) {
 		r = next_armed(n, 0, H);
 		if (r == H)
-			return; /* every host full: a released container re-arms */
+			return false; /* every host full: a released container re-arms */
 		cycle += n->period;
 	}
 	n->t_cycle = cycle;
 	n->t_rank = r;
-	evloop_at(&c->loop, &n->timer, cycle + n->sphase[r]);
+	*when = cycle + n->sphase[r];
+	return true;
 }
 
+/* Arm the timer at the next heartbeat (next_beat); none when no host is
+ * armed. */
+static void arm(struct ctl *c, int64_t from)
+{
+	struct nodes *n = &c->nodes;
+	int64_t when;
+
+	if (evtimer_armed(&n->timer))
+		evloop_cancel(&c->loop, &n->timer);
+	if (next_beat(c, from, &when))
+		evloop_at(&c->loop, &n->timer, when);
+}
+
+/* A heartbeat, and the next ones in a row while nothing else comes
+ * between (evloop_take: no trip through the queue, the same order) */
 static void heartbeat_fire(struct evloop *l, struct evtimer *tm)
 {
 	struct ctl *c = NODES_OF_TIMER(tm);
 	struct nodes *n = &c->nodes;
-	unsigned h = n->byrank[n->t_rank];
+	int64_t when;
 
-	(void)l;
-	n->cycle = n->t_cycle;
-	n->pos = n->t_rank + 1;
-	if (n->pos == topo_n_hosts(c->t)) {
-		n->pos = 0;
-		n->cycle += n->period;
-	}
-	if (c->failed)
-		return;
-	if (!ctl_anything_pending(c)) {
-		n->sleeping = true; /* until a job becomes ready */
-		return;
-	}
-	ctl_node_heartbeat(c, h);
-	if (!c->failed && !evtimer_armed(&n->timer))
-		arm(c, evloop_event_time(&c->loop));
+	do {
+		n->cycle = n->t_cycle;
+		n->pos = n->t_rank + 1;
+		if (n->pos == topo_n_hosts(c->t)) {
+			n->pos = 0;
+			n->cycle += n->period;
+		}
+		if (c->failed)
+			return;
+		if (!ctl_anything_pending(c)) {
+			n->sleeping = true; /* until a job becomes ready */
+			return;
+		}
+		ctl_node_heartbeat(c, n->byrank[n->t_rank]);
+		if (c->failed || evtimer_armed(&n->timer) || !next_beat(c, evloop_event_time(l), &when))
+			return;
+	} while (evloop_take(l, when));
+	evloop_at(l, &n->timer, when);
 }
 
 /* period 0: every free container of every host, in the cycle's order */
