@@ -15,6 +15,12 @@
 # its rack's); the main job keeps its shuffle bytes with the rates equal
 # to water-filling from scratch and the circuit planner's counts checked
 # (HYDE_SIM_VERIFY); fetch=host is the default, byte for byte.
+# -B open_batch (also coarser, off by default): at a reduce's opening the
+# outputs already done on one host go in one fetch, where each started its
+# own while a copy was free (four maps on one host: one fetch of the four
+# outputs, not four, ending as they did) or its circuit up (the default
+# scheduler on rack8: fewer fetches over circuits, every reduce's bytes
+# the same, the planner's counts checked).
 . "${HYDE_SRCDIR}/tests/lib.sh"
 
 shuffle_rows() { # RUN: path,bytes,start,end,fct,src,dst,name of its shuffle flows
@@ -104,6 +110,35 @@ expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s fair -B fetch=host -o "$tmpdir
 for f in flows.csv coflows.csv jobs.csv; do
 	cmp -s "$tmpdir/h/$f" "$tmpdir/x-fair/$f" || fail "fetch=host: $f differs from the default's"
 done
+
+# -B open_batch: four outputs done on one host when the reduce opens
+# (slowstart=1), five copies free
+printf 'racks 2\nhosts 1\ncontainers 4\nreplicas 1\nhost_rate 100Mbit\nuplink_rate 1Gbit\nocs no\n' >"$tmpdir/o.topo"
+printf 'job id=o arrival=0s input=1MB shuffle=4000000B output=0B maps=4 reduces=1 map_time=0.5s reduce_time=0s map_racks=1,1,1,1 reduce_racks=0\n' >"$tmpdir/o.wl"
+for b in no yes; do
+	expect_status 0 "$HYDE" sim -q -t "$tmpdir/o.topo" -w "$tmpdir/o.wl" --no-io --heartbeat 0 -S slowstart=1 \
+		-B open_batch=$b -o "$tmpdir/o-$b"
+done
+[ "$(shuffle_rows "$tmpdir/o-no" | cut -d, -f1-5 | sort | uniq -c | awk '{ printf "%s:%s ", $1, $2 }')" = \
+	"4:eps,1000000,500000000,820000000,320000000 " ] || fail "open_batch=no: $(shuffle_rows "$tmpdir/o-no")"
+[ "$(shuffle_rows "$tmpdir/o-yes" | cut -d, -f1-7)" = "eps,4000000,500000000,820000000,320000000,r1h0,r0h0" ] ||
+	fail "open_batch=yes: expected one fetch of the four outputs: $(shuffle_rows "$tmpdir/o-yes")"
+# circuits up at openings (the default scheduler's): every reduce's bytes
+reduce_bytes() { # RUN: job/reduce,bytes of every reduce, sorted
+	awk -F, '$13 == "shuffle" { split($16, n, "/"); b[n[1] "/" n[3]] += $5 }
+		END { for (k in b) print k "," b[k] }' "$1/flows.csv" | sort
+}
+HYDE_SIM_VERIFY=1
+export HYDE_SIM_VERIFY
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s default -B open_batch=yes -o "$tmpdir/ob"
+unset HYDE_SIM_VERIFY
+expect_status 0 "$HYDE" sim -q -t "$T" -w "$W" -s default -o "$tmpdir/ob0"
+[ "$(reduce_bytes "$tmpdir/ob")" = "$(reduce_bytes "$tmpdir/ob0")" ] || fail "open_batch: a reduce's bytes differ"
+n1=$(awk -F, '$13 == "shuffle" && $4 == "ocs"' "$tmpdir/ob/flows.csv" | wc -l)
+n0=$(awk -F, '$13 == "shuffle" && $4 == "ocs"' "$tmpdir/ob0/flows.csv" | wc -l)
+[ "$n1" -gt 0 ] && [ "$n1" -lt "$n0" ] || fail "open_batch: $n1 fetches over circuits, $n0 without"
+expect_status 2 "$HYDE" sim -q --replay "$tmpdir/x-fair" -B open_batch=yes -o "$tmpdir/bad"
+contains "$err" "open_batch: not with --replay"
 
 expect_status 2 "$HYDE" sim -q -t "$T" -w "$W" -B fetch=pod -o "$tmpdir/bad"
 contains "$err" "fetch: expected host or rack, got 'pod'"

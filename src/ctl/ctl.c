@@ -324,6 +324,7 @@ void ctl_free(struct ctl *c)
 	free(c->live_jobs);
 	free(c->live_tmp);
 	free(c->rel_v);
+	free(c->opening_src);
 	if (c->js && c->wl)
 		for (i = 0; i < c->wl->n_jobs; i++) {
 			struct jstate *j = &c->js[i];
@@ -586,7 +587,8 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
 			rs->wait_head = f;
 		rs->wait_tail = f;
 	}
-	reduce_pump(c, &c->js[f->job], rs);
+	if (!c->opening) /* (else at the opening's end) */
+		reduce_pump(c, &c->js[f->job], rs);
 }
 
 /* The circuit of (src, dst) is up and owned by the job's coflow: its
@@ -715,6 +717,11 @@ void ctl_set_fetch_rack(struct ctl *c)
 	c->fetch_rack = true;
 }
 
+void ctl_set_open_batch(struct ctl *c)
+{
+	c->open_batch = true;
+}
+
 void ctl_set_no_flow_log(struct ctl *c)
 {
 	c->no_flow_log = true;
@@ -811,8 +818,13 @@ void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow
 			p->wait_head = f;
 		p->wait_tail = f;
 		ocspairs_count(c, p, f, +1);
-		if (cexec_may_send(c, f))
+		if (cexec_may_send(c, f) && c->opening) { /* (released at its end) */
+			xgrow((void **)&c->opening_src, &c->cap_opening_src, c->n_opening_src + 1,
+			      sizeof(*c->opening_src));
+			c->opening_src[c->n_opening_src++] = f->src_rack;
+		} else if (cexec_may_send(c, f)) {
 			ctl_release_pair(c, job, f->src_rack, f->dst_rack);
+		}
 	} else {
 		queue_for_copy(c, f, false);
 	}
@@ -867,6 +879,7 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 	rs->part_rem = (uint32_t)(rb % jb->wl->maps);
 	rs->opened = true;
 	fetching_add(j, r);
+	c->opening = c->open_batch;
 	if (j->lz)
 		jobbatch_reduce_open(c, job, r);
 	else if (j->rk)
@@ -875,6 +888,17 @@ static void reduce_open(struct ctl *c, uint32_t job, uint32_t r)
 		for (m = 0; m < jb->wl->maps; m++)
 			if (jb->maps[m].state == HYDE_TASK_DONE)
 				ctl_offer_map_output(c, job, m, r);
+	if (c->opening) {
+		/* (nothing started in the offers: no reduce opened inside) */
+		size_t k;
+
+		c->opening = false;
+		for (k = 0; k < c->n_opening_src; k++)
+			ctl_release_pair(c, job, c->opening_src[k],
+					 topo_host_rack(c->t, (unsigned)jb->reduces[r].host));
+		c->n_opening_src = 0;
+		reduce_pump(c, j, rs);
+	}
 	if (j->rk)
 		jobbatch_rack_open(c, job, r);
 	reduce_maybe_compute(c, &jb->reduces[r]);

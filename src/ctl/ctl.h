@@ -255,6 +255,11 @@ void ctl_set_fetch_rack(struct ctl *c);
  * or flow_done in events.log (a long run's flow files can take tens of
  * GB); every other file is as with them. */
 void ctl_set_no_flow_log(struct ctl *c);
+/* hyde sim -B open_batch: at a reduce's opening, the outputs already done
+ * on one host (rack, under fetch=rack) go in one fetch even where its
+ * circuit is up, or a copy free (a coarser model: without it each starts
+ * its own fetch as it is offered while one can start). */
+void ctl_set_open_batch(struct ctl *c);
 void ctl_circuit_down(struct ctl *c, unsigned src, unsigned dst);
 /* Fail the run: stop the loop, remember why (the first reason wins). */
 void ctl_fail(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -339,6 +339,13 @@ struct ctl {
 	bool replay;	    /* ctl_replay: flows as recorded, no fetch logic */
 	bool fetch_rack;    /* ctl_set_fetch_rack */
 	bool no_flow_log;   /* ctl_set_no_flow_log */
+	bool open_batch;    /* ctl_set_open_batch */
+	/* a reduce opening under open_batch (reduce_open): its new fetches
+	 * wait to the end of its offers, batching what they can; the racks
+	 * whose circuit to it was up, released then */
+	bool opening;
+	uint32_t *opening_src;
+	size_t n_opening_src, cap_opening_src;
 	uint32_t *rack_of;  /* each host's rack, for the loops of jobbatch.c
 			     * (a load, where topo_host_rack divides) */
 	size_t replay_left; /* its flows not done */

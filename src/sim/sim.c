@@ -265,6 +265,8 @@ struct sim_opts {
 	char fetch[8];
 	/* false: no flows.csv, no flow events (ctl_set_no_flow_log) */
 	bool flow_log;
+	/* a reduce's opening batches each source's outputs (ctl_set_open_batch) */
+	bool open_batch;
 };
 
 struct sim {
@@ -2274,6 +2276,13 @@ static int sim_init(struct backend *b, char *errbuf)
 		}
 		ctl_set_fetch_rack(b->ctl);
 	}
+	if (s->opts.open_batch) {
+		if (ctl_options(b->ctl)->replay) {
+			errbuf_set(errbuf, "open_batch: not with --replay (the replayed run's flows are as it made them)");
+			return -EINVAL;
+		}
+		ctl_set_open_batch(b->ctl);
+	}
 	if (!s->opts.flow_log) {
 		if (ctl_options(b->ctl)->replay) {
 			errbuf_set(errbuf, "flow_log: not with --replay (its flows.csv is what a replay is for)");
@@ -2844,6 +2853,8 @@ static const struct opt_desc sim_opts[] = {
 	    "an idle link sends its token bucket at once, as the emulator's HTB (rate x 10 ms, at least 64 KiB; circuits none)"),
 	OPT(sim_opts, fetch, O_STR, 0, sizeof(((struct sim_opts *)0)->fetch),
 	    "host: a reduce fetches from each host with outputs (default); rack: from each rack, a coarser model with fewer flows"),
+	OPT(sim_opts, open_batch, O_BOOL, 0, 0,
+	    "at a reduce's opening, the outputs already done on one host (one rack, with fetch=rack) go in one fetch, also where its circuit is up or a copy is free; no (default): each starts a fetch of its own as it is offered while one can start, a fetch per output on an up circuit (a coarser model with fewer flows)"),
 	OPT(sim_opts, flow_log, O_BOOL, 0, 0,
 	    "flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then (hyde fidelity and timelines need the flow files; not with --replay)"),
 };
