@@ -1098,10 +1098,14 @@ END_TEST
 /* hyde_net_flows_into is hyde_net_flows's flows into the host over its
  * link, in the same order with the same fields, for every host at every
  * pick of a run with reads, fetches and writes on every path (host,
- * rack, EPS, OCS; per host and, with -B fetch=rack, per rack). The live
+ * rack, EPS, OCS; per host and, with -B fetch=rack, per rack), and
+ * hyde_net_bytes_into the sum of what they have left, also when a flow
+ * in moved since the host's last read in the same event. The live
  * view's flows on each path (counted as flows start and end) are the
  * view's too. */
-static size_t into_checks, into_paths[4], into_multi;
+static size_t into_checks, into_paths[4], into_multi, into_moved;
+/* per host, the event and bytes of its last hyde_net_bytes_into */
+static uint64_t into_at[64], into_sum[64];
 
 static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 {
@@ -1138,6 +1142,21 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 			k++;
 		}
 		ck_assert_uint_eq(k, m);
+		/* their sum, kept within an event: a flow in that started,
+		 * ended or grew since the last read in the same event counts
+		 * (into_moved: such reads happen) */
+		{
+			uint64_t sum = 0, ev = s->host->ctl->loop.events + 1;
+
+			for (k = 0; k < m; k++)
+				sum += in[k].left;
+			ck_assert_uint_lt(h, 64);
+			ck_assert_uint_eq(hyde_net_bytes_into(s, h), sum);
+			into_moved += into_at[h] == ev && into_sum[h] != sum;
+			into_at[h] = ev;
+			into_sum[h] = sum;
+			k = m;
+		}
 		if (m > 1) { /* a short buffer: the count, the first only */
 			struct hyde_flow_state one;
 
@@ -1148,6 +1167,7 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 		into_checks += m;
 	}
 	ck_assert_uint_eq(hyde_net_flows_into(s, ci->n_hosts, in, n), 0);
+	ck_assert_uint_eq(hyde_net_bytes_into(s, ci->n_hosts), 0);
 	free(all);
 	free(in);
 	return first_task_for(s, host);
@@ -1175,15 +1195,20 @@ START_TEST(net_flows_into_is_the_view)
 	ctl_opts_default(&o);
 	o.sched_ops = &into_ops;
 	o.heartbeat = 0; /* a pick at every change */
-	if (_i) {
+	if (_i & 1) {
 		o.backend_kv = bkv;
 		o.n_backend_kv = 1;
 	}
-	into_checks = into_multi = 0;
+	if (_i & 2) /* every read made, and checked against the kept sum */
+		setenv("HYDE_SIM_VERIFY", "1", 1);
+	into_checks = into_multi = into_moved = 0;
 	memset(into_paths, 0, sizeof(into_paths));
+	memset(into_at, 0, sizeof(into_at));
 	run_text(&o, TOPO3("ocs yes\nocs_rate 10Gbit\ndelta 1ms\nt_e 2MB\n"), wl);
+	unsetenv("HYDE_SIM_VERIFY");
 	ck_assert_uint_gt(into_checks, 1000);
 	ck_assert_uint_gt(into_multi, 200);
+	ck_assert_uint_gt(into_moved, 0);
 	for (k = 0; k < 4; k++)
 		ck_assert_msg(into_paths[k] > 0, "no flow seen on path %d", k);
 	free(wl);
@@ -1576,7 +1601,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, sim_rates_verified_whole_run);
 	tcase_add_test(tc, sim_memory_follows_jobs);
 	tcase_add_test(tc, fair_next_walks_order);
-	tcase_add_loop_test(tc, net_flows_into_is_the_view, 0, 2);
+	tcase_add_loop_test(tc, net_flows_into_is_the_view, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

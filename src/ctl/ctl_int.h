@@ -218,7 +218,14 @@ struct netview {
 	 * as c->active_head); an array, not a list, so that a snapshot asks
 	 * memory for all of them at once. A flow that ends leaves a hole
 	 * (NULL) at its islot; holes are closed up once they are half. */
-	struct into { struct flow **v; uint32_t n, cap, holes; } *into;
+	struct into {
+		struct flow **v;
+		uint32_t n, cap, holes;
+		/* in virtual time, what its flows had left (ctl_net_bytes_into)
+		 * at the event numbered sum_at - 1; 0: not kept (a flow in
+		 * started, ended or grew since) */
+		uint64_t sum, sum_at;
+	} *into;
 	struct flow **rd; /* (ctl_net_flows_into's, with the bytes left) */
 	uint64_t *rd_left;
 	size_t cap_rd, cap_rd_left;
@@ -430,6 +437,7 @@ int ctl_net_link(struct ctl *c, enum hyde_link_kind kind, unsigned idx,
 void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to);
 size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max);
 size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max);
+uint64_t ctl_net_bytes_into(struct ctl *c, unsigned host);
 bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,
 		      enum hyde_link_kind kind, unsigned idx);
 

@@ -10,9 +10,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "core/util.h"
 #include "ctl/ctl_int.h"
 
@@ -153,6 +156,7 @@ void netview_flow(struct ctl *c, struct flow *f, int d)
 	unsigned l[4], n = flow_links(c->t, f->path, f->link_host, f->dst_host, f->no_link, l), k;
 	struct into *q = &c->net.into[f->dst_host];
 
+	q->sum_at = 0;
 	for (k = 0; k < n; k++)
 		c->net.flows[l[k]] += (unsigned)d;
 	if (f->path == PATH_HOST)
@@ -254,14 +258,14 @@ size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max)
 	return n;
 }
 
-size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max)
+/* The flows into host (newest first, as c->active_head) into c->net.rd,
+ * the first `max` of them with the bytes they have left in rd_left when
+ * the backend counts them all at once; their number. */
+static size_t into_read(struct ctl *c, unsigned host, size_t max, size_t *k)
 {
-	size_t n = 0, k, i;
-	struct into *q;
+	struct into *q = &c->net.into[host];
+	size_t n = 0, i;
 
-	if (host >= topo_n_hosts(c->t))
-		return 0;
-	q = &c->net.into[host];
 	for (i = q->n; i-- > 0;)
 		if (q->v[i]) {
 			if (n < max) {
@@ -270,18 +274,63 @@ size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *
 			}
 			n++;
 		}
-	k = n < max ? n : max;
-	if (!c->be.ops->flows_remaining) {
-		for (i = 0; i < k; i++)
-			flow_state(c->net.rd[i], flow_left(c, c->net.rd[i]), &out[i]);
-		return n;
+	*k = n < max ? n : max;
+	if (c->be.ops->flows_remaining) {
+		/* (the backend's counts asked all at once: see flows_remaining) */
+		xgrow((void **)&c->net.rd_left, &c->net.cap_rd_left, *k + 1, sizeof(*c->net.rd_left));
+		c->be.ops->flows_remaining(&c->be, c->net.rd, *k, c->net.rd_left);
 	}
-	/* (the backend's counts asked all at once: see flows_remaining) */
-	xgrow((void **)&c->net.rd_left, &c->net.cap_rd_left, k + 1, sizeof(*c->net.rd_left));
-	c->be.ops->flows_remaining(&c->be, c->net.rd, k, c->net.rd_left);
-	for (i = 0; i < k; i++)
-		flow_state(c->net.rd[i], c->net.rd_left[i], &out[i]);
 	return n;
+}
+
+size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max)
+{
+	size_t n, k, i;
+
+	if (host >= topo_n_hosts(c->t))
+		return 0;
+	n = into_read(c, host, max, &k);
+	for (i = 0; i < k; i++)
+		flow_state(c->net.rd[i],
+			   c->be.ops->flows_remaining ? c->net.rd_left[i] : flow_left(c, c->net.rd[i]),
+			   &out[i]);
+	return n;
+}
+
+/* The sum of what ctl_net_flows_into's flows have left. In virtual time
+ * nothing moves within an event, so the sum is kept for the rest of the
+ * event until a flow into the host starts or ends (netview_flow; a flow's
+ * bytes grow only before it moves, or in flow_activate before any read):
+ * a scheduler that weighs every offered host at every pick (minload)
+ * reads each host's flows once an event, not once a pick. Under
+ * HYDE_SIM_VERIFY each read is made and checked against the kept sum. */
+uint64_t ctl_net_bytes_into(struct ctl *c, unsigned host)
+{
+	struct into *q;
+	struct hyde_flow_state st;
+	uint64_t sum = 0, left;
+	size_t n, i, k;
+
+	if (host >= topo_n_hosts(c->t))
+		return 0;
+	q = &c->net.into[host];
+	if (c->loop.clock == EVLOOP_VIRTUAL && q->sum_at == c->loop.events + 1 && !c->cx.verify)
+		return q->sum;
+	n = into_read(c, host, SIZE_MAX, &k);
+	for (i = 0; i < n; i++) {
+		left = c->be.ops->flows_remaining ? c->net.rd_left[i] : flow_left(c, c->net.rd[i]);
+		flow_state(c->net.rd[i], left, &st);
+		sum += st.left;
+	}
+	if (q->sum_at == c->loop.events + 1 && q->sum != sum) /* (HYDE_SIM_VERIFY) */
+		fatalx("netview: %" PRIu64 " bytes into host %u kept in the event, %" PRIu64
+		       " left at %lld ns",
+		       q->sum, host, sum, (long long)ctl_now(c));
+	if (c->loop.clock == EVLOOP_VIRTUAL) {
+		q->sum = sum;
+		q->sum_at = c->loop.events + 1;
+	}
+	return sum;
 }
 
 bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,

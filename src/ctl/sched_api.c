@@ -520,6 +520,11 @@ size_t hyde_net_flows_into(const struct hyde_sched *s, unsigned host, struct hyd
 	return ctl_net_flows_into(s->host->ctl, host, out, max);
 }
 
+uint64_t hyde_net_bytes_into(const struct hyde_sched *s, unsigned host)
+{
+	return ctl_net_bytes_into(s->host->ctl, host);
+}
+
 bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,
 		       enum hyde_link_kind kind, unsigned idx)
 {

@@ -930,11 +930,19 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 				if (!hyde_net_link(s, HYDE_LINK_HOST_DOWN, h, &ls))
 					score = ls.utilisation;
 			} else {
+				/* the sum a loop over its flows in would give:
+				 * exact as a double (every partial sum is a
+				 * whole number below 2^53) */
+				uint64_t left = hyde_net_bytes_into(s, h);
 				uint32_t k;
 
-				snapshot_into(s, h);
-				for (k = p->dst_off[h]; k < p->dst_off[h + 1]; k++)
-					score += (double)p->fl[p->by_dst[k]].left;
+				if (left < (uint64_t)1 << 53) {
+					score = (double)left;
+				} else {
+					snapshot_into(s, h);
+					for (k = p->dst_off[h]; k < p->dst_off[h + 1]; k++)
+						score += (double)p->fl[p->by_dst[k]].left;
+				}
 			}
 		} else { /* mindist: bytes across racks, then over the network */
 			size_t nf = task_flows(s, t, h), i;
