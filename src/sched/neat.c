@@ -122,6 +122,11 @@ struct neat_priv {
 	uint64_t *per_host;
 	uint32_t ph_job, ph_done; /* per_host is of job ph_job with ph_done maps done */
 	uint32_t *ph_src, n_src;  /* the hosts with some of it, in order */
+	/* mindist's reduce scores of that output, worked out as candidates
+	 * ask (valid where *_at == ph_gen): per rack the bytes from other
+	 * racks, per host the bytes from other hosts (the tie-break) */
+	uint64_t ph_gen, *cross_at, *other_at;
+	double *cross, *other;
 	/* which task next, for one job at a time (a task never becomes
 	 * pending again): its maps by input size, largest first, and the
 	 * first that may still be pending; the first reduce that may be */
@@ -258,6 +263,12 @@ static int init_common(struct hyde_sched *s, enum neat_kind kind, char *errbuf)
 	p->per_host = hyde_calloc(H + 1, sizeof(uint64_t));
 	p->ph_src = hyde_calloc(H + 1, sizeof(uint32_t));
 	p->ph_job = p->nx_job = UINT32_MAX;
+	if (kind == K_MINDIST) {
+		p->cross = hyde_calloc(R + 1, sizeof(double));
+		p->cross_at = hyde_calloc(R + 1, sizeof(uint64_t));
+		p->other = hyde_calloc(H + 1, sizeof(double));
+		p->other_at = hyde_calloc(H + 1, sizeof(uint64_t));
+	}
 	return 0;
 }
 
@@ -300,6 +311,10 @@ static void neat_destroy(struct hyde_sched *s)
 	free(p->comp);
 	free(p->per_host);
 	free(p->ph_src);
+	free(p->cross);
+	free(p->cross_at);
+	free(p->other);
+	free(p->other_at);
 	free(p->nx_maps);
 	free(p->nf);
 }
@@ -797,6 +812,13 @@ struct cand {
 
 /* Keep the better of the best so far and h; equal scores go to the one
  * near the input, then to a seeded draw among the equals (reservoir). */
+static bool score_ties(const struct cand *best, double score)
+{
+	double tol = 1e-9 * (fabs(best->score) > 1 ? fabs(best->score) : 1);
+
+	return best->host >= 0 && score <= best->score + tol && score >= best->score - tol;
+}
+
 static void consider(struct hyde_sched *s, struct cand *best, unsigned h, double score,
 		     double score2, bool near)
 {
@@ -805,7 +827,7 @@ static void consider(struct hyde_sched *s, struct cand *best, unsigned h, double
 	if (best->host >= 0) {
 		if (score > best->score + tol)
 			return;
-		if (score >= best->score - tol) { /* equal */
+		if (score_ties(best, score)) { /* equal */
 			if (score2 > best->score2 + 1e-9)
 				return;
 			if (score2 >= best->score2 - 1e-9) {
@@ -909,12 +931,53 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 	return chosen->host;
 }
 
+/* mindist's scores of a reduce on a host of rack r (the bytes its flows
+ * would carry from other racks) and on host h (from other hosts): the
+ * sums the loop over task_flows's flows makes, in the same order, so the
+ * same to the last bit, worked out once per rack and host for the job's
+ * output as it stands. */
+static double reduce_cross(struct hyde_sched *s, const struct hyde_task *t, unsigned r)
+{
+	struct neat_priv *p = s->priv;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	const struct hyde_job *j = hyde_job(s, t->job);
+	double b = 0;
+	uint32_t i, x;
+
+	if (p->cross_at[r] == p->ph_gen)
+		return p->cross[r];
+	for (i = 0; i < p->n_src; i++)
+		if (hyde_rack_of(ci, x = p->ph_src[i]) != r)
+			b += (double)p->per_host[x] / j->n_reduces;
+	p->cross[r] = b;
+	p->cross_at[r] = p->ph_gen;
+	return b;
+}
+
+static double reduce_other(struct hyde_sched *s, const struct hyde_task *t, unsigned h)
+{
+	struct neat_priv *p = s->priv;
+	const struct hyde_job *j = hyde_job(s, t->job);
+	double b = 0;
+	uint32_t i, x;
+
+	if (p->other_at[h] == p->ph_gen)
+		return p->other[h];
+	for (i = 0; i < p->n_src; i++)
+		if ((x = p->ph_src[i]) != h)
+			b += (double)p->per_host[x] / j->n_reduces;
+	p->other[h] = b;
+	p->other_at[h] = p->ph_gen;
+	return b;
+}
+
 static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 {
 	struct neat_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	struct cand best = { -1, 0, 0, false, 0 };
 	bool util = !strcmp(p->o.load, "util");
+	int lazy = -1; /* the best so far whose score2 is still to work out */
 	unsigned h;
 
 	for (h = 0; h < ci->n_hosts; h++) {
@@ -944,6 +1007,22 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 						score += (double)p->fl[p->by_dst[k]].left;
 				}
 			}
+		} else if (t->kind == HYDE_REDUCE) { /* mindist, as below */
+			bool tied;
+
+			score = reduce_cross(s, t, hyde_rack_of(ci, h));
+			near = hyde_tasks_on_rack(s, t->job, t->kind, hyde_rack_of(ci, h)) > 0;
+			/* the tie-break only where the bytes across racks tie */
+			if ((tied = score_ties(&best, score))) {
+				if (lazy >= 0)
+					best.score2 = reduce_other(s, t, (unsigned)lazy);
+				lazy = -1;
+				score2 = reduce_other(s, t, h);
+			}
+			consider(s, &best, h, score, score2, near);
+			if (best.host == (int)h && best.ties == 1) /* h the best so far */
+				lazy = tied ? -1 : (int)h;
+			continue;
 		} else { /* mindist: bytes across racks, then over the network */
 			size_t nf = task_flows(s, t, h), i;
 
@@ -981,6 +1060,7 @@ static int neat_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 				p->ph_src[p->n_src++] = x;
 		p->ph_job = t->job;
 		p->ph_done = hyde_job(s, t->job)->maps_done;
+		p->ph_gen++;
 	}
 	if (p->kind == K_NEAT)
 		return pick_neat(s, t, input_rack(s, t));
