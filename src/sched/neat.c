@@ -931,43 +931,26 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 	return chosen->host;
 }
 
-/* mindist's scores of a reduce on a host of rack r (the bytes its flows
- * would carry from other racks) and on host h (from other hosts): the
- * sums the loop over task_flows's flows makes, in the same order, so the
- * same to the last bit, worked out once per rack and host for the job's
- * output as it stands. */
-static double reduce_cross(struct hyde_sched *s, const struct hyde_task *t, unsigned r)
+/* mindist's scores of a reduce: on a host of rack k (by_rack: the bytes
+ * its flows would carry from other racks) or on host k (from other
+ * hosts): the sums the loop over task_flows's flows makes, in the same
+ * order, so the same to the last bit, worked out once per rack and host
+ * for the job's output as it stands. */
+static double reduce_sum(struct hyde_sched *s, const struct hyde_task *t, bool by_rack, unsigned k)
 {
 	struct neat_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	const struct hyde_job *j = hyde_job(s, t->job);
-	double b = 0;
-	uint32_t i, x;
+	uint64_t *at = by_rack ? &p->cross_at[k] : &p->other_at[k];
+	double *sum = by_rack ? &p->cross[k] : &p->other[k], b = 0;
+	uint32_t i, x, n_red = hyde_job(s, t->job)->n_reduces;
 
-	if (p->cross_at[r] == p->ph_gen)
-		return p->cross[r];
+	if (*at == p->ph_gen)
+		return *sum;
 	for (i = 0; i < p->n_src; i++)
-		if (hyde_rack_of(ci, x = p->ph_src[i]) != r)
-			b += (double)p->per_host[x] / j->n_reduces;
-	p->cross[r] = b;
-	p->cross_at[r] = p->ph_gen;
-	return b;
-}
-
-static double reduce_other(struct hyde_sched *s, const struct hyde_task *t, unsigned h)
-{
-	struct neat_priv *p = s->priv;
-	const struct hyde_job *j = hyde_job(s, t->job);
-	double b = 0;
-	uint32_t i, x;
-
-	if (p->other_at[h] == p->ph_gen)
-		return p->other[h];
-	for (i = 0; i < p->n_src; i++)
-		if ((x = p->ph_src[i]) != h)
-			b += (double)p->per_host[x] / j->n_reduces;
-	p->other[h] = b;
-	p->other_at[h] = p->ph_gen;
+		if ((by_rack ? hyde_rack_of(ci, x = p->ph_src[i]) : (x = p->ph_src[i])) != k)
+			b += (double)p->per_host[x] / n_red;
+	*sum = b;
+	*at = p->ph_gen;
 	return b;
 }
 
@@ -1010,14 +993,14 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 		} else if (t->kind == HYDE_REDUCE) { /* mindist, as below */
 			bool tied;
 
-			score = reduce_cross(s, t, hyde_rack_of(ci, h));
+			score = reduce_sum(s, t, true, hyde_rack_of(ci, h));
 			near = hyde_tasks_on_rack(s, t->job, t->kind, hyde_rack_of(ci, h)) > 0;
 			/* the tie-break only where the bytes across racks tie */
 			if ((tied = score_ties(&best, score))) {
 				if (lazy >= 0)
-					best.score2 = reduce_other(s, t, (unsigned)lazy);
+					best.score2 = reduce_sum(s, t, false, (unsigned)lazy);
 				lazy = -1;
-				score2 = reduce_other(s, t, h);
+				score2 = reduce_sum(s, t, false, h);
 			}
 			consider(s, &best, h, score, score2, near);
 			if (best.host == (int)h && best.ties == 1) /* h the best so far */
