@@ -1100,10 +1100,11 @@ END_TEST
  * pick of a run with reads, fetches and writes on every path (host,
  * rack, EPS, OCS; per host and, with -B fetch=rack, per rack), and
  * hyde_net_bytes_into the sum of what they have left, also when a flow
- * in moved since the host's last read in the same event. The live
+ * in moved since the host's last read in the same event, kept between
+ * reads where nothing moved (read afresh under HYDE_SIM_VERIFY). The live
  * view's flows on each path (counted as flows start and end) are the
  * view's too. */
-static size_t into_checks, into_paths[4], into_multi, into_moved;
+static size_t into_checks, into_paths[4], into_multi, into_moved, into_sums, into_fresh;
 /* per host, the event and bytes of its last hyde_net_bytes_into */
 static uint64_t into_at[64], into_sum[64];
 
@@ -1152,6 +1153,11 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 				sum += in[k].left;
 			ck_assert_uint_lt(h, 64);
 			ck_assert_uint_eq(hyde_net_bytes_into(s, h), sum);
+			/* once more, nothing moved: kept (but under
+			 * HYDE_SIM_VERIFY, read afresh) */
+			ck_assert_uint_eq(hyde_net_bytes_into(s, h), sum);
+			into_sums += 2;
+			into_fresh = s->host->ctl->net.sums_read;
 			into_moved += into_at[h] == ev && into_sum[h] != sum;
 			into_at[h] = ev;
 			into_sum[h] = sum;
@@ -1201,7 +1207,7 @@ START_TEST(net_flows_into_is_the_view)
 	}
 	if (_i & 2) /* every read made, and checked against the kept sum */
 		setenv("HYDE_SIM_VERIFY", "1", 1);
-	into_checks = into_multi = into_moved = 0;
+	into_checks = into_multi = into_moved = into_sums = into_fresh = 0;
 	memset(into_paths, 0, sizeof(into_paths));
 	memset(into_at, 0, sizeof(into_at));
 	run_text(&o, TOPO3("ocs yes\nocs_rate 10Gbit\ndelta 1ms\nt_e 2MB\n"), wl);
@@ -1209,6 +1215,12 @@ START_TEST(net_flows_into_is_the_view)
 	ck_assert_uint_gt(into_checks, 1000);
 	ck_assert_uint_gt(into_multi, 200);
 	ck_assert_uint_gt(into_moved, 0);
+	/* kept: at most one fresh read per host and event, at least every
+	 * second call answered from the kept sum */
+	if (_i & 2)
+		ck_assert_uint_eq(into_fresh, into_sums);
+	else
+		ck_assert_uint_le(2 * into_fresh, into_sums);
 	for (k = 0; k < 4; k++)
 		ck_assert_msg(into_paths[k] > 0, "no flow seen on path %d", k);
 	free(wl);

@@ -285,7 +285,9 @@ size_t hyde_net_flows_into(const struct hyde_sched *s, unsigned host, struct hyd
 			   size_t max);
 /* The bytes they have left in all (the sum of their `left`), without a
  * copy of each: in simulation a host's sum is read once an event and kept
- * while no flow into it starts, ends or grows. 0 for a host out of range. */
+ * for the rest of it while no flow into the host starts or ends (nothing
+ * moves within an event), so a scheduler may weigh every host at every
+ * pick. 0 for a host out of range. */
 uint64_t hyde_net_bytes_into(const struct hyde_sched *s, unsigned host);
 /* Does the flow cross that link? */
 bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,

@@ -223,9 +223,10 @@ struct netview {
 		uint32_t n, cap, holes;
 		/* in virtual time, what its flows had left (ctl_net_bytes_into)
 		 * at the event numbered sum_at - 1; 0: not kept (a flow in
-		 * started, ended or grew since) */
+		 * started or ended since) */
 		uint64_t sum, sum_at;
 	} *into;
+	uint64_t sums_read; /* ctl_net_bytes_into's sums read afresh (tests) */
 	struct flow **rd; /* (ctl_net_flows_into's, with the bytes left) */
 	uint64_t *rd_left;
 	size_t cap_rd, cap_rd_left;

@@ -316,6 +316,7 @@ uint64_t ctl_net_bytes_into(struct ctl *c, unsigned host)
 	q = &c->net.into[host];
 	if (c->loop.clock == EVLOOP_VIRTUAL && q->sum_at == c->loop.events + 1 && !c->cx.verify)
 		return q->sum;
+	c->net.sums_read++;
 	n = into_read(c, host, SIZE_MAX, &k);
 	for (i = 0; i < n; i++) {
 		left = c->be.ops->flows_remaining ? c->net.rd_left[i] : flow_left(c, c->net.rd[i]);

@@ -976,19 +976,10 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 				if (!hyde_net_link(s, HYDE_LINK_HOST_DOWN, h, &ls))
 					score = ls.utilisation;
 			} else {
-				/* the sum a loop over its flows in would give:
-				 * exact as a double (every partial sum is a
-				 * whole number below 2^53) */
-				uint64_t left = hyde_net_bytes_into(s, h);
-				uint32_t k;
-
-				if (left < (uint64_t)1 << 53) {
-					score = (double)left;
-				} else {
-					snapshot_into(s, h);
-					for (k = p->dst_off[h]; k < p->dst_off[h + 1]; k++)
-						score += (double)p->fl[p->by_dst[k]].left;
-				}
+				/* what a loop over its flows in added up as
+				 * doubles, to the bit while the sum is below 2^53
+				 * (9 PB: every partial sum a whole number) */
+				score = (double)hyde_net_bytes_into(s, h);
 			}
 		} else if (t->kind == HYDE_REDUCE) { /* mindist, as below */
 			bool tied;
