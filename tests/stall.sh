@@ -1,7 +1,9 @@
 #!/bin/sh
 # An emulated run in which nothing moves fails, saying what was in flight,
 # instead of waiting for ever (root). A reduce fetching 60 MB (5 s on
-# tiny's 100 Mbit/s host links) is stopped (SIGSTOP, by its PID: this
+# tiny's 100 Mbit/s host links; in the other rack than its map, over the
+# circuit: in the same rack it could land on the map's host and fetch over
+# loopback, done before it is stopped) is stopped (SIGSTOP, by its PID: this
 # run's own task) once its fetch has begun: no byte moves, no task ends,
 # and with -B stall=3s the run fails 3 s later, naming the fetch and its
 # bytes left, its processes gone (the stopped one too) and its fabric
@@ -22,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 "$HYDE" clean --prefix $P >/dev/null 2>&1
 
-printf 'job id=s arrival=0s input=1MB shuffle=60MB output=0B maps=1 reduces=1 map_time=200ms reduce_time=100ms map_racks=0 reduce_racks=0\n' \
+printf 'job id=s arrival=0s input=1MB shuffle=60MB output=0B maps=1 reduces=1 map_time=200ms reduce_time=100ms map_racks=0 reduce_racks=1\n' \
 	>"$tmpdir/s.wl"
 
 expect_status 2 "$HYDE" run -t "$T" -w "$tmpdir/s.wl" -B stall=soon -o "$tmpdir/bad" --prefix $P -q &&
