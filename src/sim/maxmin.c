@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "core/util.h"
 #include "sim/maxmin.h"
 
@@ -46,18 +47,27 @@ struct hent {
 	uint32_t l;
 };
 
+/* The fields the sweep reads for every class-link pair first, in one
+ * cache line (the array is aligned to lines, 128 bytes an entry). */
 struct mm_link {
-	struct mm_class **cls;
-	size_t n, capn;
-	uint64_t cap;
-	uint64_t lam; /* where it fired in the current solution, MM_NONE */
-	uint64_t D, N; /* its classes' rates (level x flows) and flows */
-	/* the sweep */
-	uint64_t F, U, phi, key, fired;
-	size_t fx, fx_end; /* its unexamined classes above the level, in fix[] */
-	int hpos;
+	/* hot: status, F and U, D, lam, the firing list */
 	bool dirty, seeded, touched, skipped;
+	int hpos;
+	uint64_t F, U;
+	uint64_t D; /* its classes' rates (level x flows) */
+	uint64_t lam; /* where it fired in the current solution, MM_NONE */
+	uint64_t phi;
+	struct mm_class **cls;
+	size_t n;
+	/* the rest of the sweep's */
+	uint64_t key, fired;
+	uint64_t cap;
+	uint64_t N; /* its classes' flows */
+	size_t fx, fx_end; /* its unexamined classes above the level, in fix[] */
+	size_t capn;
+	uint64_t pad_;
 };
+_Static_assert(sizeof(struct mm_link) == 128, "a link entry is two cache lines");
 
 struct mm {
 	unsigned L;
@@ -99,7 +109,9 @@ struct mm *mm_new(unsigned n_links, const uint64_t *caps)
 	unsigned i;
 
 	m->L = n_links;
-	m->l = xcalloc(n_links + 1, sizeof(*m->l));
+	if (posix_memalign((void **)&m->l, 64, (n_links + 1) * sizeof(*m->l)))
+		fatalx("out of memory: %u links", n_links + 1);
+	memset(m->l, 0, (n_links + 1) * sizeof(*m->l));
 	for (i = 0; i < n_links; i++) {
 		m->l[i].cap = caps[i];
 		m->l[i].lam = MM_NONE;

@@ -31,6 +31,9 @@
 struct mm_class {
 	uint32_t links[4];
 	unsigned nlinks;
+	uint8_t st;   /* the solver's (with what the sweep reads, in front) */
+	bool in;
+	uint8_t user; /* its owner's: the solver never reads it */
 	uint64_t n;	/* flows (> 0 while in the solver) */
 	uint64_t lv;	/* level: rate of each flow, units */
 	/* the solver's */
@@ -39,9 +42,6 @@ struct mm_class {
 	uint32_t slot;	 /* place among all classes */
 	uint32_t pslot;	 /* place among the classes to place, or UINT32_MAX */
 	uint32_t epoch;	 /* the solve that last noted its old level */
-	uint8_t st;
-	bool in;
-	uint8_t user; /* its owner's: the solver never reads it */
 };
 
 struct mm;

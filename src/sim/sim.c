@@ -114,33 +114,48 @@ enum qphase {
 		   * ahead of it */
 };
 
+/* In the order it is read: the fields that a rate change reads and writes
+ * (set_rate, touch, arm: for every class the solver moves, and those are
+ * seldom in the cache) right after the solver's, in two lines, then those
+ * a lookup in the class table reads, then the rest. */
 struct sim_class {
 	struct mm_class m; /* links, flows, level (for the solver) */
-	uint32_t src, dst;
-	uint32_t sr, dr; /* their racks */
+	/* a rate change */
 	uint32_t seq;	 /* order of creation: ties */
-	bool hashed;	 /* in the class table (max-min classes only) */
-	bool running;	 /* max-min: in the solver (its path is usable) */
-	bool due;	 /* done_fire: has members done */
-	enum flow_path path;
-	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
 	uint32_t w;	 /* -B share_jitter: its members' weight (1: even) */
 	uint64_t wsum;	 /* its members' own weights (-B flow_jitter; n without) */
-	uint8_t full;	 /* -B extra_full: how many of its links were full */
-	int64_t jend;	 /* -B join_drains: when its joining ends */
-	struct sim_class *jnext, *jprev; /* on the joining list until then */
-	bool joining;
-	uint64_t rate;	 /* units per member, in effect since t_vt */
 	i128 vt;	 /* units x ns received by each member */
-	i128 cbits, cbits_seen; /* by all members, in all; at the last look */
+	i128 cbits;	 /* by all members, in all */
+	i128 top;	 /* h[0]->finish, kept here: arm reads it for every
+			  * class whose rate changes, and the member itself
+			  * is seldom in the cache */
+	uint64_t rate;	 /* units per member, in effect since t_vt */
 	int64_t t_vt;
 	int64_t done_at; /* when its first member ends; INT64_MAX: never */
 	size_t cslot;	 /* in the completion heap, SIZE_MAX when not */
+	size_t n;	 /* members */
+	/* -B src_queue: where its VOQ stands (enum qphase, see q below), and
+	 * whether its feeder is in the solver (fm below) */
+	int qph;
+	bool feeding;
+	uint64_t frate;
+	/* the class table */
+	uint32_t src, dst;
+	enum flow_path path;
+	bool no_link;	 /* no source host link: -B fetch=rack, several hosts of a rack */
+	bool hashed;	 /* in the class table (max-min classes only) */
+	struct sim_class *hnext;
+	/* the rest */
+	uint32_t sr, dr; /* their racks */
+	bool running;	 /* max-min: in the solver (its path is usable) */
+	bool due;	 /* done_fire: has members done */
+	uint8_t full;	 /* -B extra_full: how many of its links were full */
+	bool joining;
+	int64_t jend;	 /* -B join_drains: when its joining ends */
+	struct sim_class *jnext, *jprev; /* on the joining list until then */
+	i128 cbits_seen; /* cbits at the last look */
 	struct sim_flow **h; /* members, min-heap on finish */
-	i128 top;	     /* h[0]->finish, kept here: arm reads it for every
-			      * class whose rate changes, and the member itself
-			      * is seldom in the cache */
-	size_t n, cap;
+	size_t cap;
 	size_t slot; /* in the active class array */
 	struct sim_class *pnext, *pprev; /* OCS: on its (sr, dr) list */
 	/* -B port_queue: its circuit is down, and it takes what its
@@ -150,23 +165,19 @@ struct sim_class {
 	size_t tslot;
 	/* -B src_queue: what its members sent into the crossbar's VOQ that
 	 * has not crossed yet (units, the members' together), and where it
-	 * stands (enum qphase); q_at: when the VOQ is full (Q_HEAD) or empty
+	 * stands (qph); q_at: when the VOQ is full (Q_HEAD) or empty
 	 * (Q_DRAIN) at the rate in effect */
-	int qph;
 	i128 q;
 	int64_t q_at;
 	size_t qslot;
 	/* the feeder: the same members, on their source's link, filling the
 	 * VOQ at frate units per member (in the solver while `feeding`) */
 	struct mm_class fm;
-	bool feeding;
-	uint64_t frate;
 	i128 fbits, fbits_seen;
 	/* q_steady_check: Q_STEADY left for Q_DRAIN (q_force: the next
 	 * q_place) at this instant, its source's link the one that held it */
 	int64_t q_unsteady;
 	bool q_force;
-	struct sim_class *hnext;
 	struct sim_coflow *cf; /* coflow models: its flow's coflow */
 };
 
@@ -961,8 +972,10 @@ static struct sim_class *class_get(struct sim *s, const struct flow *f)
 		memset(c, 0, sizeof(*c));
 		c->h = heap;
 		c->cap = cap;
-	} else {
-		c = xcalloc(1, sizeof(*c));
+	} else { /* on a line: a rate change reads two (see struct sim_class) */
+		if (posix_memalign((void **)&c, 64, sizeof(*c)))
+			fatalx("out of memory: a class");
+		memset(c, 0, sizeof(*c));
 	}
 	c->seq = s->seq++;
 	c->src = src;
