@@ -582,10 +582,12 @@ static size_t match_pairs(const struct pairdem *q, const size_t *cand,
 	return m.nm;
 }
 
-/* Ports freeing up, by time: a min-heap of (time, side x R + port). */
+/* Ports freeing up, by time: a min-heap of (time, out side, in side +
+ * R): a pair's two sides free up together, one entry (half the heap's
+ * work, which was near half the first layer's). */
 struct release {
 	int64_t t;
-	uint32_t port;
+	uint32_t port, port2;
 };
 
 struct rheap {
@@ -598,9 +600,9 @@ static bool rel_before(const struct release *a, const struct release *b)
 	return a->t < b->t || (a->t == b->t && a->port < b->port);
 }
 
-static void rh_push(struct rheap *h, int64_t t, uint32_t port)
+static void rh_push(struct rheap *h, int64_t t, uint32_t port, uint32_t port2)
 {
-	struct release e = { t, port };
+	struct release e = { t, port, port2 };
 	size_t i;
 
 	xgrow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v));
@@ -823,8 +825,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 
 		if (b->until > in->now) {
 			free_at[b->src] = free_at[R + b->dst] = b->until;
-			rh_push(&rh, b->until, b->src);
-			rh_push(&rh, b->until, R + b->dst);
+			rh_push(&rh, b->until, b->src, R + b->dst);
 		}
 	}
 	for (k = 0; k < c->n; k++) {
@@ -855,22 +856,25 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 		} else {
 			while (rh.n && rh.v[0].t <= t) {
 				struct release e = rh_pop(&rh);
-				uint32_t a;
+				uint32_t a, sd, port;
 
-				/* the side released is free (an end at or before
+				/* a side released is free (an end at or before
 				 * t; a side is taken again only when free, after
 				 * the releases up to then are read): its pairs
-				 * whose other side is free too */
-				for (a = side_off[e.port]; a < side_fill[e.port]; a++) {
-					size_t kk;
+				 * whose other side is free too (in any order:
+				 * the candidates are sorted) */
+				for (sd = 0, port = e.port; sd < 2; sd++, port = e.port2) {
+					for (a = side_off[port]; a < side_fill[port]; a++) {
+						size_t kk;
 
-					if (free_at[oth[a]] > t)
-						continue;
-					kk = side[a];
-					if (mark[kk] == stamp)
-						continue;
-					mark[kk] = stamp;
-					cand[ncand++] = kk;
+						if (free_at[oth[a]] > t)
+							continue;
+						kk = side[a];
+						if (mark[kk] == stamp)
+							continue;
+						mark[kk] = stamp;
+						cand[ncand++] = kk;
+					}
 				}
 			}
 			sort_size(cand, ncand);
@@ -886,8 +890,7 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			tl_add(&outl[q->src], t, end);
 			tl_add(&inl[q->dst], t, end);
 			free_at[q->src] = free_at[R + q->dst] = end;
-			rh_push(&rh, end, q->src);
-			rh_push(&rh, end, R + q->dst);
+			rh_push(&rh, end, q->src, R + q->dst);
 			if (last_out[q->src] >= 0)
 				last_in[last_out[q->src]] = -1;
 			if (last_in[q->dst] >= 0)
