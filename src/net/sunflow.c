@@ -764,19 +764,6 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 	return ncf;
 }
 
-/* Pair k leaves side `port` (its out side: end 0, its in side: 1), whose
- * pairs are side[side_off[port] .. end[port]) (and their other sides,
- * oth[]): the last takes its place. */
-static void side_del(uint32_t *side, uint32_t *oth, uint32_t *spos, uint32_t *end, unsigned port,
-		     uint32_t k, unsigned which)
-{
-	uint32_t at = spos[2 * k + which], last = side[--end[port]];
-
-	side[at] = last;
-	oth[at] = oth[end[port]];
-	spos[2 * last + which] = at;
-}
-
 /* The first layer (the shortest coflow), list-scheduled from now: see
  * the comment inside. Returns the plan's end (t_plan, or later). */
 static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, struct sf_cache *sc,
@@ -802,14 +789,17 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
 	size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
 	int64_t *free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
-	uint32_t *side_off = xcalloc(2 * (size_t)R + 1, sizeof(uint32_t));
-	uint32_t *side_fill = xcalloc(2 * (size_t)R, sizeof(uint32_t));
-	uint32_t *side = xcalloc(2 * c->n, sizeof(uint32_t));
-	uint32_t *oth = xcalloc(2 * c->n, sizeof(uint32_t)); /* a pair's other side */
-	/* each pair's place on its out side and its in side: a pair done
-	 * leaves both, so that a release reads only the pairs left (the
-	 * candidates are sorted after, so the lists' order does not matter) */
-	uint32_t *spos = xcalloc(2 * c->n, sizeof(uint32_t));
+	/* the pairs left, as bits: rem[s] the in sides d of out side s's,
+	 * rem[R + d] the out sides of in side d's, W words each; which of
+	 * the sides are free (released: a side is free from its release,
+	 * read at its instant, until it is taken), freew[0] the out sides,
+	 * freew[1] the in; pk[s x R + d]: the pair's index (read only for a
+	 * pair left). A release then reads the pairs whose other side is
+	 * free a word at a time, not each pair of its side. */
+	size_t W = ((size_t)R + 63) / 64;
+	uint64_t *rem = xcalloc(2 * (size_t)R * W, sizeof(uint64_t));
+	uint64_t *freew[2] = { xcalloc(W, sizeof(uint64_t)), xcalloc(W, sizeof(uint64_t)) };
+	uint32_t *pk = xmalloc((size_t)R * R * sizeof(uint32_t));
 	unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
 	struct mscratch ms;
 	struct rheap rh = { 0 };
@@ -828,21 +818,18 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			rh_push(&rh, b->until, b->src, R + b->dst);
 		}
 	}
-	for (k = 0; k < c->n; k++) {
-		side_off[q0[k].src + 1]++;
-		side_off[R + q0[k].dst + 1]++;
-	}
-	for (i = 0; i < 2 * (size_t)R; i++) {
-		side_off[i + 1] += side_off[i];
-		side_fill[i] = side_off[i];
+	for (i = 0; i < R; i++) {
+		if (free_at[i] <= t)
+			freew[0][i / 64] |= 1ULL << (i % 64);
+		if (free_at[R + i] <= t)
+			freew[1][i / 64] |= 1ULL << (i % 64);
 	}
 	for (k = 0; k < c->n; k++) {
-		spos[2 * k] = side_fill[q0[k].src];
-		oth[side_fill[q0[k].src]] = R + q0[k].dst;
-		side[side_fill[q0[k].src]++] = (uint32_t)k;
-		spos[2 * k + 1] = side_fill[R + q0[k].dst];
-		oth[side_fill[R + q0[k].dst]] = q0[k].src;
-		side[side_fill[R + q0[k].dst]++] = (uint32_t)k;
+		unsigned sp = q0[k].src, dp = q0[k].dst;
+
+		pk[(size_t)sp * R + dp] = (uint32_t)k;
+		rem[sp * W + dp / 64] |= 1ULL << (dp % 64);
+		rem[(R + dp) * W + sp / 64] |= 1ULL << (sp % 64);
 	}
 
 	while (left) {
@@ -856,24 +843,32 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 		} else {
 			while (rh.n && rh.v[0].t <= t) {
 				struct release e = rh_pop(&rh);
-				uint32_t a, sd, port;
+				unsigned sd;
 
 				/* a side released is free (an end at or before
 				 * t; a side is taken again only when free, after
 				 * the releases up to then are read): its pairs
 				 * whose other side is free too (in any order:
-				 * the candidates are sorted) */
-				for (sd = 0, port = e.port; sd < 2; sd++, port = e.port2) {
-					for (a = side_off[port]; a < side_fill[port]; a++) {
-						size_t kk;
+				 * the candidates are sorted); a pair whose
+				 * other side frees up later at t is read then */
+				for (sd = 0; sd < 2; sd++) {
+					unsigned port = sd ? e.port2 - R : e.port, w;
+					const uint64_t *r = rem + ((size_t)sd * R + port) * W;
 
-						if (free_at[oth[a]] > t)
-							continue;
-						kk = side[a];
-						if (mark[kk] == stamp)
-							continue;
-						mark[kk] = stamp;
-						cand[ncand++] = kk;
+					freew[sd][port / 64] |= 1ULL << (port % 64);
+					for (w = 0; w < W; w++) {
+						uint64_t x = r[w] & freew[!sd][w];
+
+						while (x) {
+							unsigned o = w * 64 + (unsigned)__builtin_ctzll(x);
+							size_t kk = pk[sd ? (size_t)o * R + port : (size_t)port * R + o];
+
+							x &= x - 1;
+							if (mark[kk] == stamp)
+								continue;
+							mark[kk] = stamp;
+							cand[ncand++] = kk;
+						}
 					}
 				}
 			}
@@ -901,8 +896,10 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			taken[(size_t)q->src * R + q->dst] = sc->tstamp;
 			if (end > t_plan)
 				t_plan = end;
-			side_del(side, oth, spos, side_fill, q->src, (uint32_t)chosen[k], 0);
-			side_del(side, oth, spos, side_fill, R + q->dst, (uint32_t)chosen[k], 1);
+			freew[0][q->src / 64] &= ~(1ULL << (q->src % 64));
+			freew[1][q->dst / 64] &= ~(1ULL << (q->dst % 64));
+			rem[(size_t)q->src * W + q->dst / 64] &= ~(1ULL << (q->dst % 64));
+			rem[((size_t)R + q->dst) * W + q->src / 64] &= ~(1ULL << (q->src % 64));
 			left--;
 		}
 		if (left && !rh.n)
@@ -913,11 +910,10 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	free(cand);
 	free(chosen);
 	free(free_at);
-	free(side_off);
-	free(side_fill);
-	free(side);
-	free(oth);
-	free(spos);
+	free(rem);
+	free(freew[0]);
+	free(freew[1]);
+	free(pk);
 	free(mark);
 	ms_free(&ms);
 	free(rh.v);
