@@ -543,6 +543,106 @@ START_TEST(shufflewatcher_reduce_share)
 }
 END_TEST
 
+/* ShuffleWatcher's maps, with d too high to give up on a rack: each goes
+ * to a rack of its job's greedy cover, worked out here from the job's
+ * blocks (a rack at a time, the one holding a replica of most blocks not
+ * yet covered, the lowest on a tie; a block with two replicas on a rack,
+ * as HDFS's second and third, counts once there). */
+static uint32_t sw_cover[64];
+static bool sw_cover_made[64];
+static unsigned sw_maps;
+
+static uint32_t sw_greedy_cover(const struct hyde_cluster_info *ci, const struct hyde_job *j)
+{
+	uint32_t cover = 0, m, k;
+	bool done[64] = { false };
+
+	ck_assert_uint_le(j->n_maps, 64);
+	for (;;) {
+		unsigned gain[8] = { 0 }, r, best = 0;
+
+		for (m = 0; m < j->n_maps; m++) {
+			uint32_t on = 0;
+
+			for (k = 0; k < j->blocks[m].n_replicas; k++)
+				on |= 1u << hyde_rack_of(ci, j->blocks[m].replica[k]);
+			for (r = 0; r < ci->racks && !done[m]; r++)
+				gain[r] += (on >> r) & 1;
+		}
+		for (r = 1; r < ci->racks; r++)
+			if (gain[r] > gain[best])
+				best = r;
+		if (!gain[best])
+			return cover;
+		cover |= 1u << best;
+		for (m = 0; m < j->n_maps; m++)
+			for (k = 0; k < j->blocks[m].n_replicas; k++)
+				if (hyde_rack_of(ci, j->blocks[m].replica[k]) == best)
+					done[m] = true;
+	}
+}
+
+static const struct hyde_task *sw_cover_pick(struct hyde_sched *s, unsigned host)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	const struct hyde_task *t = sched_shufflewatcher.pick_task(s, host);
+	const struct hyde_job *j;
+
+	if (!t || t->kind != HYDE_MAP)
+		return t;
+	j = hyde_job(s, t->job);
+	ck_assert_uint_lt(t->job, 64);
+	ck_assert_uint_le(ci->racks, 8);
+	if (!sw_cover_made[t->job]) {
+		sw_cover[t->job] = sw_greedy_cover(ci, j);
+		sw_cover_made[t->job] = true;
+	}
+	ck_assert_msg(sw_cover[t->job] >> hyde_rack_of(ci, host) & 1,
+		      "map %u of %s to rack %u, out of its cover (racks 0x%x)", t->idx, j->id,
+		      hyde_rack_of(ci, host), sw_cover[t->job]);
+	sw_maps++;
+	return t;
+}
+
+START_TEST(shufflewatcher_map_cover)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "d=1000000000", "congestion=10" }, *wl = NULL;
+	struct hyde_sched_ops ops = sched_shufflewatcher;
+	char *tp, *wp;
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 40; k++)
+		test_appendf(&wl, &len,
+			     "job id=c%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d reduces=1 "
+			     "map_time=1s reduce_time=1s\n",
+			     k, 3 * k, 8 * (3 + k % 6), 3 + k % 6);
+	tp = test_write_tmp("sched", "racks 6\nhosts 2\ncontainers 2\nreplicas 3\n"
+				     "host_rate 1Gbit\nuplink_rate 1Gbit\nocs no\n", ".topo");
+	wp = test_write_tmp("sched", wl, ".wl");
+	ops.pick_task = sw_cover_pick;
+	sw_maps = 0;
+	memset(sw_cover_made, 0, sizeof(sw_cover_made));
+	ctl_opts_default(&o);
+	o.topo_path = tp;
+	o.wl_spec = wp;
+	o.sched_ops = &ops;
+	o.sched_kv = kv;
+	o.n_sched_kv = 2;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
+	ctl_free(c);
+	ck_assert_uint_eq(sw_maps, 40 * 3 + 40 / 6 * (0 + 1 + 2 + 3 + 4 + 5) + (0 + 1 + 2 + 3));
+	unlink(tp);
+	unlink(wp);
+	free(tp);
+	free(wp);
+	free(wl);
+}
+END_TEST
+
 /* Every scheduler (and every ablation) takes a small workload to the end. */
 static const struct {
 	const char *sched;
@@ -975,6 +1075,7 @@ Suite *sched_suite(void)
 	tcase_add_test(ts, paper_iii_b);
 	tcase_add_test(ts, mts_placement);
 	tcase_add_test(ts, shufflewatcher_reduce_share);
+	tcase_add_test(ts, shufflewatcher_map_cover);
 	suite_add_tcase(s, ts);
 	return s;
 }
