@@ -946,9 +946,11 @@ static double reduce_sum(struct hyde_sched *s, const struct hyde_task *t, bool b
 
 	if (*at == p->ph_gen)
 		return *sum;
-	for (i = 0; i < p->n_src; i++)
-		if ((by_rack ? hyde_rack_of(ci, x = p->ph_src[i]) : (x = p->ph_src[i])) != k)
+	for (i = 0; i < p->n_src; i++) {
+		x = p->ph_src[i];
+		if ((by_rack ? hyde_rack_of(ci, x) : x) != k)
 			b += (double)p->per_host[x] / n_red;
+	}
 	*sum = b;
 	*at = p->ph_gen;
 	return b;
