@@ -505,26 +505,19 @@ static const struct hyde_task *sw_rule_pick(struct hyde_sched *s, unsigned host)
 	return t;
 }
 
-START_TEST(shufflewatcher_reduce_share)
+/* ShuffleWatcher with d too high to give up on a rack and no congestion,
+ * each of its picks through pick (which calls it and checks the pick), on
+ * a topology and a workload given as text; every job must end. */
+static void sw_run(const char *topo, const char *wl,
+		   const struct hyde_task *(*pick)(struct hyde_sched *, unsigned))
 {
-	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "d=1000000000", "congestion=10" }, *wl = NULL;
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "d=1000000000", "congestion=10" };
 	struct hyde_sched_ops ops = sched_shufflewatcher;
-	char *tp, *wp;
+	char *tp = test_write_tmp("sched", topo, ".topo"), *wp = test_write_tmp("sched", wl, ".wl");
 	struct ctl_opts o;
 	struct ctl *c;
-	size_t len = 0;
-	int k;
 
-	for (k = 0; k < 12; k++)
-		test_appendf(&wl, &len,
-			     "job id=s%d arrival=%ds input=%dMB shuffle=%dMB output=0B maps=4 reduces=24 "
-			     "map_time=1s reduce_time=%ds\n",
-			     k, 5 * k, 20 + 10 * (k % 3), 60 + 20 * (k % 4), 2 + k % 3);
-	tp = test_write_tmp("sched", "racks 3\nhosts 3\ncontainers 6\nhost_rate 1Gbit\n"
-				     "uplink_rate 1Gbit\nocs no\n", ".topo");
-	wp = test_write_tmp("sched", wl, ".wl");
-	ops.pick_task = sw_rule_pick;
-	sw_reduces = 0;
+	ops.pick_task = pick;
 	ctl_opts_default(&o);
 	o.topo_path = tp;
 	o.wl_spec = wp;
@@ -534,11 +527,27 @@ START_TEST(shufflewatcher_reduce_share)
 	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
 	ctl_free(c);
-	ck_assert_uint_gt(sw_reduces, 100);
 	unlink(tp);
 	unlink(wp);
 	free(tp);
 	free(wp);
+}
+
+START_TEST(shufflewatcher_reduce_share)
+{
+	char *wl = NULL;
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 12; k++)
+		test_appendf(&wl, &len,
+			     "job id=s%d arrival=%ds input=%dMB shuffle=%dMB output=0B maps=4 reduces=24 "
+			     "map_time=1s reduce_time=%ds\n",
+			     k, 5 * k, 20 + 10 * (k % 3), 60 + 20 * (k % 4), 2 + k % 3);
+	sw_reduces = 0;
+	sw_run("racks 3\nhosts 3\ncontainers 6\nhost_rate 1Gbit\nuplink_rate 1Gbit\nocs no\n", wl,
+	       sw_rule_pick);
+	ck_assert_uint_gt(sw_reduces, 100);
 	free(wl);
 }
 END_TEST
@@ -606,11 +615,7 @@ static const struct hyde_task *sw_cover_pick(struct hyde_sched *s, unsigned host
 
 START_TEST(shufflewatcher_map_cover)
 {
-	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "d=1000000000", "congestion=10" }, *wl = NULL;
-	struct hyde_sched_ops ops = sched_shufflewatcher;
-	char *tp, *wp;
-	struct ctl_opts o;
-	struct ctl *c;
+	char *wl = NULL;
 	size_t len = 0;
 	int k;
 
@@ -619,26 +624,12 @@ START_TEST(shufflewatcher_map_cover)
 			     "job id=c%d arrival=%ds input=%dMB shuffle=1MB output=0B maps=%d reduces=1 "
 			     "map_time=1s reduce_time=1s\n",
 			     k, 3 * k, 8 * (3 + k % 6), 3 + k % 6);
-	tp = test_write_tmp("sched", "racks 6\nhosts 2\ncontainers 2\nreplicas 3\n"
-				     "host_rate 1Gbit\nuplink_rate 1Gbit\nocs no\n", ".topo");
-	wp = test_write_tmp("sched", wl, ".wl");
-	ops.pick_task = sw_cover_pick;
 	sw_maps = 0;
 	memset(sw_cover_made, 0, sizeof(sw_cover_made));
-	ctl_opts_default(&o);
-	o.topo_path = tp;
-	o.wl_spec = wp;
-	o.sched_ops = &ops;
-	o.sched_kv = kv;
-	o.n_sched_kv = 2;
-	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
-	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
-	ctl_free(c);
+	sw_run("racks 6\nhosts 2\ncontainers 2\nreplicas 3\nhost_rate 1Gbit\nuplink_rate 1Gbit\n"
+	       "ocs no\n",
+	       wl, sw_cover_pick);
 	ck_assert_uint_eq(sw_maps, 40 * 3 + 40 / 6 * (0 + 1 + 2 + 3 + 4 + 5) + (0 + 1 + 2 + 3));
-	unlink(tp);
-	unlink(wp);
-	free(tp);
-	free(wp);
 	free(wl);
 }
 END_TEST
