@@ -469,7 +469,8 @@ static const struct hyde_sched_ops all_on_h0 = {
  * network: a map's block, a reduce's share of the job's finished maps'
  * output from hyde_job_map_output now, with slowstart low maps end
  * between a job's reduces; of those, one in a rack where a task of the
- * job and kind runs or ran, found by a scan of its tasks) ---- */
+ * job and kind runs or ran, found by a scan of its tasks), and NEAT's
+ * (neat_rule: the least predicted completion from the flows in now) ---- */
 
 extern const struct hyde_sched_ops sched_mindist, sched_minload;
 static const struct hyde_sched_ops *rules_of;
@@ -506,6 +507,85 @@ static const struct hyde_task *rules_next_task(struct hyde_sched *s)
 	return t;
 }
 
+/* NEAT's host, with its defaults (the Fair FCT of the task's bytes as one
+ * flow on the candidate's downlink, Prop. 4.1; among the preferred hosts,
+ * whose flows in all have at least the task's bytes left, if there is
+ * one): h has the least prediction made here from the flows in now, read
+ * afresh at each pick. rules_neat_busy: picks where candidates' predictions
+ * differed. */
+static unsigned rules_neat, rules_neat_busy, rules_neat_pref;
+
+static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	const struct hyde_job *j = hyde_job(s, t->job);
+	size_t cap = hyde_net_flows(s, NULL, 0) + 1, n, i;
+	struct hyde_flow_state *in = xcalloc(cap, sizeof(*in));
+	struct neat_comp *comp = xcalloc(cap, sizeof(*comp));
+	uint64_t *ph = xcalloc(ci->n_hosts, sizeof(*ph));
+	double size = 0, pt[64], best = INFINITY, lo = INFINITY, hi = 0;
+	bool cand[64] = { false }, pref[64], any_pref = false;
+	unsigned x, y;
+
+	ck_assert_uint_le(ci->n_hosts, 64);
+	if (t->kind == HYDE_REDUCE) {
+		hyde_job_map_output(s, t->job, NULL, ph);
+		for (y = 0; y < ci->n_hosts; y++)
+			size += (double)ph[y] / j->n_reduces;
+	} else {
+		size = (double)j->blocks[t->idx].bytes;
+	}
+	for (x = 0; x < ci->n_hosts; x++) {
+		struct neat_link l = { (double)ci->host_rate, comp, 0, NULL };
+		struct neat_pred pr;
+		double on = 0, least = INFINITY;
+
+		if (!(cand[x] = hyde_host_offered(s, x) > 0 && hyde_task_fits(s, t, x)))
+			continue;
+		if (t->kind == HYDE_MAP) {
+			const struct hyde_block *b = &j->blocks[t->idx];
+
+			if (b->n_replicas && !hyde_block_on_host(b, x))
+				on = (double)b->bytes;
+		} else {
+			for (y = 0; y < ci->n_hosts; y++)
+				on += y != x ? (double)ph[y] / j->n_reduces : 0;
+		}
+		n = hyde_net_flows_into(s, x, in, cap);
+		ck_assert_uint_lt(n, cap);
+		for (i = 0; i < n; i++) {
+			comp[i] = (struct neat_comp){ (double)in[i].left, (double)in[i].left,
+						      (double)in[i].sent, 0 };
+			least = fmin(least, (double)in[i].left);
+		}
+		l.n = n;
+		pt[x] = 0;
+		if (on > 0) {
+			neat_predict_flow(NEAT_FAIR, &l, on, &pr);
+			pt[x] = pr.t;
+		}
+		pref[x] = least >= size;
+		any_pref |= pref[x];
+		lo = fmin(lo, pt[x]);
+		hi = fmax(hi, pt[x]);
+	}
+	for (x = 0; x < ci->n_hosts; x++)
+		if (cand[x] && (pref[x] || !any_pref))
+			best = fmin(best, pt[x]);
+	ck_assert_msg(cand[h] && (pref[h] || !any_pref), "%s %u of %s on host %d: not %s",
+		      t->kind == HYDE_MAP ? "map" : "reduce", t->idx, j->id, h,
+		      cand[h] ? "a preferred host" : "a candidate");
+	ck_assert_msg(pt[h] <= best + 1e-9 * fmax(best, 1),
+		      "%s %u of %s on host %d: predicted %.9f s, the least %.9f s",
+		      t->kind == HYDE_MAP ? "map" : "reduce", t->idx, j->id, h, pt[h], best);
+	rules_neat++;
+	rules_neat_busy += hi > lo;
+	rules_neat_pref += any_pref;
+	free(in);
+	free(comp);
+	free(ph);
+}
+
 static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
@@ -532,6 +612,8 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 					  on[r]);
 	}
 	rules_on_rack++;
+	if (rules_of == &sched_neat && h >= 0)
+		neat_rule(s, t, h);
 	if (rules_of != &sched_mindist || h < 0)
 		return h;
 	ck_assert_uint_le(ci->n_hosts, 64);
@@ -633,6 +715,7 @@ START_TEST(family_rules)
 	ops.next_task = rules_next_task;
 	ops.pick_host = rules_pick_host;
 	rules_next = rules_ties = rules_reduces = rules_near = rules_on_rack = rules_near_reduce = 0;
+	rules_neat = rules_neat_busy = rules_neat_pref = 0;
 	ctl_opts_default(&o);
 	o.topo_path = tp;
 	o.wl_spec = wp;
@@ -646,6 +729,12 @@ START_TEST(family_rules)
 	ck_assert_uint_gt(rules_next, 100);
 	ck_assert_uint_gt(rules_ties, 5);
 	ck_assert_uint_gt(rules_on_rack, 100);
+	if (of[_i] == &sched_neat) {
+		ck_assert_uint_gt(rules_neat, 200);
+		ck_assert_uint_gt(rules_neat_busy, 100);
+		ck_assert_uint_gt(rules_neat_pref, 100);
+		ck_assert_uint_gt(rules_neat - rules_neat_pref, 10);
+	}
 	if (of[_i] == &sched_mindist) {
 		ck_assert_uint_gt(rules_reduces, 30);
 		ck_assert_uint_gt(rules_near, 30);
