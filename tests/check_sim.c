@@ -1105,8 +1105,12 @@ END_TEST
  * view's flows on each path (counted as flows start and end) are the
  * view's too. */
 static size_t into_checks, into_paths[4], into_multi, into_moved, into_sums, into_fresh;
-/* per host, the event and bytes of its last hyde_net_bytes_into */
-static uint64_t into_at[64], into_sum[64];
+/* per host, the event and bytes of its last hyde_net_bytes_into; the
+ * version of its last hyde_net_into_version and a digest of the flows it
+ * was for; the reads that found the version kept, and those that found
+ * it moved with the flows in the same event */
+static uint64_t into_at[64], into_sum[64], into_ver[64], into_dig[64];
+static size_t into_vkept, into_vmoved;
 
 static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 {
@@ -1157,6 +1161,28 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 			 * HYDE_SIM_VERIFY, read afresh) */
 			ck_assert_uint_eq(hyde_net_bytes_into(s, h), sum);
 			into_sums += 2;
+			/* the version: the same only for the same flows, kept
+			 * while they are (a scheduler's copy of them holds) */
+			{
+				uint64_t ver = hyde_net_into_version(s, h), dig = 14695981039346656037ull;
+				unsigned g;
+
+				for (k = 0; k < m; k++)
+					dig = ((dig ^ in[k].id) * 1099511628211ull ^ in[k].left) *
+					      1099511628211ull;
+				ck_assert_uint_ne(ver, 0);
+				ck_assert_uint_eq(hyde_net_into_version(s, h), ver);
+				for (g = 0; g < h; g++)
+					ck_assert_msg(into_ver[g] != ver, "hosts %u and %u: one version", g, h);
+				if (into_ver[h] == ver)
+					ck_assert_msg(into_dig[h] == dig,
+						      "host %u: version %llu kept, its flows in moved", h,
+						      (unsigned long long)ver);
+				into_vkept += into_ver[h] == ver;
+				into_vmoved += into_at[h] == ev && into_dig[h] != dig;
+				into_ver[h] = ver;
+				into_dig[h] = dig;
+			}
 			into_fresh = s->host->ctl->net.sums_read;
 			into_moved += into_at[h] == ev && into_sum[h] != sum;
 			into_at[h] = ev;
@@ -1174,6 +1200,7 @@ static const struct hyde_task *into_pick(struct hyde_sched *s, unsigned host)
 	}
 	ck_assert_uint_eq(hyde_net_flows_into(s, ci->n_hosts, in, n), 0);
 	ck_assert_uint_eq(hyde_net_bytes_into(s, ci->n_hosts), 0);
+	ck_assert_uint_eq(hyde_net_into_version(s, ci->n_hosts), 0);
 	free(all);
 	free(in);
 	return first_task_for(s, host);
@@ -1208,13 +1235,18 @@ START_TEST(net_flows_into_is_the_view)
 	if (_i & 2) /* every read made, and checked against the kept sum */
 		setenv("HYDE_SIM_VERIFY", "1", 1);
 	into_checks = into_multi = into_moved = into_sums = into_fresh = 0;
+	into_vkept = into_vmoved = 0;
 	memset(into_paths, 0, sizeof(into_paths));
 	memset(into_at, 0, sizeof(into_at));
+	memset(into_ver, 0, sizeof(into_ver));
 	run_text(&o, TOPO3("ocs yes\nocs_rate 10Gbit\ndelta 1ms\nt_e 2MB\n"), wl);
 	unsetenv("HYDE_SIM_VERIFY");
 	ck_assert_uint_gt(into_checks, 1000);
 	ck_assert_uint_gt(into_multi, 200);
 	ck_assert_uint_gt(into_moved, 0);
+	/* versions kept between picks of an event, and moved within one */
+	ck_assert_uint_gt(into_vkept, 100);
+	ck_assert_uint_gt(into_vmoved, 0);
 	/* kept: at most one fresh read per host and event, at least every
 	 * second call answered from the kept sum */
 	if (_i & 2)

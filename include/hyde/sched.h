@@ -289,6 +289,14 @@ size_t hyde_net_flows_into(const struct hyde_sched *s, unsigned host, struct hyd
  * moves within an event), so a scheduler may weigh every host at every
  * pick. 0 for a host out of range. */
 uint64_t hyde_net_bytes_into(const struct hyde_sched *s, unsigned host);
+/* A version of those flows: the same number while hyde_net_flows_into
+ * would give the same for the host (in simulation, for the rest of an
+ * event while no flow into the host starts or ends; in emulation, where
+ * bytes move as time does, a new one at every call), never the same for
+ * two hosts, so a scheduler may keep its own copy of a host's flows and
+ * read them again only when the version changes. 0 for a host out of
+ * range. */
+uint64_t hyde_net_into_version(const struct hyde_sched *s, unsigned host);
 /* Does the flow cross that link? */
 bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,
 		       enum hyde_link_kind kind, unsigned idx);

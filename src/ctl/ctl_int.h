@@ -225,8 +225,13 @@ struct netview {
 		 * at the event numbered sum_at - 1; 0: not kept (a flow in
 		 * started or ended since) */
 		uint64_t sum, sum_at;
+		/* its version (ctl_net_into_version) and the event it holds
+		 * for, numbered ver_at - 1 (0: none; a flow in started or
+		 * ended since); under HYDE_SIM_VERIFY, a digest of its flows */
+		uint64_t ver, ver_at, ver_digest;
 	} *into;
 	uint64_t sums_read; /* ctl_net_bytes_into's sums read afresh (tests) */
+	uint64_t versions;  /* the last version given */
 	struct flow **rd; /* (ctl_net_flows_into's, with the bytes left) */
 	uint64_t *rd_left;
 	size_t cap_rd, cap_rd_left;
@@ -439,6 +444,7 @@ void ctl_net_interval(const struct ctl *c, int64_t *from, int64_t *to);
 size_t ctl_net_flows(struct ctl *c, struct hyde_flow_state *out, size_t max);
 size_t ctl_net_flows_into(struct ctl *c, unsigned host, struct hyde_flow_state *out, size_t max);
 uint64_t ctl_net_bytes_into(struct ctl *c, unsigned host);
+uint64_t ctl_net_into_version(struct ctl *c, unsigned host);
 bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,
 		      enum hyde_link_kind kind, unsigned idx);
 

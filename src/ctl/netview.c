@@ -156,7 +156,7 @@ void netview_flow(struct ctl *c, struct flow *f, int d)
 	unsigned l[4], n = flow_links(c->t, f->path, f->link_host, f->dst_host, f->no_link, l), k;
 	struct into *q = &c->net.into[f->dst_host];
 
-	q->sum_at = 0;
+	q->sum_at = q->ver_at = 0;
 	for (k = 0; k < n; k++)
 		c->net.flows[l[k]] += (unsigned)d;
 	if (f->path == PATH_HOST)
@@ -332,6 +332,48 @@ uint64_t ctl_net_bytes_into(struct ctl *c, unsigned host)
 		q->sum_at = c->loop.events + 1;
 	}
 	return sum;
+}
+
+/* A digest of the flows into host as ctl_net_flows_into gives them. */
+static uint64_t into_digest(struct ctl *c, unsigned host)
+{
+	uint64_t d = 14695981039346656037ull, left;
+	size_t n, i, k;
+
+	n = into_read(c, host, SIZE_MAX, &k);
+	for (i = 0; i < n; i++) {
+		left = c->be.ops->flows_remaining ? c->net.rd_left[i] : flow_left(c, c->net.rd[i]);
+		d = (d ^ c->net.rd[i]->id) * 1099511628211ull;
+		d = (d ^ left) * 1099511628211ull;
+	}
+	return d;
+}
+
+/* A number that stays the same while what ctl_net_flows_into gives for
+ * host does: in virtual time for the rest of the event while no flow into
+ * the host starts or ends (as ctl_net_bytes_into's kept sum); in real time
+ * a new one at every call. Never 0 for a host in range, never given to two
+ * hosts. Under HYDE_SIM_VERIFY a version given again is checked against a
+ * digest of the flows it was given for. */
+uint64_t ctl_net_into_version(struct ctl *c, unsigned host)
+{
+	struct into *q;
+
+	if (host >= topo_n_hosts(c->t))
+		return 0;
+	q = &c->net.into[host];
+	if (c->loop.clock == EVLOOP_VIRTUAL && q->ver_at == c->loop.events + 1) {
+		if (c->cx.verify && into_digest(c, host) != q->ver_digest)
+			fatalx("netview: the flows into host %u changed under version %" PRIu64
+			       " at %lld ns",
+			       host, q->ver, (long long)ctl_now(c));
+		return q->ver;
+	}
+	q->ver = ++c->net.versions;
+	q->ver_at = c->loop.clock == EVLOOP_VIRTUAL ? c->loop.events + 1 : 0;
+	if (c->cx.verify)
+		q->ver_digest = into_digest(c, host);
+	return q->ver;
 }
 
 bool ctl_flow_crosses(const struct ctl *c, const struct hyde_flow_state *f,

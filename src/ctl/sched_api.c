@@ -525,6 +525,11 @@ uint64_t hyde_net_bytes_into(const struct hyde_sched *s, unsigned host)
 	return ctl_net_bytes_into(s->host->ctl, host);
 }
 
+uint64_t hyde_net_into_version(const struct hyde_sched *s, unsigned host)
+{
+	return ctl_net_into_version(s->host->ctl, host);
+}
+
 bool hyde_flow_crosses(const struct hyde_sched *s, const struct hyde_flow_state *f,
 		       enum hyde_link_kind kind, unsigned idx)
 {
