@@ -89,6 +89,16 @@ struct newflow {
 	double bytes;
 };
 
+/* The flows into a host as the predictor of its downlink sees them
+ * (competitors as flows, in hyde_net_flows_into's order) and the node
+ * state (the least bytes left of one; INFINITY: none), of version ver. */
+struct hview {
+	uint64_t ver;
+	double least;
+	struct neat_comp *comp;
+	uint32_t n, cap;
+};
+
 /* A link of the fabric as the predictor sees it. */
 struct lkey {
 	enum hyde_link_kind kind;
@@ -103,9 +113,9 @@ struct neat_priv {
 	bool varys;
 	/* the snapshot of the network, per pick; by_host: per candidate
 	 * instead, of the flows into it alone (what a prediction of the
-	 * candidate's own link reads: by_dst is then 0, 1, ... and dst_off
-	 * holds the one host's bounds) */
+	 * candidate's own link reads), kept in hv while their version holds */
 	bool by_host;
+	struct hview *hv;
 	struct hyde_flow_state *fl;
 	size_t nfl, cap_fl;
 	uint32_t *by_dst, *dst_off;	 /* flows into each host */
@@ -122,6 +132,12 @@ struct neat_priv {
 	uint64_t *per_host;
 	uint32_t ph_job, ph_done; /* per_host is of job ph_job with ph_done maps done */
 	uint32_t *ph_src, n_src;  /* the hosts with some of it, in order */
+	/* the sums a loop over a reduce's flows makes, in ph_src's order: of
+	 * the first i shares (ph_pre[i], ph_pre[n_src] all of them, valid when
+	 * pre_at == ph_gen), and a host's place in ph_src (if per_host > 0) */
+	double *ph_pre;
+	uint32_t *ph_pos;
+	uint64_t pre_at;
 	/* mindist's reduce scores of that output, worked out as candidates
 	 * ask (valid where *_at == ph_gen): per rack the bytes from other
 	 * racks, per host the bytes from other hosts (the tie-break) */
@@ -250,8 +266,8 @@ static int init_common(struct hyde_sched *s, enum neat_kind kind, char *errbuf)
 	}
 	p->sum = !strcmp(p->o.objective, "sum") || (!strcmp(p->o.objective, "auto") && p->coflow);
 	p->by_host = kind != K_NEAT || (!p->path && !p->coflow); /* (minload, mindist: never more) */
-	if (p->by_host)
-		p->by_dst = hyde_calloc(1, sizeof(uint32_t));
+	if (p->by_host && kind == K_NEAT)
+		p->hv = hyde_calloc(H, sizeof(*p->hv));
 	p->dst_off = hyde_calloc(H + 2, sizeof(uint32_t));
 	p->src_off = hyde_calloc(H + 2, sizeof(uint32_t));
 	p->rup_off = hyde_calloc(R + 2, sizeof(uint32_t));
@@ -262,12 +278,14 @@ static int init_common(struct hyde_sched *s, enum neat_kind kind, char *errbuf)
 	p->touched = hyde_calloc(ci->n_jobs * N_KINDS + 1, sizeof(uint32_t));
 	p->per_host = hyde_calloc(H + 1, sizeof(uint64_t));
 	p->ph_src = hyde_calloc(H + 1, sizeof(uint32_t));
+	p->ph_pre = hyde_calloc(H + 1, sizeof(double));
+	p->ph_pos = hyde_calloc(H + 1, sizeof(uint32_t));
 	p->ph_job = p->nx_job = UINT32_MAX;
+	p->other = hyde_calloc(H + 1, sizeof(double));
+	p->other_at = hyde_calloc(H + 1, sizeof(uint64_t));
 	if (kind == K_MINDIST) {
 		p->cross = hyde_calloc(R + 1, sizeof(double));
 		p->cross_at = hyde_calloc(R + 1, sizeof(uint64_t));
-		p->other = hyde_calloc(H + 1, sizeof(double));
-		p->other_at = hyde_calloc(H + 1, sizeof(uint64_t));
 	}
 	return 0;
 }
@@ -290,11 +308,16 @@ static int mindist_init(struct hyde_sched *s, char *errbuf)
 static void neat_destroy(struct hyde_sched *s)
 {
 	struct neat_priv *p = s->priv;
+	unsigned h;
 
 	if (p->kind == K_NEAT)
 		hyde_log(s, "placed %llu tasks, %llu on a preferred host, %llu with none preferred",
 			 (unsigned long long)p->placed, (unsigned long long)p->preferred_hits,
 			 (unsigned long long)p->fallbacks);
+	if (p->hv)
+		for (h = 0; h < hyde_cluster(s)->n_hosts; h++)
+			free(p->hv[h].comp);
+	free(p->hv);
 	free(p->fl);
 	free(p->by_dst);
 	free(p->dst_off);
@@ -311,6 +334,8 @@ static void neat_destroy(struct hyde_sched *s)
 	free(p->comp);
 	free(p->per_host);
 	free(p->ph_src);
+	free(p->ph_pre);
+	free(p->ph_pos);
 	free(p->cross);
 	free(p->cross_at);
 	free(p->other);
@@ -537,24 +562,37 @@ static void snapshot(struct hyde_sched *s)
 	}
 }
 
-/* The flows into host h alone, the view of by_host (the grouping of a
- * whole snapshot, restricted to h: both keep hyde_net_flows's order). */
-static void snapshot_into(struct hyde_sched *s, unsigned h)
+/* Host h's view (by_host), read again only if its flows' version moved. */
+static const struct hview *host_view(struct hyde_sched *s, unsigned h)
 {
 	struct neat_priv *p = s->priv;
-	size_t n = hyde_net_flows_into(s, h, p->fl, p->cap_fl), i;
+	struct hview *v = &p->hv[h];
+	uint64_t ver = hyde_net_into_version(s, h);
+	size_t n, i;
 
+	if (v->ver == ver)
+		return v;
+	n = hyde_net_flows_into(s, h, p->fl, p->cap_fl);
 	if (n > p->cap_fl) {
 		p->cap_fl = n + n / 2 + 16;
 		p->fl = hyde_realloc(p->fl, p->cap_fl, sizeof(*p->fl));
-		p->by_dst = hyde_realloc(p->by_dst, p->cap_fl, sizeof(uint32_t));
-		for (i = 0; i < p->cap_fl; i++)
-			p->by_dst[i] = (uint32_t)i;
 		n = hyde_net_flows_into(s, h, p->fl, p->cap_fl);
 	}
-	p->nfl = n;
-	p->dst_off[h] = 0;
-	p->dst_off[h + 1] = (uint32_t)n;
+	if (n > v->cap) {
+		v->cap = (uint32_t)(n + n / 2 + 4);
+		v->comp = hyde_realloc(v->comp, v->cap, sizeof(*v->comp));
+	}
+	v->least = INFINITY;
+	for (i = 0; i < n; i++) {
+		double left = (double)p->fl[i].left;
+
+		v->comp[i] = (struct neat_comp){ left, left, (double)p->fl[i].sent, 0 };
+		if (left < v->least)
+			v->least = left;
+	}
+	v->n = (uint32_t)n;
+	v->ver = ver;
+	return v;
 }
 
 /* ---- a task's flows on a candidate ---- */
@@ -633,6 +671,45 @@ static size_t flow_links(const struct neat_priv *p, const struct hyde_cluster_in
 		out[n++] = (struct lkey){ HYDE_LINK_TOR_DOWN, hyde_rack_of(ci, h) };
 	}
 	return n;
+}
+
+/* A reduce's bytes on a host of rack k (by_rack: the bytes its flows
+ * would carry from other racks, mindist's score) or on host k (from other
+ * hosts: mindist's tie-break, and what NEAT predicts on k's downlink): the
+ * sums the loop over task_flows's flows makes, in the same order, so the
+ * same to the last bit, worked out once per rack and host for the job's
+ * output as it stands. */
+static double reduce_sum(struct hyde_sched *s, const struct hyde_task *t, bool by_rack, unsigned k)
+{
+	struct neat_priv *p = s->priv;
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	uint64_t *at = by_rack ? &p->cross_at[k] : &p->other_at[k];
+	double *sum = by_rack ? &p->cross[k] : &p->other[k], b = 0;
+	uint32_t i, x, n_red = hyde_job(s, t->job)->n_reduces;
+
+	if (*at == p->ph_gen)
+		return *sum;
+	if (!by_rack) { /* the first shares up to k's are the prefix's */
+		if (p->pre_at != p->ph_gen) {
+			for (i = 0; i < p->n_src; i++)
+				p->ph_pre[i + 1] = p->ph_pre[i] +
+						   (double)p->per_host[p->ph_src[i]] / n_red;
+			p->pre_at = p->ph_gen;
+		}
+		if (!p->per_host[k])
+			return p->ph_pre[p->n_src]; /* (none of it on k) */
+		b = p->ph_pre[p->ph_pos[k]];
+		for (i = p->ph_pos[k] + 1; i < p->n_src; i++)
+			b += (double)p->per_host[p->ph_src[i]] / n_red;
+	} else
+		for (i = 0; i < p->n_src; i++) {
+			x = p->ph_src[i];
+			if (hyde_rack_of(ci, x) != k)
+				b += (double)p->per_host[x] / n_red;
+		}
+	*sum = b;
+	*at = p->ph_gen;
+	return b;
 }
 
 /* ---- prediction on a candidate ---- */
@@ -719,13 +796,20 @@ static void evaluate(struct hyde_sched *s, const struct hyde_task *t, unsigned h
 {
 	struct neat_priv *p = s->priv;
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	size_t nf = task_flows(s, t, h), i, k, nl = 0, self = SIZE_MAX;
+	size_t nf = 0, i, k, nl = 0, self = SIZE_MAX;
 	struct lkey links[4 * 64], fl[4];
 	double on[4 * 64], s0 = 0, key0 = 0;
 	struct neat_bins bins;
 
 	ev->t = ev->delta = 0;
-	if (!nf)
+	if (!p->path && t->kind == HYDE_REDUCE) {
+		/* one link, h's downlink, with the sum the loop below makes
+		 * (reduce_sum's, kept for the job's output as it stands) */
+		if (p->n_src == (p->per_host[h] != 0))
+			return; /* all its data is on h */
+		links[nl] = (struct lkey){ HYDE_LINK_HOST_DOWN, h };
+		on[nl++] = reduce_sum(s, t, false, h);
+	} else if (!(nf = task_flows(s, t, h)))
 		return; /* all its data is on h */
 	/* the links its flows cross, with their bytes on each (a task of
 	 * many flows is one flow of their bytes on each link) */
@@ -768,12 +852,17 @@ static void evaluate(struct hyde_sched *s, const struct hyde_task *t, unsigned h
 		struct neat_link l = { link_cap(ci, links[i].kind), p->comp, 0, NULL };
 		struct neat_pred pr;
 
-		l.n = competitors(p, links[i], self, p->coflow);
-		l.comp = p->comp;
+		if (p->by_host) { /* (links[i] is h's downlink) */
+			l.comp = p->hv[h].comp;
+			l.n = p->hv[h].n;
+		} else {
+			l.n = competitors(p, links[i], self, p->coflow);
+			l.comp = p->comp;
+		}
 		if (p->o.bins && !p->varys) {
 			neat_bins_init(&bins, p->o.bins);
 			for (k = 0; k < l.n; k++)
-				neat_bins_add(&bins, &p->comp[k]);
+				neat_bins_add(&bins, &l.comp[k]);
 			l.bins = &bins;
 		}
 		if (p->coflow)
@@ -796,6 +885,8 @@ static double node_state(const struct neat_priv *p, unsigned h)
 	double m = INFINITY;
 	uint32_t k;
 
+	if (p->by_host)
+		return p->hv[h].least;
 	for (k = p->dst_off[h]; k < p->dst_off[h + 1]; k++)
 		if ((double)p->fl[p->by_dst[k]].left < m)
 			m = (double)p->fl[p->by_dst[k]].left;
@@ -891,7 +982,7 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 		if (!candidate(s, t, h))
 			continue;
 		if (p->by_host)
-			snapshot_into(s, h);
+			host_view(s, h);
 		evaluate(s, t, h, &ev);
 		score = p->sum ? ev.t + ev.delta : ev.t;
 		near = in_rack >= 0 && hyde_rack_of(ci, h) == (unsigned)in_rack;
@@ -929,31 +1020,6 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 			 (unsigned)chosen->host % ci->hosts_per_rack, *pt * 1e9);
 	}
 	return chosen->host;
-}
-
-/* mindist's scores of a reduce: on a host of rack k (by_rack: the bytes
- * its flows would carry from other racks) or on host k (from other
- * hosts): the sums the loop over task_flows's flows makes, in the same
- * order, so the same to the last bit, worked out once per rack and host
- * for the job's output as it stands. */
-static double reduce_sum(struct hyde_sched *s, const struct hyde_task *t, bool by_rack, unsigned k)
-{
-	struct neat_priv *p = s->priv;
-	const struct hyde_cluster_info *ci = hyde_cluster(s);
-	uint64_t *at = by_rack ? &p->cross_at[k] : &p->other_at[k];
-	double *sum = by_rack ? &p->cross[k] : &p->other[k], b = 0;
-	uint32_t i, x, n_red = hyde_job(s, t->job)->n_reduces;
-
-	if (*at == p->ph_gen)
-		return *sum;
-	for (i = 0; i < p->n_src; i++) {
-		x = p->ph_src[i];
-		if ((by_rack ? hyde_rack_of(ci, x) : x) != k)
-			b += (double)p->per_host[x] / n_red;
-	}
-	*sum = b;
-	*at = p->ph_gen;
-	return b;
 }
 
 static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
@@ -1032,8 +1098,10 @@ static int neat_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 
 		hyde_job_map_output(s, t->job, NULL, p->per_host);
 		for (x = 0, p->n_src = 0; x < ci->n_hosts; x++)
-			if (p->per_host[x])
+			if (p->per_host[x]) {
+				p->ph_pos[x] = p->n_src;
 				p->ph_src[p->n_src++] = x;
+			}
 		p->ph_job = t->job;
 		p->ph_done = hyde_job(s, t->job)->maps_done;
 		p->ph_gen++;
