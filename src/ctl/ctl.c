@@ -342,6 +342,7 @@ void ctl_free(struct ctl *c)
 			free(j->red_bytes_rack);
 			for (r = 0; r < j->n_pairs; r++) {
 				free(j->pairs[r].active);
+				free(j->pairs[r].wait);
 				free(j->pairs[r].per_host);
 				free(j->pairs[r].src_wait);
 				free(j->pairs[r].lz_rem);
@@ -600,18 +601,14 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 	/* the list of the last call's (a malloc, reallocs and a free a call
 	 * before); a call made from inside this one makes its own */
 	struct flow *f, **v = c->rel_v;
-	size_t n = 0, cap = c->cap_rel_v, i;
+	size_t n = p->n_wait, cap = c->cap_rel_v, i;
 
 	c->rel_v = NULL;
 	c->cap_rel_v = 0;
-	while ((f = p->wait_head)) {
-		p->wait_head = f->next;
-		if (!p->wait_head)
-			p->wait_tail = NULL;
-		f->next = NULL;
-		xgrow((void **)&v, &cap, n + 1, sizeof(*v));
-		v[n++] = f;
-	}
+	xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+	if (n)
+		memcpy(v, p->wait, n * sizeof(*v));
+	p->n_wait = 0;
 	/* in a random order, as Hadoop's fetchers pick a random host among
 	 * those with output for them (ShuffleScheduler): in host order, every
 	 * reduce of the rack would fetch from the same first `copies` hosts
@@ -624,6 +621,8 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 		v[i - 1] = f;
 	}
 	for (i = 0; i < n; i++) {
+		if (i + 4 < n) /* (each flow elsewhere in memory) */
+			__builtin_prefetch(v[i + 4], 1);
 		/* the reservation is sized for the pair's whole demand (Sunflow):
 		 * held to the reduces' copies, the fetches could not fill it, and
 		 * one stalled when the circuit went away kept its copy from the
@@ -812,11 +811,8 @@ void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow
 		struct ocs_pair *p = &j->pairs[f->pair];
 
 		f->state = FLOW_WAIT_CIRCUIT;
-		if (p->wait_tail)
-			p->wait_tail->next = f;
-		else
-			p->wait_head = f;
-		p->wait_tail = f;
+		xgrow((void **)&p->wait, &p->cap_wait, p->n_wait + 1, sizeof(*p->wait));
+		p->wait[p->n_wait++] = f;
 		ocspairs_count(c, p, f, +1);
 		if (cexec_may_send(c, f) && c->opening) { /* (released at its end) */
 			xgrow((void **)&c->opening_src, &c->cap_opening_src, c->n_opening_src + 1,

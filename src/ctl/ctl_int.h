@@ -15,7 +15,10 @@ struct ocs_pair {
 	uint64_t bytes;		 /* of all its flows (for T(C)) */
 	uint64_t wait_bytes;	 /* of its flows not started yet */
 	unsigned flows_left;
-	struct flow *wait_head, *wait_tail;
+	/* its flows waiting for the circuit, in the order they came (an
+	 * array, not a list: a release reads them all at once) */
+	struct flow **wait;
+	size_t n_wait, cap_wait;
 	struct flow **active;	 /* started, not done (remaining from the backend) */
 	size_t n_active, cap_active;
 	uint32_t *per_host;	 /* flows not done per source host, then per
