@@ -154,6 +154,7 @@ void cexec_destroy(struct ctl *c)
 	free(x->resv_end);
 	free(x->d);
 	free(x->busy);
+	free(x->rem);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr,
 			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f only for any demand, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
@@ -258,12 +259,19 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 			p->act_host = xcalloc(H, sizeof(*p->act_host));
 		for (h = 0; h < H; h++)
 			p->act_host[h] = 0;
+		if (c->be.ops->flows_remaining) { /* (asked of memory all at once) */
+			xgrow((void **)&c->cx.rem, &c->cx.cap_rem, p->n_active + 1,
+			      sizeof(*c->cx.rem));
+			c->be.ops->flows_remaining(&c->be, p->active, p->n_active, c->cx.rem);
+		}
 		for (i = 0; i < p->n_active; i++) {
 			struct flow *f = p->active[i];
 			double b;
 
 			if (c->be.ops->flow_remaining) {
-				uint64_t rem = c->be.ops->flow_remaining(&c->be, f);
+				uint64_t rem = c->be.ops->flows_remaining
+						       ? c->cx.rem[i]
+						       : c->be.ops->flow_remaining(&c->be, f);
 
 				/* not done yet: it still needs its circuit,
 				 * however little the backend says is left */

@@ -263,6 +263,8 @@ struct cexec {
 	struct cs_demand *d;
 	struct cs_busy *busy;
 	size_t cap_d, cap_busy;
+	uint64_t *rem; /* (a pair's active flows' bytes left, read at once) */
+	size_t cap_rem;
 };
 
 /* The metrics NAS reports, for every run (metrics.c). */
