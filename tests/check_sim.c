@@ -368,7 +368,7 @@ static char *sorted_lines(const char *path)
  * moves the plans by nanoseconds, which no file may show, but this does. */
 static void pairs_wait_match(struct ctl *c)
 {
-	size_t i, k;
+	size_t i, k, w;
 	uint32_t r;
 
 	for (i = 0; i < c->wl->n_jobs; i++) {
@@ -378,7 +378,8 @@ static void pairs_wait_match(struct ctl *c)
 		const struct flow *f;
 
 		for (k = 0; k < j->n_pairs; k++)
-			for (f = j->pairs[k].wait_head; f; f = f->next) {
+			for (w = 0; w < j->pairs[k].n_wait; w++) {
+				f = j->pairs[k].wait[w];
 				want[k] += ctl_flow_bytes_now(c, f);
 				host[k * c->t->hosts + f->src_host % c->t->hosts] += ctl_flow_bytes_now(c, f);
 			}
