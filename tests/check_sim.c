@@ -1102,9 +1102,10 @@ END_TEST
  * rack, EPS, OCS; per host and, with -B fetch=rack, per rack), and
  * hyde_net_bytes_into the sum of what they have left, also when a flow
  * in moved since the host's last read in the same event, kept between
- * reads where nothing moved (read afresh under HYDE_SIM_VERIFY). The live
- * view's flows on each path (counted as flows start and end) are the
- * view's too. */
+ * reads where nothing moved (read afresh under HYDE_SIM_VERIFY), and
+ * hyde_net_into_version the same only for the same flows, one per host,
+ * kept between picks where nothing moved. The live view's flows on each
+ * path (counted as flows start and end) are the view's too. */
 static size_t into_checks, into_paths[4], into_multi, into_moved, into_sums, into_fresh;
 /* per host, the event and bytes of its last hyde_net_bytes_into; the
  * version of its last hyde_net_into_version and a digest of the flows it
