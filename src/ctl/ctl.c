@@ -301,19 +301,13 @@ void ctl_free(struct ctl *c)
 			free(c->flows[i]);
 		}
 	free(c->flows);
-	while (c->spare_flows) {
-		struct flow *f = c->spare_flows;
-
-		c->spare_flows = f->lnext;
-		free(f);
+	for (i = 0; i < c->n_flow_blocks; i++) {
+		for (size_t k = 0; k < ctl_block_len(c, i); k++)
+			if (!c->flow_blocks[i][k].forgotten)
+				free(c->flow_blocks[i][k].maps);
+		free(c->flow_blocks[i]);
 	}
-	while (c->live_flows) {
-		struct flow *f = c->live_flows;
-
-		c->live_flows = f->lnext;
-		free(f->maps);
-		free(f);
-	}
+	free(c->flow_blocks);
 	if (c->flows_fp) { /* a run that never got to its report */
 		fclose(c->flows_fp);
 		unlink(c->flows_out.tmp);
@@ -663,6 +657,14 @@ static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t 
 		if (c->spare_flows) /* (the next one made: on its way) */
 			__builtin_prefetch(c->spare_flows, 1);
 		memset(f, 0, sizeof(*f));
+	} else if (c->opts.stream_flows) {
+		if (!c->n_flow_blocks || c->block_fill == CTL_FLOW_BLOCK) {
+			xgrow((void **)&c->flow_blocks, &c->cap_flow_blocks, c->n_flow_blocks + 1,
+			      sizeof(*c->flow_blocks));
+			c->flow_blocks[c->n_flow_blocks++] = xcalloc(CTL_FLOW_BLOCK, sizeof(*f));
+			c->block_fill = 0;
+		}
+		f = &c->flow_blocks[c->n_flow_blocks - 1][c->block_fill++];
 	} else {
 		f = xcalloc(1, sizeof(*f));
 	}
@@ -690,12 +692,7 @@ static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t 
 		f->path = PATH_OCS;
 		f->pair = (uint32_t)(ctl_pair(c, job, f->src_rack, f->dst_rack) - c->js[job].pairs);
 	}
-	if (c->opts.stream_flows) {
-		f->lnext = c->live_flows;
-		if (f->lnext)
-			f->lnext->lprev = f;
-		c->live_flows = f;
-	} else {
+	if (!c->opts.stream_flows) {
 		xgrow((void **)&c->flows, &c->cap_flows, c->n_flows, sizeof(*c->flows));
 		c->flows[c->n_flows - 1] = f;
 	}
@@ -1340,13 +1337,8 @@ static void flow_ended(struct ctl *c, struct flow *f)
 static void flow_forget(struct ctl *c, struct flow *f)
 {
 	report_flow_line(c, f);
-	if (f->lprev)
-		f->lprev->lnext = f->lnext;
-	else
-		c->live_flows = f->lnext;
-	if (f->lnext)
-		f->lnext->lprev = f->lprev;
 	free(f->maps);
+	f->forgotten = true;
 	f->lnext = c->spare_flows;
 	c->spare_flows = f;
 }

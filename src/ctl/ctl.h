@@ -66,7 +66,8 @@ struct flow {
 	enum flow_state state;
 	int64_t created, start, end;
 	struct flow *next; /* in a wait queue */
-	struct flow *lprev, *lnext; /* not done yet (stream_flows) */
+	struct flow *lnext; /* done and kept for the next (stream_flows) */
+	bool forgotten;	    /* so kept: not a flow of the run any more */
 	struct flow *aprev, *anext; /* active (the network view) */
 	uint32_t islot;	/* active into its dst_host over a link: in its into[] */
 	uint32_t pair;	   /* OCS: index of its pair in the job's */

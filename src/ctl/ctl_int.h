@@ -278,6 +278,8 @@ struct paper_metrics {
 	/* Dawn [Fig. 12]: per job, cross-rack bytes by data: METRICS_DATA */
 	uint64_t *job_cross;
 };
+#define CTL_FLOW_BLOCK 4096 /* flow records a block (stream_flows) */
+
 /* Dawn's split of cross-rack bytes: input reads of first-level jobs,
  * reads of parents' output (dependent data), shuffle, output replicas. */
 enum { MD_INPUT, MD_DEPENDENT, MD_SHUFFLE, MD_OUTPUT, METRICS_DATA };
@@ -295,8 +297,13 @@ struct ctl {
 	struct jstate *js;
 	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
-	struct flow *live_flows; /* stream_flows: flows not done yet */
-	struct flow *spare_flows; /* stream_flows: freed ones, for the next (lnext) */
+	/* stream_flows: every flow record, in blocks of CTL_FLOW_BLOCK; a
+	 * flow done goes to spare_flows (lnext) for the next made. The flows
+	 * not done yet are the records not forgotten: no list of them (its
+	 * neighbours were two cache misses at every flow's end) */
+	struct flow **flow_blocks;
+	size_t n_flow_blocks, cap_flow_blocks, block_fill;
+	struct flow *spare_flows;
 	struct flow *active_head; /* every flow moving bytes now */
 	FILE *flows_fp;		 /* stream_flows: flows.csv being written */
 	struct outfile flows_out;
@@ -368,6 +375,12 @@ struct ctl {
 			     * (a load, where topo_host_rack divides) */
 	size_t replay_left; /* its flows not done */
 };
+
+/* The records in use of flow block b (stream_flows). */
+static inline size_t ctl_block_len(const struct ctl *c, size_t b)
+{
+	return b + 1 < c->n_flow_blocks ? CTL_FLOW_BLOCK : c->block_fill;
+}
 
 /* replay.c: a replayed flow is done */
 void ctl_replay_flow_done(struct ctl *c, struct flow *f);

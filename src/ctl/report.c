@@ -201,6 +201,14 @@ static int report_no_flows(struct ctl *c, char *errbuf)
 	return r;
 }
 
+/* By id, the highest first (ids are given in order: the newest first). */
+static int cmp_flow_newest(const void *a, const void *b)
+{
+	uint32_t x = (*(struct flow *const *)a)->id, y = (*(struct flow *const *)b)->id;
+
+	return (x < y) - (x > y);
+}
+
 /* stream_flows: flows.csv is written as flows end (in that order), so
  * that no flow is kept to the end of the run. */
 int report_flows_begin(struct ctl *c, char *errbuf)
@@ -235,13 +243,24 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		if (!c->opts.stream_flows && (r = report_no_flows(c, errbuf)))
 			return r;
 	} else if (c->opts.stream_flows) {
-		const struct flow *f;
+		struct flow **v = NULL;
+		size_t n = 0, cap = 0, b, k;
 
 		if (!c->flows_fp)
 			return 0;
-		/* the flows done are in already: the rest never ended */
-		for (f = c->live_flows; f; f = f->lnext)
-			flow_line(c, c->flows_fp, f);
+		/* the flows done are in already: the rest never ended, the
+		 * newest first */
+		for (b = 0; b < c->n_flow_blocks; b++)
+			for (k = 0; k < ctl_block_len(c, b); k++)
+				if (!c->flow_blocks[b][k].forgotten) {
+					xgrow((void **)&v, &cap, n + 1, sizeof(*v));
+					v[n++] = &c->flow_blocks[b][k];
+				}
+		if (n > 1)
+			xqsort(v, n, sizeof(*v), cmp_flow_newest);
+		for (k = 0; k < n; k++)
+			flow_line(c, c->flows_fp, v[k]);
+		free(v);
 		o = c->flows_out;
 		o.fp = c->flows_fp;
 		c->flows_fp = NULL;
