@@ -327,6 +327,7 @@ void ctl_free(struct ctl *c)
 			if (j->red)
 				for (r = 0; r < c->wl->jobs[i].reduces; r++)
 					free(j->red[r].open);
+			free(j->open_rack);
 			jobbatch_free(c, j);
 			taskio_free(j);
 			free(j->out_rack);
@@ -459,6 +460,10 @@ static void reduce_maybe_compute(struct ctl *c, struct hyde_task *t)
 	rs->compute_start = ctl_now(c);
 	free(rs->open); /* no more fetches for this reduce */
 	rs->open = NULL;
+	rs->open_own = NULL;
+	if (j->open_rack) /* (each started: empty already) */
+		for (size_t k = 0; k < c->t->racks; k++)
+			j->open_rack[k * job->wl->reduces + t->idx] = NULL;
 	fetching_remove(&c->js[t->job], t->idx);
 	ctl_event(c, "reduce_compute %s %u", job->wl->id, t->idx);
 	ctl_start_compute(c, t, job->wl->reduce_time);
@@ -504,20 +509,23 @@ static size_t fetch_slot(const struct ctl *c, const struct flow *f)
 }
 
 /* A fetch starts, in one of its reduce's copies or not: a batched one
- * takes no more of its host's outputs. Whether open[] holds it is the
- * flow's own flag: open[] is a reduce's array over every source, and
- * reading it was a cache miss at every start (87% of this function's
- * time at paper60 scale 1); now only the open fetch's start writes it.
- * HYDE_SIM_VERIFY reads it and checks the flag. */
+ * takes no more of its host's outputs. Whether it is its reduce's open
+ * fetch from its source (ctl_open_at) is the flow's own flag: reading
+ * the slot was a cache miss at every start (87% of this function's time
+ * at paper60 scale 1); now only the open fetch's start writes there.
+ * HYDE_SIM_VERIFY reads the slot and checks the flag. */
 static void fetch_start(struct ctl *c, struct rstate *rs, struct flow *f, bool slot)
 {
-	if (c->cx.verify && rs->open && (rs->open[fetch_slot(c, f)] == f) != f->in_open)
-		fatalx("ctl: flow %u of job %u: its reduce's open fetch from slot %zu is %s, "
-		       "its flag says %s", f->id, f->job, fetch_slot(c, f),
-		       rs->open[fetch_slot(c, f)] == f ? "it" : "another",
-		       f->in_open ? "it is" : "not");
+	if (c->cx.verify) {
+		struct flow **o = ctl_open_at(c, f->job, f->reduce, fetch_slot(c, f), false);
+
+		if (o && (*o == f) != f->in_open)
+			fatalx("ctl: flow %u of job %u: its reduce's open fetch from slot %zu is %s, "
+			       "its flag says %s", f->id, f->job, fetch_slot(c, f),
+			       *o == f ? "it" : "another", f->in_open ? "it is" : "not");
+	}
 	if (f->in_open) {
-		rs->open[fetch_slot(c, f)] = NULL;
+		*ctl_open_at(c, f->job, f->reduce, fetch_slot(c, f), false) = NULL;
 		f->in_open = false;
 	}
 	f->slot = slot;
@@ -834,6 +842,33 @@ void ctl_flow_enqueue(struct ctl *c, struct jstate *j, uint32_t job, struct flow
 	}
 }
 
+struct flow **ctl_open_at(struct ctl *c, uint32_t job, uint32_t r, size_t slot, bool make)
+{
+	struct jstate *j = &c->js[job];
+	size_t H = topo_n_hosts(c->t), n = c->wl->jobs[job].reduces;
+
+	if (slot >= H) {
+		if (!j->open_rack) {
+			if (!make)
+				return NULL;
+			j->open_rack = xcalloc((size_t)c->t->racks * n, sizeof(*j->open_rack));
+		}
+		return &j->open_rack[(slot - H) * n + r];
+	}
+	if (c->fetch_rack) { /* (a host's: only ever the reduce's own) */
+		if (c->cx.verify && slot != (size_t)c->c->jobs[job].reduces[r].host)
+			fatalx("ctl: job %u reduce %u on host %d: an open fetch from host %zu "
+			       "under -B fetch=rack", job, r, c->c->jobs[job].reduces[r].host, slot);
+		return &j->red[r].open_own;
+	}
+	if (!j->red[r].open) {
+		if (!make)
+			return NULL;
+		j->red[r].open = xcalloc(H, sizeof(*j->red[r].open));
+	}
+	return &j->red[r].open[slot];
+}
+
 /* Hand map m's output to reduce r: batch it into a fetch from the same
  * host that has not started yet, or make a new fetch. */
 void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
@@ -848,14 +883,13 @@ void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
 	size_t slot = rack ? topo_n_hosts(c->t) + topo_host_rack(c->t, src) : src;
 	/* wl_partition_bytes, with the reduce's share worked out once */
 	uint64_t bytes = rs->part_base + (m < rs->part_rem);
-	struct flow *f;
+	struct flow **o, *f;
 
 	rs->maps_seen++;
 	if (bytes == 0)
 		return;
-	if (!rs->open)
-		rs->open = xcalloc(topo_n_hosts(c->t) + c->t->racks, sizeof(struct flow *));
-	f = rs->open[slot];
+	o = ctl_open_at(c, job, r, slot, true);
+	f = *o;
 	if (f && (f->state == FLOW_WAIT_SLOT || f->state == FLOW_WAIT_CIRCUIT)) {
 		ctl_flow_add_map(c, f, m, bytes);
 		return;
@@ -866,7 +900,7 @@ void ctl_offer_map_output(struct ctl *c, uint32_t job, uint32_t m, uint32_t r)
 		f->in_open = false;
 	f = flow_init(c, HYDE_FLOW_SHUFFLE, job, r, src, dst, rack);
 	f->nth = m;
-	rs->open[slot] = f;
+	*o = f;
 	f->in_open = true;
 	rs->flows_left++;
 	ctl_flow_add_map(c, f, m, bytes);
@@ -1166,6 +1200,8 @@ static void job_forget(struct ctl *c, struct hyde_job *jb)
 		return;
 	for (r = 0; j->red && r < jb->n_reduces; r++)
 		free(j->red[r].open);
+	free(j->open_rack);
+	j->open_rack = NULL;
 	free(j->red);
 	free(j->fetching);
 	free(j->maps_done_rack);

@@ -78,7 +78,7 @@ struct flow {
 	uint64_t lz_adj_bytes;
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	bool slot;	   /* shuffle: holds one of its reduce's copies */
-	bool in_open;	   /* shuffle: its reduce's open[] holds it */
+	bool in_open;	   /* shuffle: its reduce's open fetch from its source */
 	void *bpriv;	   /* the backend's */
 	/* Its identity beside kind, job and task (ctl_flow_name): shuffle,
 	 * the map whose output made the fetch; input, the read's number

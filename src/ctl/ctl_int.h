@@ -73,7 +73,9 @@ struct pair_ref {
 struct rstate {
 	unsigned active;	     /* parallel copies in use */
 	struct flow *wait_head, *wait_tail; /* flows waiting for a copy */
-	struct flow **open;	     /* waiting flows per source host, for batching */
+	struct flow **open;	     /* waiting flows per source host, for batching
+				      * (the racks': jstate's open_rack) */
+	struct flow *open_own;	     /* -B fetch=rack: the one from its own host */
 	uint32_t maps_seen;	     /* map outputs handed to this reduce */
 	uint32_t flows_left;	     /* flows created and not done */
 	uint64_t bytes_done;	     /* of its fetches done, for its progress */
@@ -161,6 +163,11 @@ struct jrack {
 
 struct jstate {
 	struct rstate *red;
+	/* -B fetch=rack: reduce r's open fetch from rack k (rstate's open
+	 * has the source hosts'), at [k * reduces + r]: a map's offers to
+	 * its job's reduces read them in a row, where one array per reduce
+	 * was a cache miss at every offer */
+	struct flow **open_rack;
 	struct tio *map_in;  /* per map: its input reads */
 	struct tio *red_out; /* per reduce: its output pipeline */
 	uint64_t *out_rack;  /* shuffle bytes of finished maps per rack */
@@ -278,6 +285,11 @@ struct paper_metrics {
 	/* Dawn [Fig. 12]: per job, cross-rack bytes by data: METRICS_DATA */
 	uint64_t *job_cross;
 };
+/* Where reduce r of job `job` keeps its open fetch from `slot` (a source
+ * host, or H + a rack under -B fetch=rack; ctl.c's fetch_slot), made
+ * room for if `make`, else NULL if it has no room yet. */
+struct flow **ctl_open_at(struct ctl *c, uint32_t job, uint32_t r, size_t slot, bool make);
+
 #define CTL_FLOW_BLOCK 4096 /* flow records a block (stream_flows) */
 
 /* Dawn's split of cross-rack bytes: input reads of first-level jobs,

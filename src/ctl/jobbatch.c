@@ -448,8 +448,8 @@ static void rk_pairs_take(struct ctl *c, struct jstate *j, unsigned rack, uint32
  * eager set. */
 static void rk_after_offer(struct ctl *c, struct jstate *j, uint32_t r, unsigned rack)
 {
-	struct rstate *rs = &j->red[r];
-	struct flow *f = rs->open ? rs->open[topo_n_hosts(c->t) + rack] : NULL;
+	struct flow **o = ctl_open_at(c, (uint32_t)(j - c->js), r, topo_n_hosts(c->t) + rack, false);
+	struct flow *f = o ? *o : NULL;
 
 	if (f && !f->lz_open &&
 	    ((f->state == FLOW_WAIT_SLOT && f->path != PATH_OCS) || f->state == FLOW_WAIT_CIRCUIT)) {
@@ -592,8 +592,8 @@ void jobbatch_rack_flush(struct ctl *c)
 		if (!j->rk || !j->red)
 			continue;
 		for (r = 0; r < c->wl->jobs[i].reduces; r++)
-			for (k = 0; j->red[r].open && k < c->t->racks; k++) {
-				struct flow *f = j->red[r].open[H + k];
+			for (k = 0; j->open_rack && k < c->t->racks; k++) {
+				struct flow *f = *ctl_open_at(c, (uint32_t)i, r, H + k, false);
 
 				if (f && f->lz_open)
 					rk_take(c, f);
@@ -712,10 +712,10 @@ static bool rk_take_output(struct ctl *c, uint32_t job, uint32_t r, uint32_t m, 
 			   size_t slot, uint64_t bytes, uint32_t *n_slots)
 {
 	struct jrack *rk = c->js[job].rk;
-	const struct rstate *rs = &c->js[job].red[r];
 
 	if (!rk->acc_n[slot]) {
-		struct flow *f = rs->open ? rs->open[slot] : NULL;
+		struct flow **o = ctl_open_at(c, job, r, slot, false);
+		struct flow *f = o ? *o : NULL;
 
 		if (!f || (f->state != FLOW_WAIT_SLOT && f->state != FLOW_WAIT_CIRCUIT)) {
 			ctl_offer_map_output(c, job, m, r);
@@ -846,7 +846,7 @@ void jobbatch_rack_offer_done(struct ctl *c, uint32_t job, uint32_t r)
 		}
 		if (fast && c->cx.verify)
 			rk_verify_tail(c, job, r, rk->from[slot], slot, pre_n, pre_bytes, pre_host);
-		ctl_flow_add_bulk(c, rs->open[slot], rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot],
+		ctl_flow_add_bulk(c, *ctl_open_at(c, job, r, slot, false), rk->acc_n[slot], rk->acc_bytes[slot], rk->acc_host[slot],
 				  false);
 		rk->acc_n[slot] = 0;
 		rk->acc_bytes[slot] = 0;
