@@ -308,6 +308,7 @@ void ctl_free(struct ctl *c)
 		free(c->flow_blocks[i]);
 	}
 	free(c->flow_blocks);
+	free(c->spare_flows);
 	if (c->flows_fp) { /* a run that never got to its report */
 		fclose(c->flows_fp);
 		unlink(c->flows_out.tmp);
@@ -658,12 +659,14 @@ void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 static struct flow *flow_init(struct ctl *c, enum hyde_flow_kind kind, uint32_t job,
 			      uint32_t task, unsigned src_host, unsigned dst_host, bool from_rack)
 {
-	struct flow *f = c->spare_flows;
+	struct flow *f;
 
-	if (f) { /* one done, reused (see flow_forget) */
-		c->spare_flows = f->lnext;
-		if (c->spare_flows) /* (the next one made: on its way) */
-			__builtin_prefetch(c->spare_flows, 1);
+	if (c->n_spare_flows) { /* one done, reused (see flow_forget) */
+		f = c->spare_flows[--c->n_spare_flows];
+		/* (those made next: on their way, a few ahead) */
+		if (c->n_spare_flows >= 4)
+			for (size_t k = 0; k < sizeof(*f); k += 64)
+				__builtin_prefetch((const char *)c->spare_flows[c->n_spare_flows - 4] + k, 1);
 		memset(f, 0, sizeof(*f));
 	} else if (c->opts.stream_flows) {
 		if (!c->n_flow_blocks || c->block_fill == CTL_FLOW_BLOCK) {
@@ -1375,8 +1378,9 @@ static void flow_forget(struct ctl *c, struct flow *f)
 	report_flow_line(c, f);
 	free(f->maps);
 	f->forgotten = true;
-	f->lnext = c->spare_flows;
-	c->spare_flows = f;
+	xgrow((void **)&c->spare_flows, &c->cap_spare_flows, c->n_spare_flows + 1,
+	      sizeof(*c->spare_flows));
+	c->spare_flows[c->n_spare_flows++] = f;
 }
 
 void ctl_flow_done(struct ctl *c, struct flow *f)

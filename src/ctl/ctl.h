@@ -66,8 +66,7 @@ struct flow {
 	enum flow_state state;
 	int64_t created, start, end;
 	struct flow *next; /* in a wait queue */
-	struct flow *lnext; /* done and kept for the next (stream_flows) */
-	bool forgotten;	    /* so kept: not a flow of the run any more */
+	bool forgotten; /* done and kept for the next (stream_flows) */
 	struct flow *aprev, *anext; /* active (the network view) */
 	uint32_t islot;	/* active into its dst_host over a link: in its into[] */
 	uint32_t pair;	   /* OCS: index of its pair in the job's */

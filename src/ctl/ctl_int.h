@@ -310,12 +310,13 @@ struct ctl {
 	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
 	/* stream_flows: every flow record, in blocks of CTL_FLOW_BLOCK; a
-	 * flow done goes to spare_flows (lnext) for the next made. The flows
+	 * flow done goes to spare_flows for the next made. The flows
 	 * not done yet are the records not forgotten: no list of them (its
 	 * neighbours were two cache misses at every flow's end) */
 	struct flow **flow_blocks;
 	size_t n_flow_blocks, cap_flow_blocks, block_fill;
-	struct flow *spare_flows;
+	struct flow **spare_flows;
+	size_t n_spare_flows, cap_spare_flows;
 	struct flow *active_head; /* every flow moving bytes now */
 	FILE *flows_fp;		 /* stream_flows: flows.csv being written */
 	struct outfile flows_out;
