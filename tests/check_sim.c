@@ -554,6 +554,7 @@ START_TEST(streamed_same_files)
 	char *bkv[] = { "fetch=rack" };
 	struct ctl_totals tt[2];
 	uint64_t most = 0;
+	size_t records = 0;
 	int k, i;
 
 	for (k = 0; k < 2; k++) {
@@ -588,6 +589,8 @@ START_TEST(streamed_same_files)
 		unsetenv("HYDE_SIM_VERIFY");
 		ctl_totals(c, &tt[k]);
 		pairs_wait_match(c);
+		if (k == 1)
+			records = c->n_flow_blocks ? (c->n_flow_blocks - 1) * CTL_FLOW_BLOCK + c->block_fill : 0;
 		ctl_free(c);
 		for (i = 0; i < 3; i++) {
 			snprintf(path, sizeof(path), "%s/%s", dir[k], files[i]);
@@ -596,6 +599,11 @@ START_TEST(streamed_same_files)
 	}
 	ck_assert_uint_gt(tt[0].flows, stream_cases[_i].wl && !strcmp(stream_cases[_i].wl, "lasthost") ? 5 : 20);
 	ck_assert_uint_eq(tt[0].flows, tt[1].flows);
+	/* memory follows the flows not done: a done flow's record is used
+	 * again (the blocks hold 18,117 for 23,347 flows on paper60, 41 for
+	 * 187 on the 3 x 3; a run that never reused one makes them all) */
+	if (tt[1].flows >= 150)
+		ck_assert_uint_lt(records, tt[1].flows);
 	ck_assert_uint_eq(tt[1].jobs_done == tt[1].jobs, !stream_cases[_i].horizon);
 	for (i = 0; i < 3; i++)
 		ck_assert_msg(!strcmp(text[0][i], text[1][i]), "%s differs:\n%s\n---\n%s", files[i],
