@@ -155,6 +155,8 @@ void cexec_destroy(struct ctl *c)
 	free(x->d);
 	free(x->busy);
 	free(x->rem);
+	free(x->gat);
+	free(x->rd);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr,
 			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f only for any demand, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
@@ -220,7 +222,25 @@ void ctl_pair_moving(struct ctl *c, unsigned src, unsigned dst, bool moving)
  * reservation as long as the busiest source host's link takes, and its
  * destination hosts' together, or it ends with data left and the ports
  * flap. */
-static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
+/* Every sum here is of whole bits under 2^53 (a pair's demand under a
+ * petabyte), so a double holds it exactly and the order of the additions
+ * does not matter: the active flows' bits, in all and per source host, can
+ * be kept from one plan to the next and added to the waiting ones' (a sum
+ * that might not be exact is not kept). They are kept while the fluid
+ * model cannot have moved them: the circuit not up since the last plan. */
+static bool pair_active_kept(const struct ctl *c, const struct ocs_pair *p)
+{
+	const struct cexec *x = &c->cx;
+	size_t k = (size_t)p->src * c->t->racks + p->dst;
+
+	return c->be.ops == &backend_sim && p->active_known &&
+	       !(x->up[p->src] && x->out_of[p->src] == (int32_t)p->dst) &&
+	       p->active_epoch == x->up_epoch[k] && !x->moving[k];
+}
+
+/* got: the active flows' bytes left if the plan read them already (replan
+ * reads every pair's at once), advanced past them; NULL: read them here */
+static double pair_bits_left(struct ctl *c, struct ocs_pair *p, const uint64_t **got)
 {
 	const struct cexec *x = &c->cx;
 	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate;
@@ -228,15 +248,10 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 	unsigned H = c->t->hosts, h;
 	bool up = x->up[p->src] && x->out_of[p->src] == (int32_t)p->dst;
 	uint64_t epoch = x->up_epoch[(size_t)p->src * c->t->racks + p->dst];
+	const uint64_t *left = NULL;
 	size_t i;
 
-	/* Every sum here is of whole bits under 2^53 (a pair's demand under
-	 * a petabyte), so a double holds it exactly and the order of the
-	 * additions does not matter: the active flows' bits, in all and per
-	 * source host, can be kept from one plan to the next and added to
-	 * the waiting ones' (a sum that might not be exact is not kept). */
-	if (c->be.ops == &backend_sim && p->active_known && !up && p->active_epoch == epoch &&
-	    !x->moving[(size_t)p->src * c->t->racks + p->dst]) {
+	if (pair_active_kept(c, p)) {
 		/* the fluid model moves an OCS flow only while its circuit
 		 * is up: what the active flows had left at the last plan */
 		act = p->active_bits;
@@ -259,19 +274,28 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p)
 			p->act_host = xcalloc(H, sizeof(*p->act_host));
 		for (h = 0; h < H; h++)
 			p->act_host[h] = 0;
-		if (c->be.ops->flows_remaining) { /* (asked of memory all at once) */
+		if (got) {
+			left = *got;
+			*got += p->n_active;
+		} else if (c->be.ops->flows_remaining) { /* (asked of memory all at once) */
 			xgrow((void **)&c->cx.rem, &c->cx.cap_rem, p->n_active + 1,
 			      sizeof(*c->cx.rem));
 			c->be.ops->flows_remaining(&c->be, p->active, p->n_active, c->cx.rem);
+			left = c->cx.rem;
 		}
 		for (i = 0; i < p->n_active; i++) {
 			struct flow *f = p->active[i];
 			double b;
 
 			if (c->be.ops->flow_remaining) {
-				uint64_t rem = c->be.ops->flows_remaining
-						       ? c->cx.rem[i]
-						       : c->be.ops->flow_remaining(&c->be, f);
+				uint64_t rem = left ? left[i] : c->be.ops->flow_remaining(&c->be, f);
+
+				if (x->verify && left && rem != c->be.ops->flow_remaining(&c->be, f))
+					fatalx("circuits: pair %u -> %u of job %u: flow %llu read with "
+					       "the plan's others has %llu bytes left, alone %llu",
+					       p->src, p->dst, p->job, (unsigned long long)f->id,
+					       (unsigned long long)rem,
+					       (unsigned long long)c->be.ops->flow_remaining(&c->be, f));
 
 				/* not done yet: it still needs its circuit,
 				 * however little the backend says is left */
@@ -382,6 +406,108 @@ static void live_jobs_in_order(struct ctl *c)
 	c->n_live_jobs = c->live_sorted = na + nb;
 }
 
+static bool pair_busy(const struct ctl *c, uint32_t job, const struct live_pair *lp, int64_t now)
+{
+	const struct cexec *x = &c->cx;
+
+	return x->owner[lp->src] == (int32_t)job && x->out_of[lp->src] == (int32_t)lp->dst &&
+	       x->resv_end[lp->src] > now;
+}
+
+/* A plan's reads: the live pairs whose bits left may have changed since
+ * the last plan, read again (lp->bits). On the Coflow-Benchmark a plan has
+ * some 56,000 live pairs and reads 1,500 of them, of one active flow each:
+ * read pair by pair, each was a chain of cache misses (the pair, its array
+ * of active flows, the flow, the fluid model's flow, its class). Here each
+ * link of the chain is asked of memory for every pair before the next
+ * link is read: the pairs listed, then their active flows gathered (in
+ * the order they are read), their bytes left read in one flows_remaining
+ * call, and the pairs read, in the order listed. */
+static void plan_read_pairs(struct ctl *c, int64_t now)
+{
+	struct cexec *x = &c->cx;
+	bool gather = c->be.ops->flows_remaining && c->be.ops->flow_remaining;
+	const uint64_t *got;
+	size_t n = 0, nr = 0, i, j, k;
+
+	for (j = 0; j < c->n_live_jobs; j++) {
+		uint32_t job = c->live_jobs[j];
+		struct jstate *js = &c->js[job];
+
+		for (i = 0; i < js->n_lv; i++) {
+			struct live_pair *lp = &js->lv[i];
+			bool kept;
+
+			if (lp->idx == LIVE_GONE)
+				continue;
+			/* a pair is read again only if something it depends
+			 * on changed since (most wait: a plan on the
+			 * Coflow-Benchmark has tens of thousands of pairs, a
+			 * few hundred moving); verifying, every one is */
+			kept = !lp->fresh && (!lp->circ || pair_still(c, lp));
+			if (kept && !x->verify)
+				continue;
+			xgrow((void **)&x->rd, &x->cap_rd, nr + 1, sizeof(*x->rd));
+			x->rd[nr++] = (struct plan_read){ lp, &js->pairs[lp->idx], job, kept, false, false };
+			__builtin_prefetch(&js->pairs[lp->idx]);
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		struct plan_read *r = &x->rd[i];
+
+		/* reserved: the plan keeps its circuit to the reservation's
+		 * end and asks only whether it has demand left, which active
+		 * flows are; their bits are read at the first plan it is not
+		 * reserved */
+		r->reserved = !r->kept && !x->verify && r->p->n_active &&
+			      pair_busy(c, r->job, r->lp, now);
+		r->gather = gather && !r->reserved && r->p->n_active && !pair_active_kept(c, r->p);
+		if (r->gather)
+			__builtin_prefetch(r->p->active);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct ocs_pair *p = x->rd[i].p;
+
+		if (!x->rd[i].gather)
+			continue;
+		xgrow((void **)&x->gat, &x->cap_gat, n + p->n_active, sizeof(*x->gat));
+		for (k = 0; k < p->n_active; k++) {
+			x->gat[n++] = p->active[k];
+			__builtin_prefetch(&p->active[k]->src_host); /* (pair_bits_left's) */
+		}
+	}
+	if (n) {
+		xgrow((void **)&x->rem, &x->cap_rem, n, sizeof(*x->rem));
+		c->be.ops->flows_remaining(&c->be, x->gat, n, x->rem);
+	}
+	got = x->rem;
+	for (i = 0; i < nr; i++) {
+		const struct plan_read *r = &x->rd[i];
+		struct live_pair *lp = r->lp;
+		double b;
+
+		if (r->reserved) {
+			lp->bits = 1;
+			lp->fresh = true;
+			lp->circ = false;
+			r->p->active_known = false;
+			x->plan_skip++;
+			continue;
+		}
+		b = pair_bits_left(c, r->p, r->gather ? &got : NULL);
+		x->plan_read++;
+		if (r->kept && b != lp->bits)
+			fatalx("circuits: pair %u -> %u of job %u: %.0f bits kept "
+			       "since the last plan, %.0f left at %lld ns",
+			       lp->src, lp->dst, r->job, lp->bits, b, (long long)now);
+		lp->bits = b;
+		pair_kept(lp, r->p);
+	}
+	if (n && got != x->rem + n)
+		fatalx("circuits: the plan read %zu active flows' bytes at once, used %zu", n,
+		       (size_t)(got - x->rem));
+}
+
 static void replan(struct ctl *c)
 {
 	struct cexec *x = &c->cx;
@@ -396,6 +522,7 @@ static void replan(struct ctl *c)
 	evloop_cancel(&c->loop, &x->soon_timer);
 	evloop_cancel(&c->loop, &x->replan_timer);
 	live_jobs_in_order(c);
+	plan_read_pairs(c, now);
 	/* room for every live pair at once (not a grow per pair: a plan on
 	 * the Coflow-Benchmark reads tens of thousands) */
 	xgrow((void **)&x->d, &x->cap_d, c->n_live + 1, sizeof(*x->d));
@@ -407,43 +534,11 @@ static void replan(struct ctl *c)
 
 		for (i = 0; i < js->n_lv; i++) {
 			struct live_pair *lp = &js->lv[i];
-			bool kept, busy_now;
 
-			if (lp->idx == LIVE_GONE)
-				continue;
-			/* a pair is read again only if something it depends
-			 * on changed since (most wait: a plan on the
-			 * Coflow-Benchmark has tens of thousands of pairs, a
-			 * few hundred moving) */
-			kept = !lp->fresh && (!lp->circ || pair_still(c, lp));
-			busy_now = x->owner[lp->src] == (int32_t)job &&
-				   x->out_of[lp->src] == (int32_t)lp->dst && x->resv_end[lp->src] > now;
-			if (!kept && busy_now && js->pairs[lp->idx].n_active && !x->verify) {
-				/* reserved: the plan keeps its circuit to the
-				 * reservation's end and asks only whether it has
-				 * demand left, which active flows are; their bits
-				 * are read at the first plan it is not reserved */
-				lp->bits = 1;
-				lp->fresh = true;
-				lp->circ = false;
-				js->pairs[lp->idx].active_known = false;
-				x->plan_skip++;
-			} else if (!kept || x->verify) {
-				struct ocs_pair *p = &js->pairs[lp->idx];
-				double b = pair_bits_left(c, p);
-
-				x->plan_read++;
-				if (kept && b != lp->bits)
-					fatalx("circuits: pair %u -> %u of job %u: %.0f bits kept "
-					       "since the last plan, %.0f left at %lld ns",
-					       lp->src, lp->dst, job, lp->bits, b, (long long)now);
-				lp->bits = b;
-				pair_kept(lp, p);
-			}
-			if (lp->bits <= 0)
+			if (lp->idx == LIVE_GONE || lp->bits <= 0)
 				continue;
 			/* a started reservation keeps its circuit to its end */
-			if (busy_now) {
+			if (pair_busy(c, job, lp, now)) {
 				xgrow((void **)&x->busy, &x->cap_busy, nb + 1, sizeof(*x->busy));
 				busy = x->busy; /* (one per source port at most) */
 				busy[nb++] = (struct cs_busy){ lp->src, lp->dst, job,

@@ -247,6 +247,16 @@ struct netview {
 	size_t cap_rd, cap_rd_left;
 };
 
+/* A live pair a plan looks at (circuits.c, plan_first_pass) */
+struct plan_read {
+	struct live_pair *lp;
+	struct ocs_pair *p;
+	uint32_t job;
+	bool kept;	/* what was kept of it holds (read only to check it) */
+	bool reserved;	/* its circuit reserved: only whether it has demand */
+	bool gather;	/* its active flows read with the plan's others */
+};
+
 /* The circuit executor (circuits.c). */
 struct cexec {
 	const struct csched_ops *cs;
@@ -270,8 +280,12 @@ struct cexec {
 	struct cs_demand *d;
 	struct cs_busy *busy;
 	size_t cap_d, cap_busy;
-	uint64_t *rem; /* (a pair's active flows' bytes left, read at once) */
+	uint64_t *rem; /* (active flows' bytes left, read at once: a pair's, */
 	size_t cap_rem;
+	struct flow **gat; /* or a plan's, these flows) */
+	size_t cap_gat;
+	struct plan_read *rd;
+	size_t cap_rd;
 };
 
 /* The metrics NAS reports, for every run (metrics.c). */
