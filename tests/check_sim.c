@@ -1052,8 +1052,49 @@ static const struct hyde_sched_ops forget_ops = {
 /* hyde_fair_next walks the order that hyde_fair_order sorts, job for job,
  * and fills user_running alike, at every pick of a run whose jobs of four
  * users queue (ties in both keys, jobs without a pending task, a first
- * job with no task for the host); the scheduler picks as fair does. */
+ * job with no task for the host); the scheduler picks as fair does. Both
+ * read the keys the cluster keeps beside the jobs: the order must be the
+ * one the job records give, sorted here afresh. */
 static size_t walk_picks, walk_longest;
+
+/* a before b in the fair order, from the job records alone */
+static bool walk_before(struct hyde_sched *s, uint32_t a, uint32_t b)
+{
+	const struct hyde_job *x = hyde_job(s, a), *y = hyde_job(s, b);
+	unsigned ux = hyde_user_running(s, x->user_idx), uy = hyde_user_running(s, y->user_idx);
+	uint32_t rx = x->maps_running + x->reduces_running, ry = y->maps_running + y->reduces_running;
+
+	if (ux != uy)
+		return ux < uy;
+	if (rx != ry)
+		return rx < ry;
+	if (x->ready_at != y->ready_at)
+		return x->ready_at < y->ready_at;
+	return a < b;
+}
+
+static void walk_check_records(struct hyde_sched *s, const uint32_t *order, size_t n)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	uint32_t *v = xcalloc(ci->n_jobs + 1, sizeof(*v)), x;
+	size_t m = 0, i, k;
+
+	for (x = 0; x < ci->n_jobs; x++) {
+		const struct hyde_job *j = hyde_job(s, x);
+
+		if (j->state != HYDE_JOB_READY ||
+		    (!hyde_job_has_pending(j, HYDE_MAP) && !hyde_job_has_pending(j, HYDE_REDUCE)))
+			continue;
+		for (k = m++; k > 0 && walk_before(s, x, v[k - 1]); k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
+	ck_assert_uint_eq(m, n);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(order[i] == v[i], "pick %zu: place %zu is job %u, the records' %u",
+			      walk_picks, i, order[i], v[i]);
+	free(v);
+}
 
 static const struct hyde_task *walk_pick(struct hyde_sched *s, unsigned host)
 {
@@ -1063,6 +1104,7 @@ static const struct hyde_task *walk_pick(struct hyde_sched *s, unsigned host)
 	size_t n = hyde_fair_order(s, order, ur), i = 0;
 	const struct hyde_task *t = NULL;
 
+	walk_check_records(s, order, n);
 	for (x = hyde_fair_next(s, ur2); x != UINT32_MAX; x = hyde_fair_next(s, NULL), i++) {
 		ck_assert_msg(i < n && x == order[i], "pick %zu: place %zu is job %u, the order's %u",
 			      walk_picks, i, x, i < n ? order[i] : UINT32_MAX);

@@ -39,6 +39,17 @@ static void cluster_index_children(struct cluster *c)
 	}
 }
 
+/* The job's entry of the fair order's keys, after a change to it */
+static void jkey_set(struct cluster *c, const struct hyde_job *j)
+{
+	struct cluster_jkey *k = &c->jkey[j->idx];
+
+	k->running = j->maps_running + j->reduces_running;
+	k->user_idx = j->user_idx;
+	k->ready = j->state == HYDE_JOB_READY;
+	k->pending = hyde_job_has_pending(j, HYDE_MAP) || hyde_job_has_pending(j, HYDE_REDUCE);
+}
+
 struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl)
 {
 	struct cluster *c = xcalloc(1, sizeof(*c));
@@ -60,6 +71,7 @@ struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl
 	c->placed = xcalloc(c->n_jobs + 1, sizeof(uint32_t *));
 	c->user_running = xcalloc((wl ? wl->n_users : 0) + 1, sizeof(unsigned));
 	c->ready_log = xcalloc(c->n_jobs + 1, sizeof(uint32_t));
+	c->jkey = xcalloc(c->n_jobs + 1, sizeof(*c->jkey));
 	for (i = 0; i < c->n_jobs; i++) {
 		struct hyde_job *j = &c->jobs[i];
 		const struct wl_job *w = &wl->jobs[i];
@@ -85,6 +97,7 @@ struct cluster *cluster_new_lazy(const struct topo *t, const struct workload *wl
 		j->state = HYDE_JOB_WAITING;
 		j->parents_left = w->n_parents;
 		j->arrival = j->ready_at = j->end = -1;
+		jkey_set(c, j);
 	}
 	cluster_index_children(c);
 	return c;
@@ -178,6 +191,7 @@ void cluster_free(struct cluster *c)
 	free(c->rack_free);
 	free(c->user_running);
 	free(c->ready_log);
+	free(c->jkey);
 	free(c);
 }
 
@@ -523,6 +537,7 @@ static void job_maybe_ready(struct cluster *c, struct hyde_job *j, int64_t now)
 		j->state = HYDE_JOB_READY;
 		j->ready_at = now;
 		c->ready_log[c->n_ready++] = j->idx;
+		jkey_set(c, j);
 	}
 }
 
@@ -562,6 +577,7 @@ int task_start(struct cluster *c, struct hyde_task *t, unsigned host, int64_t no
 	else
 		j->reduces_running++;
 	c->user_running[j->user_idx]++;
+	jkey_set(c, j);
 	return 0;
 }
 
@@ -572,6 +588,7 @@ static void job_done(struct cluster *c, struct hyde_job *j, int64_t now)
 	j->state = HYDE_JOB_DONE;
 	j->end = now;
 	c->n_ended++;
+	jkey_set(c, j);
 	for (k = c->child_off[j->idx]; k < c->child_off[j->idx + 1]; k++)
 		job_parent_done(c, &c->jobs[c->children[k]], now);
 }
@@ -594,6 +611,7 @@ int task_finish(struct cluster *c, struct hyde_task *t, int64_t now)
 	}
 	if (j->state != HYDE_JOB_FAILED)
 		c->user_running[j->user_idx]--;
+	jkey_set(c, j);
 	if (j->maps_done == j->wl->maps && j->reduces_done == j->wl->reduces)
 		job_done(c, j, now);
 	return 0;
@@ -618,6 +636,7 @@ int task_fail(struct cluster *c, struct hyde_task *t, int64_t now)
 	}
 	j->state = HYDE_JOB_FAILED;
 	j->end = now;
+	jkey_set(c, j);
 	return 0;
 }
 

@@ -44,6 +44,15 @@ struct cluster {
 	/* per user: the tasks running of its jobs that have not failed (a
 	 * failed job's tasks no longer count), kept as tasks start and end */
 	unsigned *user_running;
+	/* per job, what the fair order reads of it at every pick, kept
+	 * as its state and tasks change (in struct hyde_job it is on four
+	 * cache lines; a pick of the SWIM day reads hundreds of jobs) */
+	struct cluster_jkey {
+		uint32_t running;  /* maps and reduces running */
+		uint32_t user_idx;
+		bool ready;	   /* READY */
+		bool pending;	   /* a map or reduce not started */
+	} *jkey;
 	/* the jobs in the order they became READY (n_ready of them) */
 	uint32_t *ready_log;
 	size_t n_ready;

@@ -975,17 +975,17 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 	 * list drops those no longer READY (done: never again) */
 	for (i = 0, k = 0; i < h->n_by_ready; i++) {
 		uint32_t x = h->by_ready[i];
-		const struct hyde_job *j = &c->jobs[x];
+		const struct cluster_jkey *j = &c->jkey[x];
 
-		if (j->state != HYDE_JOB_READY) {
+		if (!j->ready) {
 			h->in_by_ready[x] = 2;
 			continue;
 		}
 		h->by_ready[k++] = x;
-		if (!hyde_job_has_pending(j, HYDE_MAP) && !hyde_job_has_pending(j, HYDE_REDUCE))
+		if (!j->pending)
 			continue;
 		cand[n] = x;
-		rkey[n] = j->maps_running + j->reduces_running;
+		rkey[n] = j->running;
 		ukey[n] = user_running[j->user_idx];
 		if (rkey[n] > *rmax)
 			*rmax = rkey[n];
