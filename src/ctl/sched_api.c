@@ -942,11 +942,24 @@ void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, si
 		memcpy(pos, a, n * sizeof(*pos));
 }
 
+/* The fair order of two candidates (positions in fo_tmp): by user's
+ * running tasks, then the job's, then position (the stable sort's order);
+ * fo_collect's first and hyde_fair_next's heap. */
+static bool fo_before(const uint32_t *rkey, const uint32_t *ukey, uint32_t a, uint32_t b)
+{
+	if (ukey[a] != ukey[b])
+		return ukey[a] < ukey[b];
+	if (rkey[a] != rkey[b])
+		return rkey[a] < rkey[b];
+	return a < b;
+}
+
 /* The fair order's candidates: the READY jobs with a pending task, in
  * (ready_at, index) order, in h->fo_tmp with their keys after them (cand,
- * rkey, ukey; pos and tmp past those, room each); user_running filled. */
+ * rkey, ukey; pos and tmp past those, room each); user_running filled;
+ * best, unless NULL, the first of them in the fair order. */
 static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *room,
-			 uint32_t *rmax, uint32_t *umax)
+			 uint32_t *rmax, uint32_t *umax, size_t *best)
 {
 	struct hyde_sched_host *h = s->host;
 	const struct cluster *c = h->c;
@@ -965,6 +978,8 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 		if (c->jobs[x].state == HYDE_JOB_READY && !h->in_by_ready[x])
 			fo_ready_add(h, x);
 	}
+	if (best)
+		*best = 0;
 	*room = h->fo_room = h->n_by_ready + 1;
 	hyde_grow((void **)&h->fo_tmp, &h->cap_fo_tmp, 5 * *room, sizeof(uint32_t));
 	cand = h->fo_tmp;
@@ -991,6 +1006,9 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 			*rmax = rkey[n];
 		if (ukey[n] > *umax)
 			*umax = ukey[n];
+		/* (the first in the order: on a tie the earlier stays) */
+		if (best && n && fo_before(rkey, ukey, (uint32_t)n, (uint32_t)*best))
+			*best = n;
 		n++;
 	}
 	h->n_by_ready = k;
@@ -1001,7 +1019,7 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 {
 	struct hyde_sched_host *h = s->host;
 	uint32_t rmax, umax, *cand, *rkey, *ukey, *pos;
-	size_t room, n = fo_collect(s, user_running, &room, &rmax, &umax), i;
+	size_t room, n = fo_collect(s, user_running, &room, &rmax, &umax, NULL), i;
 
 	cand = h->fo_tmp;
 	rkey = cand + room;
@@ -1013,18 +1031,6 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 	for (i = 0; i < n; i++)
 		order[i] = cand[pos[i]];
 	return n;
-}
-
-/* hyde_fair_next's heap of candidate positions (in fo_tmp past the keys):
- * by user's running tasks, then the job's, then position (the stable
- * sort's order). */
-static bool fo_before(const uint32_t *rkey, const uint32_t *ukey, uint32_t a, uint32_t b)
-{
-	if (ukey[a] != ukey[b])
-		return ukey[a] < ukey[b];
-	if (rkey[a] != rkey[b])
-		return rkey[a] < rkey[b];
-	return a < b;
 }
 
 static void fo_sift(uint32_t *heap, size_t n, size_t i, const uint32_t *rkey, const uint32_t *ukey)
@@ -1052,14 +1058,9 @@ uint32_t hyde_fair_next(struct hyde_sched *s, unsigned *user_running)
 	size_t room, i;
 	uint32_t *cand, *rkey, *ukey, *heap, top, rmax, umax;
 
-	if (user_running) { /* the first: one pass, no heap */
-		size_t n = fo_collect(s, user_running, &room, &rmax, &umax), best = 0;
+	if (user_running) { /* the first: found as they are collected, no heap */
+		size_t best, n = fo_collect(s, user_running, &room, &rmax, &umax, &best);
 
-		rkey = h->fo_tmp + room;
-		ukey = rkey + room;
-		for (i = 1; i < n; i++)
-			if (fo_before(rkey, ukey, (uint32_t)i, (uint32_t)best))
-				best = i;
 		h->fo_n = n;
 		h->fo_first = best;
 		h->fo_built = false;
