@@ -247,7 +247,7 @@ struct netview {
 	size_t cap_rd, cap_rd_left;
 };
 
-/* A live pair a plan looks at (circuits.c, plan_first_pass) */
+/* A live pair a plan reads again (circuits.c, plan_read_pairs) */
 struct plan_read {
 	struct live_pair *lp;
 	struct ocs_pair *p;
