@@ -238,9 +238,10 @@ static bool pair_active_kept(const struct ctl *c, const struct ocs_pair *p)
 	       p->active_epoch == x->up_epoch[k] && !x->moving[k];
 }
 
-/* got: the active flows' bytes left if the plan read them already (replan
- * reads every pair's at once), advanced past them; NULL: read them here */
-static double pair_bits_left(struct ctl *c, struct ocs_pair *p, const uint64_t **got)
+/* left: the active flows' bytes left, read with the plan's others
+ * (plan_read_pairs); NULL: asked of the backend one at a time (one with no
+ * flows_remaining) */
+static double pair_bits_left(struct ctl *c, struct ocs_pair *p, const uint64_t *left)
 {
 	const struct cexec *x = &c->cx;
 	double bits = 8.0 * (double)p->wait_bytes, bw = (double)c->t->ocs_rate;
@@ -248,7 +249,6 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p, const uint64_t *
 	unsigned H = c->t->hosts, h;
 	bool up = x->up[p->src] && x->out_of[p->src] == (int32_t)p->dst;
 	uint64_t epoch = x->up_epoch[(size_t)p->src * c->t->racks + p->dst];
-	const uint64_t *left = NULL;
 	size_t i;
 
 	if (pair_active_kept(c, p)) {
@@ -274,15 +274,6 @@ static double pair_bits_left(struct ctl *c, struct ocs_pair *p, const uint64_t *
 			p->act_host = xcalloc(H, sizeof(*p->act_host));
 		for (h = 0; h < H; h++)
 			p->act_host[h] = 0;
-		if (got) {
-			left = *got;
-			*got += p->n_active;
-		} else if (c->be.ops->flows_remaining) { /* (asked of memory all at once) */
-			xgrow((void **)&c->cx.rem, &c->cx.cap_rem, p->n_active + 1,
-			      sizeof(*c->cx.rem));
-			c->be.ops->flows_remaining(&c->be, p->active, p->n_active, c->cx.rem);
-			left = c->cx.rem;
-		}
 		for (i = 0; i < p->n_active; i++) {
 			struct flow *f = p->active[i];
 			double b;
@@ -494,7 +485,9 @@ static void plan_read_pairs(struct ctl *c, int64_t now)
 			x->plan_skip++;
 			continue;
 		}
-		b = pair_bits_left(c, r->p, r->gather ? &got : NULL);
+		b = pair_bits_left(c, r->p, r->gather ? got : NULL);
+		if (r->gather)
+			got += r->p->n_active;
 		x->plan_read++;
 		if (r->kept && b != lp->bits)
 			fatalx("circuits: pair %u -> %u of job %u: %.0f bits kept "

@@ -280,10 +280,12 @@ struct cexec {
 	struct cs_demand *d;
 	struct cs_busy *busy;
 	size_t cap_d, cap_busy;
-	uint64_t *rem; /* (active flows' bytes left, read at once: a pair's, */
-	size_t cap_rem;
-	struct flow **gat; /* or a plan's, these flows) */
+	/* a plan's reads (plan_read_pairs): the pairs, their active flows
+	 * gathered and those flows' bytes left, read at once */
+	struct flow **gat;
 	size_t cap_gat;
+	uint64_t *rem;
+	size_t cap_rem;
 	struct plan_read *rd;
 	size_t cap_rd;
 };
