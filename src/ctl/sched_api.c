@@ -954,12 +954,31 @@ static bool fo_before(const uint32_t *rkey, const uint32_t *ukey, uint32_t a, ui
 	return a < b;
 }
 
+/* The first few in the fair order so far (h->fo_top, h->fo_ntop of
+ * them, in order), with the candidate at position n added. */
+static void fo_keep_top(struct hyde_sched_host *h, const uint32_t *rkey, const uint32_t *ukey,
+			uint32_t n)
+{
+	size_t t = h->fo_ntop;
+
+	if (t == SCHED_FO_TOP) {
+		if (!fo_before(rkey, ukey, n, h->fo_top[t - 1]))
+			return;
+		t--; /* the last kept drops out */
+	} else {
+		h->fo_ntop++;
+	}
+	for (; t > 0 && fo_before(rkey, ukey, n, h->fo_top[t - 1]); t--)
+		h->fo_top[t] = h->fo_top[t - 1];
+	h->fo_top[t] = n;
+}
+
 /* The fair order's candidates: the READY jobs with a pending task, in
  * (ready_at, index) order, in h->fo_tmp with their keys after them (cand,
  * rkey, ukey; pos and tmp past those, room each); user_running filled;
- * best, unless NULL, the first of them in the fair order. */
+ * with top, the first few of them in the fair order in h->fo_top. */
 static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *room,
-			 uint32_t *rmax, uint32_t *umax, size_t *best)
+			 uint32_t *rmax, uint32_t *umax, bool top)
 {
 	struct hyde_sched_host *h = s->host;
 	const struct cluster *c = h->c;
@@ -978,8 +997,7 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 		if (c->jobs[x].state == HYDE_JOB_READY && !h->in_by_ready[x])
 			fo_ready_add(h, x);
 	}
-	if (best)
-		*best = 0;
+	h->fo_ntop = 0;
 	*room = h->fo_room = h->n_by_ready + 1;
 	hyde_grow((void **)&h->fo_tmp, &h->cap_fo_tmp, 5 * *room, sizeof(uint32_t));
 	cand = h->fo_tmp;
@@ -1006,9 +1024,8 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 			*rmax = rkey[n];
 		if (ukey[n] > *umax)
 			*umax = ukey[n];
-		/* (the first in the order: on a tie the earlier stays) */
-		if (best && n && fo_before(rkey, ukey, (uint32_t)n, (uint32_t)*best))
-			*best = n;
+		if (top)
+			fo_keep_top(h, rkey, ukey, (uint32_t)n);
 		n++;
 	}
 	h->n_by_ready = k;
@@ -1019,7 +1036,7 @@ size_t hyde_fair_order(struct hyde_sched *s, uint32_t *order, unsigned *user_run
 {
 	struct hyde_sched_host *h = s->host;
 	uint32_t rmax, umax, *cand, *rkey, *ukey, *pos;
-	size_t room, n = fo_collect(s, user_running, &room, &rmax, &umax, NULL), i;
+	size_t room, n = fo_collect(s, user_running, &room, &rmax, &umax, false), i;
 
 	cand = h->fo_tmp;
 	rkey = cand + room;
@@ -1055,35 +1072,42 @@ static void fo_sift(uint32_t *heap, size_t n, size_t i, const uint32_t *rkey, co
 uint32_t hyde_fair_next(struct hyde_sched *s, unsigned *user_running)
 {
 	struct hyde_sched_host *h = s->host;
-	size_t room, i;
+	size_t room, i, k;
 	uint32_t *cand, *rkey, *ukey, *heap, top, rmax, umax;
 
-	if (user_running) { /* the first: found as they are collected, no heap */
-		size_t best, n = fo_collect(s, user_running, &room, &rmax, &umax, &best);
+	if (user_running) { /* the first few found as they are collected */
+		size_t n = fo_collect(s, user_running, &room, &rmax, &umax, true);
 
 		h->fo_n = n;
-		h->fo_first = best;
 		h->fo_built = false;
+		h->fo_served = n ? 1 : 0;
 		h->fo_heap_n = n ? n - 1 : 0;
-		return n ? h->fo_tmp[best] : UINT32_MAX;
+		return n ? h->fo_tmp[h->fo_top[0]] : UINT32_MAX;
+	}
+	if (!h->fo_heap_n)
+		return UINT32_MAX;
+	if (!h->fo_built && h->fo_served < h->fo_ntop) {
+		h->fo_heap_n--;
+		return h->fo_tmp[h->fo_top[h->fo_served++]];
 	}
 	room = h->fo_room;
 	cand = h->fo_tmp;
 	rkey = cand + room;
 	ukey = rkey + room;
 	heap = ukey + room;
-	if (!h->fo_built) { /* a second asked for: the rest in a heap */
+	if (!h->fo_built) { /* more asked for: the rest in a heap */
 		size_t n = 0;
 
-		for (i = 0; i < h->fo_n; i++)
-			if (i != h->fo_first)
+		for (i = 0; i < h->fo_n; i++) {
+			for (k = 0; k < h->fo_ntop && h->fo_top[k] != i; k++)
+				;
+			if (k == h->fo_ntop)
 				heap[n++] = (uint32_t)i;
+		}
 		for (i = n / 2; i-- > 0;)
 			fo_sift(heap, n, i, rkey, ukey);
 		h->fo_built = true;
 	}
-	if (!h->fo_heap_n)
-		return UINT32_MAX;
 	top = heap[0];
 	heap[0] = heap[--h->fo_heap_n];
 	fo_sift(heap, h->fo_heap_n, 0, rkey, ukey);

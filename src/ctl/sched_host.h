@@ -20,6 +20,10 @@ struct ctl;
  * explicit NULL-terminated table. */
 extern const struct hyde_sched_ops *const sched_table[];
 
+/* hyde_fair_next: how many of the first in the fair order fo_collect
+ * keeps, in order, as it goes */
+enum { SCHED_FO_TOP = 4 };
+
 struct hyde_sched_host {
 	struct ctl *ctl;
 	struct cluster *c;
@@ -43,8 +47,12 @@ struct hyde_sched_host {
 	uint32_t *by_ready, *fo_tmp, *fo_cnt;
 	size_t n_by_ready, cap_by_ready, cap_fo_tmp, cap_fo_cnt;
 	size_t fo_heap_n; /* hyde_fair_next: candidates not returned yet */
-	size_t fo_n, fo_first; /* candidates, and the first (returned alone:
-				* the heap is built for a second) */
+	/* candidates; the first few in the fair order, found as they are
+	 * collected, and those of them returned (the heap of the rest is
+	 * built only when more are asked for: a pick seldom asks past the
+	 * first few) */
+	size_t fo_n, fo_ntop, fo_served;
+	uint32_t fo_top[SCHED_FO_TOP];
 	bool fo_built;
 	size_t fo_room;	  /* fo_tmp's room per array at the last collect */
 	uint8_t *in_by_ready;  /* per job */
