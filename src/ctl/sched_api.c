@@ -955,20 +955,22 @@ static bool fo_before(const uint32_t *rkey, const uint32_t *ukey, uint32_t a, ui
 }
 
 /* The first few in the fair order so far (h->fo_top, h->fo_ntop of
- * them, in order), with the candidate at position n added. */
+ * them, in order), with the candidate at position n added: it comes after
+ * every one kept, so it goes before one only on a smaller key. */
 static void fo_keep_top(struct hyde_sched_host *h, const uint32_t *rkey, const uint32_t *ukey,
 			uint32_t n)
 {
+	uint64_t key = fo_key(rkey, ukey, n);
 	size_t t = h->fo_ntop;
 
 	if (t == SCHED_FO_TOP) {
-		if (!fo_before(rkey, ukey, n, h->fo_top[t - 1]))
+		if (key >= fo_key(rkey, ukey, h->fo_top[t - 1]))
 			return;
 		t--; /* the last kept drops out */
 	} else {
 		h->fo_ntop++;
 	}
-	for (; t > 0 && fo_before(rkey, ukey, n, h->fo_top[t - 1]); t--)
+	for (; t > 0 && key < fo_key(rkey, ukey, h->fo_top[t - 1]); t--)
 		h->fo_top[t] = h->fo_top[t - 1];
 	h->fo_top[t] = n;
 }
