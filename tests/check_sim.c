@@ -531,10 +531,103 @@ START_TEST(batched_fetch_hosts)
 }
 END_TEST
 
+/* A job done keeps no pair record (they go with it: memory follows the
+ * jobs under way, not the workload), only its T(C), and the hash finds
+ * every record of the jobs not done, at its own place, and holds nothing
+ * else. gone: jobs done whose pairs went; live: records looked up. */
+static void pairs_of_done_gone(struct ctl *c, size_t *gone, size_t *live)
+{
+	size_t i, k, kept = 0;
+
+	*gone = *live = 0;
+	for (i = 0; i < c->wl->n_jobs; i++) {
+		struct jstate *j = &c->js[i];
+
+		if (c->c->jobs[i].state == HYDE_JOB_DONE) {
+			ck_assert_msg(j->pairs_gone && !j->n_pairs && !j->pairs,
+				      "job %zu is done and keeps %zu pair records", i, j->n_pairs);
+			if (j->ocs_bytes) {
+				ck_assert_msg(j->lower_bound > 0, "job %zu: T(C) %" PRId64 " for %" PRIu64 " B",
+					      i, j->lower_bound, j->ocs_bytes);
+				(*gone)++;
+			}
+			continue;
+		}
+		for (k = 0; k < j->n_pairs; k++) {
+			size_t n = j->n_pairs;
+			struct ocs_pair *p = ctl_pair(c, (uint32_t)i, j->pairs[k].src, j->pairs[k].dst);
+
+			ck_assert_msg(j->n_pairs == n && p == &j->pairs[k],
+				      "job %zu: pair %u->%u not found in the hash", i, j->pairs[k].src,
+				      j->pairs[k].dst);
+		}
+		kept += j->n_pairs;
+	}
+	*live = kept;
+	ck_assert_uint_eq(c->ptab_n, kept);
+}
+
+/* The hash of pair records after jobs' pairs go: thousands of keys
+ * (collisions in every run of the table), every other job's taken out,
+ * the rest found at their place, and the table empty at the end. */
+START_TEST(pair_hash_after_jobs_done)
+{
+	char errbuf[HYDE_ERRBUF_SIZE], *tpath, *wpath, *wl = NULL;
+	struct ctl_opts o;
+	struct ctl *c;
+	size_t len = 0, k;
+	uint32_t job, src, dst, njobs = 30, racks = 16;
+
+	tpath = test_write_tmp("sim", "racks 16\nhosts 1\ncontainers 4\nhost_rate 100Mbit\n"
+				      "uplink_rate 300Mbit\nocs yes\nocs_rate 200Mbit\ndelta 10ms\nt_e 4MB\n",
+			       ".topo");
+	for (job = 0; job < njobs; job++)
+		test_appendf(&wl, &len,
+			     "job id=j%u arrival=0s input=2MB shuffle=1MB output=0B maps=2 reduces=1 "
+			     "map_time=1s reduce_time=1s\n",
+			     job);
+	wpath = test_write_tmp("sim", wl, ".wl");
+	ctl_opts_default(&o);
+	o.topo_path = tpath;
+	o.wl_spec = wpath;
+	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	for (job = 0; job < njobs; job++)
+		for (src = 0; src < racks; src++)
+			for (dst = 0; dst < racks; dst++)
+				ctl_pair(c, job, src, dst);
+	ck_assert_uint_eq(c->ptab_n, njobs * racks * racks);
+	for (job = 0; job < njobs; job += 2)
+		ocspairs_job_done(c, job);
+	ck_assert_uint_eq(c->ptab_n, njobs / 2 * racks * racks);
+	for (job = 1; job < njobs; job += 2) {
+		struct jstate *j = &c->js[job];
+
+		ck_assert(!j->pairs_gone);
+		ck_assert_uint_eq(j->n_pairs, racks * racks);
+		for (k = 0; k < j->n_pairs; k++)
+			ck_assert_msg(ctl_pair(c, job, j->pairs[k].src, j->pairs[k].dst) == &j->pairs[k] &&
+					      j->n_pairs == racks * racks,
+				      "job %u: pair %u->%u not found after other jobs' went", job,
+				      j->pairs[k].src, j->pairs[k].dst);
+		ocspairs_job_done(c, job);
+	}
+	ck_assert_uint_eq(c->ptab_n, 0);
+	for (k = 0; k <= c->ptab_mask; k++)
+		ck_assert_uint_eq(c->ptab_key[k], 0);
+	ctl_free(c);
+	unlink(tpath);
+	unlink(wpath);
+	free(tpath);
+	free(wpath);
+	free(wl);
+}
+END_TEST
+
 START_TEST(streamed_same_files)
 {
 	static const char *const files[] = { "flows.csv", RUNDIR_JOBS, RUNDIR_COFLOWS };
 	char errbuf[HYDE_ERRBUF_SIZE], dir[2][64], path[128], *text[2][3];
+	size_t gone[2], live[2];
 	const char *wl = "job id=a arrival=0s input=640MB shuffle=600MB output=0B maps=60 reduces=6 map_time=1s reduce_time=1s\n"
 			 "job id=b arrival=0.5s input=320MB shuffle=300MB output=0B maps=30 reduces=5 map_time=1.5s reduce_time=1s\n";
 	char *tpath = stream_cases[_i].topo  ? xstrdup(test_srcpath(stream_cases[_i].topo))
@@ -589,6 +682,10 @@ START_TEST(streamed_same_files)
 		unsetenv("HYDE_SIM_VERIFY");
 		ctl_totals(c, &tt[k]);
 		pairs_wait_match(c);
+		pairs_of_done_gone(c, &gone[k], &live[k]);
+		/* a whole run keeps none: every job is done */
+		if (!stream_cases[_i].horizon)
+			ck_assert_uint_eq(live[k], 0);
 		if (k == 1)
 			records = c->n_flow_blocks ? (c->n_flow_blocks - 1) * CTL_FLOW_BLOCK + c->block_fill : 0;
 		ctl_free(c);
@@ -1730,6 +1827,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, batched_fetch_hosts);
 	tcase_add_loop_test(tc, streamed_same_files, 0, ARRAY_SIZE(stream_cases));
+	tcase_add_test(tc, pair_hash_after_jobs_done);
 	tcase_add_loop_test(tc, flow_log_off, 0, 2);
 	tcase_add_loop_test(tc, two_flows_one_link, 0, sizeof(two_flows) / sizeof(two_flows[0]));
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);

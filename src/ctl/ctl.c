@@ -336,14 +336,8 @@ void ctl_free(struct ctl *c)
 			free(j->fetching);
 			free(j->maps_done_rack);
 			free(j->red_bytes_rack);
-			for (r = 0; r < j->n_pairs; r++) {
-				free(j->pairs[r].active);
-				free(j->pairs[r].wait);
-				free(j->pairs[r].per_host);
-				free(j->pairs[r].src_wait);
-				free(j->pairs[r].lz_rem);
-				free(j->pairs[r].act_host);
-			}
+			for (r = 0; r < j->n_pairs; r++)
+				ocspairs_free_pair(&j->pairs[r]);
 			free(j->pairs);
 			free(j->lv);
 		}
@@ -611,12 +605,18 @@ static void queue_for_copy(struct ctl *c, struct flow *f, bool front)
  * circuit's time is reserved for them). */
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
-	struct ocs_pair *p = ctl_pair(c, job, src, dst);
+	struct ocs_pair *p;
 	/* the list of the last call's (a malloc, reallocs and a free a call
 	 * before); a call made from inside this one makes its own */
-	struct flow *f, **v = c->rel_v;
-	size_t n = p->n_wait, cap = c->cap_rel_v, i;
+	struct flow *f, **v;
+	size_t n, cap, i;
 
+	if (c->js[job].pairs_gone)
+		return; /* done: nothing of it waits (its records are gone) */
+	p = ctl_pair(c, job, src, dst);
+	v = c->rel_v;
+	n = p->n_wait;
+	cap = c->cap_rel_v;
 	c->rel_v = NULL;
 	c->cap_rel_v = 0;
 	xgrow((void **)&v, &cap, n + 1, sizeof(*v));
@@ -1238,6 +1238,7 @@ static void job_finished(struct ctl *c, struct hyde_job *jb)
 	c->last_end = ctl_now(c);
 	jobbatch_free(c, j);
 	taskio_free(j);
+	ocspairs_job_done(c, jb->idx);
 	ctl_event(c, "job_done %s", jb->wl->id);
 	if (j->flows && j->flows_done == j->flows && j->cf_end < 0)
 		j->cf_end = ctl_now(c);

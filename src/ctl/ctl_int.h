@@ -184,9 +184,13 @@ struct jstate {
 	/* the coflow */
 	uint32_t flows, flows_done;
 	uint64_t bytes, ocs_bytes, bytes_done, cross_rack_bytes;
-	int64_t cf_start, cf_end, lower_bound;
+	int64_t cf_start, cf_end;
+	/* T(C) (Co-scheduler eq. 2) of its flows, worked out when its pairs
+	 * go (ocspairs_job_done; the report reads it then) */
+	int64_t lower_bound;
 	struct ocs_pair *pairs;
 	size_t n_pairs, cap_pairs;
+	bool pairs_gone;	 /* done, its pairs' records freed */
 	uint32_t ocs_flows_left; /* OCS flows made and not done */
 	struct live_pair *lv;	 /* its pairs with demand, in the order they got it */
 	uint32_t n_lv, n_gone;	 /* slots, holes among them */
@@ -525,6 +529,12 @@ static inline void ocspairs_touch(struct ctl *c, const struct ocs_pair *p)
 }
 /* the job's traffic from rack i to rack j is an elephant (goes by OCS) */
 bool ocspairs_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j);
+/* the job is done: its pairs' records go, T(C) kept (jstate.lower_bound) */
+void ocspairs_job_done(struct ctl *c, uint32_t job);
+/* the lower bound T(C) of the job's OCS-eligible traffic, from its pairs */
+int64_t ocspairs_lower_bound(struct ctl *c, uint32_t job);
+/* what a pair's record holds (its own arrays) */
+void ocspairs_free_pair(struct ocs_pair *p);
 
 /* ctl.c: a new fetch waits for its circuit (OCS: at the end of its pair's
  * queue) or for a copy slot (EPS and within a rack) */

@@ -13,10 +13,21 @@
 #include "core/rng.h"
 #include "ctl/ctl_int.h"
 
-static size_t ptab_slot(const struct ctl *c, uint64_t key)
+static uint64_t ptab_key_of(const struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
+{
+	return ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
+}
+
+static size_t ptab_home(const struct ctl *c, uint64_t key)
 {
 	uint64_t h = key;
-	size_t i = (size_t)splitmix64(&h) & c->ptab_mask;
+
+	return (size_t)splitmix64(&h) & c->ptab_mask;
+}
+
+static size_t ptab_slot(const struct ctl *c, uint64_t key)
+{
+	size_t i = ptab_home(c, key);
 
 	while (c->ptab_key[i] && c->ptab_key[i] != key)
 		i = (i + 1) & c->ptab_mask;
@@ -43,12 +54,36 @@ static void ptab_grow(struct ctl *c)
 	free(oval);
 }
 
+/* The key out of the hash (it is there). Linear probing without
+ * tombstones: the keys after it in its run move back into the hole
+ * unless their home is after the hole (cyclically), so every key stays
+ * reachable from its home. */
+static void ptab_del(struct ctl *c, uint64_t key)
+{
+	size_t i = ptab_slot(c, key), j = i, h;
+
+	for (;;) {
+		j = (j + 1) & c->ptab_mask;
+		if (!c->ptab_key[j])
+			break;
+		h = ptab_home(c, c->ptab_key[j]);
+		/* stays if its home lies in (i, j] */
+		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
+			continue;
+		c->ptab_key[i] = c->ptab_key[j];
+		c->ptab_val[i] = c->ptab_val[j];
+		i = j;
+	}
+	c->ptab_key[i] = 0;
+	c->ptab_n--;
+}
+
 /* The pair's record, made on first use. Found through a hash: a job can
  * have thousands of pairs and this is asked for every OCS flow. */
 struct ocs_pair *ctl_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst)
 {
 	struct jstate *j = &c->js[job];
-	uint64_t key = ((uint64_t)job * c->t->racks + src) * c->t->racks + dst + 1;
+	uint64_t key = ptab_key_of(c, job, src, dst);
 	size_t k;
 
 	if (2 * (c->ptab_n + 1) > (c->ptab_key ? c->ptab_mask + 1 : 0))
@@ -197,4 +232,63 @@ bool ocspairs_is_elephant(struct ctl *c, uint32_t job, unsigned i, unsigned j)
 		return true; /* the OCS is the only way out of the rack */
 	bytes = (double)js->red_bytes_rack[j] * js->maps_done_rack[i] / w->maps;
 	return bytes >= (double)c->t->t_e;
+}
+
+void ocspairs_free_pair(struct ocs_pair *p)
+{
+	free(p->active);
+	free(p->wait);
+	free(p->per_host);
+	free(p->src_wait);
+	free(p->lz_rem);
+	free(p->act_host);
+}
+
+int64_t ocspairs_lower_bound(struct ctl *c, uint32_t job)
+{
+	const struct jstate *j = &c->js[job];
+	struct tmatrix tm;
+	int64_t lb;
+	size_t k;
+
+	if (j->pairs_gone)
+		return j->lower_bound;
+	if (!c->t->has_ocs || !j->ocs_bytes)
+		return 0;
+	tm_init(&tm, c->t->racks);
+	for (k = 0; k < j->n_pairs; k++)
+		tm_add(&tm, j->pairs[k].src, j->pairs[k].dst, j->pairs[k].bytes);
+	lb = tm_lower_bound(&tm, c->t->ocs_rate, c->t->delta, 0);
+	tm_free(&tm);
+	return lb;
+}
+
+/* Its pairs' records, their arrays and their keys in the hash go: they
+ * were kept to the end of the run, some 700,000 of them on the
+ * Coflow-Benchmark (their growth in later changes took its peak from
+ * 371 to 555 MB). Only once no flow of the job waits, moves or has
+ * demand (always, for a job done: kept otherwise). A reservation that
+ * ends later releases nothing of it (ctl_release_pair). */
+void ocspairs_job_done(struct ctl *c, uint32_t job)
+{
+	struct jstate *j = &c->js[job];
+	size_t k;
+
+	for (k = 0; k < j->n_pairs; k++)
+		if (j->pairs[k].n_wait || j->pairs[k].n_active || j->pairs[k].live != SIZE_MAX)
+			return;
+	j->lower_bound = ocspairs_lower_bound(c, job);
+	for (k = 0; k < j->n_pairs; k++) {
+		ptab_del(c, ptab_key_of(c, job, j->pairs[k].src, j->pairs[k].dst));
+		ocspairs_free_pair(&j->pairs[k]);
+	}
+	free(j->pairs);
+	j->pairs = NULL;
+	j->n_pairs = j->cap_pairs = 0;
+	if (!j->n_lv) {
+		free(j->lv);
+		j->lv = NULL;
+		j->cap_lv = 0;
+	}
+	j->pairs_gone = true;
 }

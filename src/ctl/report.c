@@ -41,27 +41,6 @@ static int out_close(struct outfile *o, char *errbuf)
 	return 0;
 }
 
-/* The lower bound T(C) of a job's OCS-eligible traffic (Co-scheduler
- * eq. 2), from the flows it actually had. */
-static int64_t job_lower_bound(struct ctl *c, uint32_t job)
-{
-	struct tmatrix tm;
-	int64_t lb;
-	size_t k;
-
-	if (!c->t->has_ocs || !c->js[job].ocs_bytes)
-		return 0;
-	tm_init(&tm, c->t->racks);
-	for (k = 0; k < c->js[job].n_pairs; k++) {
-		const struct ocs_pair *p = &c->js[job].pairs[k];
-
-		tm_add(&tm, p->src, p->dst, p->bytes);
-	}
-	lb = tm_lower_bound(&tm, c->t->ocs_rate, c->t->delta, 0);
-	tm_free(&tm);
-	return lb;
-}
-
 /* A coflow's end: its last flow's, once it is over; -1 while it is open
  * (a run stopped early, at its horizon or interrupted). */
 static int64_t coflow_end(const struct ctl *c, size_t job)
@@ -100,7 +79,7 @@ int report_write_app(struct ctl *c, char *errbuf)
 		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
 			",%" PRId64 "\n",
 			i, c->wl->jobs[i].id, j->flows, j->bytes, j->ocs_bytes,
-			job_lower_bound(c, (uint32_t)i), j->cf_start, coflow_end(c, i));
+			ocspairs_lower_bound(c, (uint32_t)i), j->cf_start, coflow_end(c, i));
 	}
 	if ((r = out_close(&o, errbuf)))
 		return r;
@@ -286,7 +265,7 @@ int report_write_analysis(struct ctl *c, char *errbuf)
 		fprintf(o.fp, "%zu,%s,%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 			",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
 			i, c->wl->jobs[i].id, j->flows, j->bytes, j->cf_start, end, cct,
-			job_lower_bound(c, (uint32_t)i), j->ocs_bytes,
+			ocspairs_lower_bound(c, (uint32_t)i), j->ocs_bytes,
 			j->cross_rack_bytes - j->ocs_bytes, cct);
 	}
 	if ((r = out_close(&o, errbuf)))
