@@ -549,6 +549,8 @@ static void pairs_of_done_gone(struct ctl *c, size_t *gone, size_t *live)
 			if (j->ocs_bytes) {
 				ck_assert_msg(j->lower_bound > 0, "job %zu: T(C) %" PRId64 " for %" PRIu64 " B",
 					      i, j->lower_bound, j->ocs_bytes);
+				/* (what the report writes) */
+				ck_assert_int_eq(ocspairs_lower_bound(c, (uint32_t)i), j->lower_bound);
 				(*gone)++;
 			}
 			continue;
@@ -568,20 +570,23 @@ static void pairs_of_done_gone(struct ctl *c, size_t *gone, size_t *live)
 }
 
 /* The hash of pair records after jobs' pairs go: thousands of keys
- * (collisions in every run of the table), every other job's taken out,
- * the rest found at their place, and the table empty at the end. */
+ * (collisions in every run of the table) and a run that wraps past the
+ * table's end (keys picked by their home: the hash is ocspairs.c's, key
+ * (job x racks + src) x racks + dst + 1 mixed by splitmix64), the job in
+ * its last slot taken out first, then every other job, the rest found at
+ * their place, and the table empty at the end. */
 START_TEST(pair_hash_after_jobs_done)
 {
 	char errbuf[HYDE_ERRBUF_SIZE], *tpath, *wpath, *wl = NULL;
 	struct ctl_opts o;
 	struct ctl *c;
-	size_t len = 0, k;
-	uint32_t job, src, dst, njobs = 30, racks = 16;
+	size_t len = 0, k, kept, near = 0;
+	uint32_t job, src, dst, racks = 16, most = 200, base = 16;
 
 	tpath = test_write_tmp("sim", "racks 16\nhosts 1\ncontainers 4\nhost_rate 100Mbit\n"
 				      "uplink_rate 300Mbit\nocs yes\nocs_rate 200Mbit\ndelta 10ms\nt_e 4MB\n",
 			       ".topo");
-	for (job = 0; job < njobs; job++)
+	for (job = 0; job < most; job++)
 		test_appendf(&wl, &len,
 			     "job id=j%u arrival=0s input=2MB shuffle=1MB output=0B maps=2 reduces=1 "
 			     "map_time=1s reduce_time=1s\n",
@@ -591,25 +596,50 @@ START_TEST(pair_hash_after_jobs_done)
 	o.topo_path = tpath;
 	o.wl_spec = wpath;
 	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
-	for (job = 0; job < njobs; job++)
+	for (job = 0; job < base; job++)
 		for (src = 0; src < racks; src++)
 			for (dst = 0; dst < racks; dst++)
 				ctl_pair(c, job, src, dst);
-	ck_assert_uint_eq(c->ptab_n, njobs * racks * racks);
-	for (job = 0; job < njobs; job += 2)
-		ocspairs_job_done(c, job);
-	ck_assert_uint_eq(c->ptab_n, njobs / 2 * racks * racks);
-	for (job = 1; job < njobs; job += 2) {
-		struct jstate *j = &c->js[job];
+	ck_assert_uint_eq(c->ptab_n, base * racks * racks);
+	/* the other jobs' keys whose home is one of the last four slots (a
+	 * few: the table does not grow) */
+	for (job = base; job < most; job++)
+		for (src = 0; src < racks; src++)
+			for (dst = 0; dst < racks; dst++) {
+				uint64_t h = ((uint64_t)job * racks + src) * racks + dst + 1;
 
-		ck_assert(!j->pairs_gone);
-		ck_assert_uint_eq(j->n_pairs, racks * racks);
-		for (k = 0; k < j->n_pairs; k++)
+				if ((splitmix64(&h) & c->ptab_mask) + 4 > c->ptab_mask) {
+					ctl_pair(c, job, src, dst);
+					near++;
+				}
+			}
+	ck_assert_uint_gt(near, 5);
+	ck_assert_msg(c->ptab_key[c->ptab_mask] && c->ptab_key[0], "no run of keys wraps");
+	ocspairs_job_done(c, (uint32_t)((c->ptab_key[c->ptab_mask] - 1) / (racks * racks)));
+	for (job = 0; job < most; job += 2)
+		ocspairs_job_done(c, job);
+	kept = 0;
+	for (job = 0; job < most; job++) {
+		struct jstate *j = &c->js[job];
+		size_t n = j->n_pairs;
+
+		for (k = 0; k < n; k++)
 			ck_assert_msg(ctl_pair(c, job, j->pairs[k].src, j->pairs[k].dst) == &j->pairs[k] &&
-					      j->n_pairs == racks * racks,
+					      j->n_pairs == n,
 				      "job %u: pair %u->%u not found after other jobs' went", job,
 				      j->pairs[k].src, j->pairs[k].dst);
+		kept += n;
+	}
+	ck_assert_uint_gt(kept, 0);
+	ck_assert_uint_eq(c->ptab_n, kept);
+	for (job = 1; job < most; job += 2) {
+		struct jstate *j = &c->js[job];
+
 		ocspairs_job_done(c, job);
+		/* a reservation that ends after its job releases nothing and
+		 * makes no record again */
+		ctl_release_pair(c, job, 0, 1);
+		ck_assert(j->pairs_gone && !j->n_pairs && !j->pairs);
 	}
 	ck_assert_uint_eq(c->ptab_n, 0);
 	for (k = 0; k <= c->ptab_mask; k++)

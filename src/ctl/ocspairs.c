@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/log.h"
 #include "core/rng.h"
 #include "ctl/ctl_int.h"
 
@@ -274,9 +275,25 @@ void ocspairs_job_done(struct ctl *c, uint32_t job)
 	struct jstate *j = &c->js[job];
 	size_t k;
 
-	for (k = 0; k < j->n_pairs; k++)
-		if (j->pairs[k].n_wait || j->pairs[k].n_active || j->pairs[k].live != SIZE_MAX)
+	for (k = 0; k < j->n_pairs; k++) {
+		const struct ocs_pair *p = &j->pairs[k];
+
+		if (p->n_wait || p->n_active || p->live != SIZE_MAX)
 			return;
+		/* verifying: nothing is left counted as waiting (the
+		 * records' counts at the end, which no file shows) */
+		if (c->cx.verify) {
+			uint64_t left = p->wait_bytes;
+			unsigned h;
+
+			for (h = 0; p->src_wait && h < c->t->hosts; h++)
+				left |= p->src_wait[h];
+			if (left)
+				fatalx("ocspairs: job %u done, its pair %u -> %u still counts bytes "
+				       "waiting (%llu in all)",
+				       job, p->src, p->dst, (unsigned long long)p->wait_bytes);
+		}
+	}
 	j->lower_bound = ocspairs_lower_bound(c, job);
 	for (k = 0; k < j->n_pairs; k++) {
 		ptab_del(c, ptab_key_of(c, job, j->pairs[k].src, j->pairs[k].dst));
