@@ -1247,6 +1247,13 @@ static const struct hyde_task *walk_pick(struct hyde_sched *s, unsigned host)
 	ck_assert(!memcmp(ur, ur2, ci->n_users * sizeof(*ur)));
 	/* after the whole order, the walk is over */
 	ck_assert_uint_eq(hyde_fair_next(s, NULL), UINT32_MAX);
+	/* and a walk begun, then hyde_fair_order: over too (its first, kept
+	 * as the candidates are collected, is not given again) */
+	if (n > 1) {
+		ck_assert_uint_eq(hyde_fair_next(s, ur2), order[0]);
+		ck_assert_uint_eq(hyde_fair_order(s, order, ur2), n);
+		ck_assert_uint_eq(hyde_fair_next(s, NULL), UINT32_MAX);
+	}
 	walk_picks++;
 	walk_longest = n > walk_longest ? n : walk_longest;
 	free(order);
