@@ -108,15 +108,18 @@ struct jlazy {
 	uint64_t *single_bytes;
 };
 
-/* A map's input reads and a reduce's output writes (taskio.c). */
+/* A map's input reads and a reduce's output writes (taskio.c). One per
+ * map of every job in the cluster, started or not: on the SWIM day that
+ * is millions (the small fields last, so that it is 48 bytes, not 56). */
 struct tio {
-	uint32_t left;	   /* flows not done */
 	uint64_t bytes;	   /* of all its flows */
 	uint64_t done;	   /* of its flows done */
-	bool active;	   /* reading (map) or writing (reduce) */
 	struct flow *pend_head, *pend_tail; /* made, not started yet */
 	int64_t work_start; /* a map: when its work began, -1 before */
+	uint32_t left;	   /* flows not done */
+	bool active;	   /* reading (map) or writing (reduce) */
 };
+_Static_assert(sizeof(struct tio) <= 48, "a map's tio stays small");
 
 /* The simulator's lazy rack batching (-B fetch=rack; jobbatch.c): a
  * fetch from a rack that waits for a copy slot, EPS or within the rack,
