@@ -1105,7 +1105,48 @@ END_TEST
  * tasks of the jobs in the cluster only: a job's tasks and blocks exist
  * from its arrival until it is done, its output parts until its children
  * are done. Seen from a scheduler: at each arrival and end, every job. */
-static unsigned forget_checks;
+static unsigned forget_checks, forget_tio_looks;
+static struct ctl *forget_ctl;
+
+/* A map holds a struct tio (its input reads) while it runs, its own, and
+ * none before or after: the SWIM day's jobs in flight hold millions of
+ * maps, mostly done. */
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void forget_tio(const struct hyde_job *j)
+{
+	struct jstate *js = &forget_ctl->js[j->idx];
+	uint32_t m, running = 0;
+	struct tio **io;
+
+	ck_assert_ptr_nonnull(js->map_at);
+	io = xcalloc(j->n_maps + 1, sizeof(*io));
+	for (m = 0; m < j->n_maps; m++) {
+		struct tio *x = taskio_map_tio(forget_ctl, js, m);
+
+		if (j->maps[m].state != HYDE_TASK_RUNNING) {
+			ck_assert_msg(!x && !js->map_at[m], "job %s: map %u, %s, holds its reads", j->id,
+				      m, j->maps[m].state == HYDE_TASK_DONE ? "done" : "not started");
+			continue;
+		}
+		ck_assert_msg(x && x->done <= x->bytes, "job %s: map %u, running, has no reads", j->id, m);
+		/* its own: its block, read from another host, or nothing */
+		ck_assert_msg(j->input_from_parents || !x->bytes || x->bytes == j->blocks[m].bytes,
+			      "job %s: map %u reads %" PRIu64 " bytes of a %" PRIu64 "-byte block", j->id,
+			      m, x->bytes, j->blocks[m].bytes);
+		ck_assert_uint_le(js->map_at[m], forget_ctl->tio_pool.n);
+		io[running++] = x;
+	}
+	qsort(io, running, sizeof(*io), cmp_ptr);
+	for (m = 1; m < running; m++)
+		ck_assert_msg(io[m] != io[m - 1], "job %s: two maps share their reads", j->id);
+	free(io);
+}
 
 static void forget_look(struct hyde_sched *s, const struct hyde_job *now, bool done_now)
 {
@@ -1130,6 +1171,8 @@ static void forget_look(struct hyde_sched *s, const struct hyde_job *now, bool d
 		} else {
 			ck_assert_msg(j->maps && j->blocks && j->outputs, "job %s, in the cluster, has no tasks",
 				      j->id);
+			if (!(done_now && j == now))
+				forget_tio(j);
 		}
 		forget_checks++;
 	}
@@ -1168,11 +1211,23 @@ static const struct hyde_task *first_task_for(struct hyde_sched *s, unsigned hos
 	return NULL;
 }
 
+/* (as a job's maps run, not only when jobs come and go) */
+static void forget_task(struct hyde_sched *s, const struct hyde_task *t)
+{
+	const struct hyde_job *j = hyde_job(s, t->job);
+
+	if (j->maps) {
+		forget_tio(j);
+		forget_tio_looks++;
+	}
+}
+
 static const struct hyde_sched_ops forget_ops = {
 	.api_version = HYDE_SCHED_API_VERSION,
 	.name = "forget",
 	.job_arrived = forget_arrived,
 	.job_finished = forget_finished,
+	.task_finished = forget_task,
 	.pick_task = first_task_for,
 };
 
@@ -1489,7 +1544,10 @@ START_TEST(sim_memory_follows_jobs)
 		"job id=p arrival=0s input=4MB shuffle=2MB output=3MB maps=2 reduces=2 map_time=1s reduce_time=1s\n"
 		"job id=q arrival=1s input=2MB shuffle=1MB output=1MB maps=2 reduces=1 map_time=1s reduce_time=1s\n"
 		"job id=c arrival=20s input=parents shuffle=1MB output=0B maps=3 reduces=1 map_time=1s reduce_time=1s parents=p\n"
-		"job id=d arrival=40s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n";
+		"job id=d arrival=40s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n"
+		/* maps enough for four chunks of reads (16, 32, 64...), and
+		 * more than the cluster runs at once */
+		"job id=e arrival=41s input=120MB shuffle=2MB output=0B maps=120 reduces=1 map_time=1s reduce_time=1s\n";
 	char errbuf[HYDE_ERRBUF_SIZE], dir[64], cmd[128];
 	char *tpath = test_write_tmp("sim", TOPO3("ocs no\n"), ".topo");
 	char *wpath = test_write_tmp("sim", wl, ".wl");
@@ -1508,8 +1566,15 @@ START_TEST(sim_memory_follows_jobs)
 	o.sched_ops = &forget_ops;
 	forget_checks = 0;
 	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
+	forget_ctl = c;
+	forget_tio_looks = 0;
 	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
-	ck_assert_uint_eq(forget_checks, 8 * 4);
+	ck_assert_uint_eq(forget_checks, 10 * 5);
+	ck_assert_uint_ge(forget_tio_looks, 120);
+	/* every map's record went back, and the pool is what ran at once */
+	ck_assert_uint_eq(c->tio_pool.n_free, c->tio_pool.n);
+	ck_assert_uint_gt(c->tio_pool.n, 0);
+	ck_assert_uint_lt(c->tio_pool.n, 120);
 	cl = ctl_cluster(c);
 	for (i = 0; i < cl->n_jobs; i++)
 		ck_assert(!cl->jobs[i].maps && !cl->jobs[i].outputs);

@@ -342,6 +342,7 @@ void ctl_free(struct ctl *c)
 			free(j->lv);
 		}
 	free(c->js);
+	taskio_pool_free(c);
 	cexec_destroy(c);
 	sched_free(c->sched);
 	cont_free(c);
@@ -1289,6 +1290,8 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 		return;
 	}
 	task_finish(c->c, t, ctl_now(c));
+	if (t->kind == HYDE_MAP)
+		taskio_map_done(c, t);
 	nodes_slot_changed(c, host);
 	ctl_event(c, "task_done %s %s %u", w->id, task_kind_name(t->kind), t->idx);
 	if (t->kind == HYDE_MAP)

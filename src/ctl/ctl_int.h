@@ -120,6 +120,18 @@ struct tio {
 	bool active;	   /* reading (map) or writing (reduce) */
 };
 _Static_assert(sizeof(struct tio) <= 48, "a map's tio stays small");
+/* The running maps' struct tio, in chunks that never move (a pointer to
+ * one is held across calls that may start another map) and double in
+ * size: 16, 32, 64... (27 of them hold 2^31); a map's goes back to the
+ * free list when it is done. */
+#define TIO_CHUNK0 16u
+#define TIO_CHUNKS 27
+struct tio_pool {
+	struct tio *chunk[TIO_CHUNKS];
+	uint32_t n;		 /* made */
+	uint32_t *free, n_free; /* (1 + index) */
+	size_t cap_free;
+};
 
 /* The simulator's lazy rack batching (-B fetch=rack; jobbatch.c): a
  * fetch from a rack that waits for a copy slot, EPS or within the rack,
@@ -171,7 +183,11 @@ struct jstate {
 	 * its job's reduces read them in a row, where one array per reduce
 	 * was a cache miss at every offer */
 	struct flow **open_rack;
-	struct tio *map_in;  /* per map: its input reads */
+	/* per map: 1 + where its input reads are in the controller's
+	 * tio_pool while it runs, else 0 (the jobs in flight on the SWIM day
+	 * hold up to 2.1 M maps, mostly done, their reduces fetching: 4
+	 * bytes each here, not a struct tio) */
+	uint32_t *map_at;
 	struct tio *red_out; /* per reduce: its output pipeline */
 	uint64_t *out_rack;  /* shuffle bytes of finished maps per rack */
 	bool ready_seen;     /* job_ready told */
@@ -330,6 +346,7 @@ struct ctl {
 	struct rng rng;
 	struct rng fetch_rng; /* the hosts a reduce fetches from first */
 	struct jstate *js;
+	struct tio_pool tio_pool; /* the running maps' input reads (taskio.c) */
 	struct flow **flows; /* every flow made, unless stream_flows */
 	size_t n_flows, cap_flows;
 	/* stream_flows: every flow record, in blocks of CTL_FLOW_BLOCK; a
@@ -459,6 +476,12 @@ void ctl_flow_start(struct ctl *c, struct flow *f);
 /* taskio.c: input reads and output writes */
 void taskio_init(struct ctl *c, struct jstate *j, uint32_t job);
 void taskio_free(struct jstate *j);
+/* Map m's input reads while it runs, NULL before and after. */
+struct tio *taskio_map_tio(struct ctl *c, struct jstate *j, uint32_t m);
+/* The map is done: its reads' record goes back to the pool. */
+void taskio_map_done(struct ctl *c, const struct hyde_task *t);
+/* The pool, at the run's end. */
+void taskio_pool_free(struct ctl *c);
 /* A map started: its input reads, then its work. */
 void taskio_map_started(struct ctl *c, struct hyde_task *t);
 /* A reduce's work is done: true if it writes output replicas first

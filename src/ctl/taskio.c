@@ -57,15 +57,84 @@ void taskio_init(struct ctl *c, struct jstate *j, uint32_t job)
 {
 	const struct wl_job *w = &c->wl->jobs[job];
 
-	j->map_in = xcalloc(w->maps + 1, sizeof(*j->map_in));
+	j->map_at = xcalloc(w->maps + 1, sizeof(*j->map_at));
 	j->red_out = xcalloc(w->reduces + 1, sizeof(*j->red_out));
 }
 
 void taskio_free(struct jstate *j)
 {
-	free(j->map_in);
+	free(j->map_at);
 	free(j->red_out);
-	j->map_in = j->red_out = NULL;
+	j->map_at = NULL;
+	j->red_out = NULL;
+}
+
+void taskio_pool_free(struct ctl *c)
+{
+	unsigned k;
+
+	for (k = 0; k < TIO_CHUNKS; k++)
+		free(c->tio_pool.chunk[k]);
+	free(c->tio_pool.free);
+	memset(&c->tio_pool, 0, sizeof(c->tio_pool));
+}
+
+/* The pool's entry i (from 1): chunk k holds [TIO_CHUNK0 (2^k - 1),
+ * TIO_CHUNK0 (2^(k+1) - 1)) of the indices from 0. */
+static unsigned pool_chunk(uint32_t i)
+{
+	return (unsigned)(31 - __builtin_clz((i - 1) / TIO_CHUNK0 + 1));
+}
+
+static struct tio *pool_find(const struct tio_pool *p, uint32_t i)
+{
+	unsigned k = pool_chunk(i);
+
+	return &p->chunk[k][(i - 1) - TIO_CHUNK0 * ((1u << k) - 1)];
+}
+
+/* Map m's input reads while it runs, else NULL. */
+static struct tio *map_io_of(const struct ctl *c, const struct jstate *j, uint32_t m)
+{
+	return j->map_at[m] ? pool_find(&c->tio_pool, j->map_at[m]) : NULL;
+}
+
+/* Map m's input reads: a zeroed one when it starts (make), NULL when it
+ * is not running. */
+/* ... and a zeroed one when it starts. */
+static struct tio *map_io_new(struct ctl *c, struct jstate *j, uint32_t m)
+{
+	struct tio_pool *p = &c->tio_pool;
+	struct tio *io;
+	unsigned k;
+
+	if (j->map_at[m]) /* (no map starts twice) */
+		return map_io_of(c, j, m);
+	j->map_at[m] = p->n_free ? p->free[--p->n_free] : ++p->n;
+	k = pool_chunk(j->map_at[m]);
+	if (!p->chunk[k])
+		p->chunk[k] = xcalloc((size_t)TIO_CHUNK0 << k, sizeof(struct tio));
+	io = pool_find(p, j->map_at[m]);
+	memset(io, 0, sizeof(*io));
+	return io;
+}
+
+struct tio *taskio_map_tio(struct ctl *c, struct jstate *j, uint32_t m)
+{
+	return j->map_at ? map_io_of(c, j, m) : NULL;
+}
+
+void taskio_map_done(struct ctl *c, const struct hyde_task *t)
+{
+	struct jstate *j = &c->js[t->job];
+	struct tio_pool *p = &c->tio_pool;
+
+	if (!j->map_at || !j->map_at[t->idx])
+		return;
+	if (p->n_free == p->cap_free)
+		xgrow((void **)&p->free, &p->cap_free, p->n_free + 1, sizeof(*p->free));
+	p->free[p->n_free++] = j->map_at[t->idx];
+	j->map_at[t->idx] = 0;
 }
 
 /* A flow of the task, made, to start with the others (start_pending):
@@ -109,8 +178,9 @@ static void io_over(struct ctl *c, const struct hyde_task *t, struct tio *io)
 
 	io->active = false;
 	if (t->kind == HYDE_MAP) {
-		ctl_start_compute(c, &jb->maps[t->idx], jb->wl->map_time);
+		/* (noted first: the record goes back to the pool when the map ends) */
 		io->work_start = ctl_now(c);
+		ctl_start_compute(c, &jb->maps[t->idx], jb->wl->map_time);
 	} else {
 		ctl_task_done(c, &jb->reduces[t->idx]);
 	}
@@ -138,7 +208,7 @@ void taskio_map_started(struct ctl *c, struct hyde_task *t)
 {
 	struct hyde_job *jb = &c->c->jobs[t->job];
 	struct jstate *js = &c->js[t->job];
-	struct tio *io = &js->map_in[t->idx];
+	struct tio *io = map_io_new(c, js, t->idx);
 	unsigned h = (unsigned)t->host;
 	struct rng rng;
 
@@ -162,8 +232,8 @@ void taskio_map_started(struct ctl *c, struct hyde_task *t)
 		}
 	}
 	if (!io->left) {
-		ctl_start_compute(c, t, jb->wl->map_time);
 		io->work_start = ctl_now(c);
+		ctl_start_compute(c, t, jb->wl->map_time);
 		return;
 	}
 	start_pending(c, t, io);
@@ -210,7 +280,8 @@ bool taskio_reduce_computed(struct ctl *c, struct hyde_task *t)
 void taskio_flow_done(struct ctl *c, struct flow *f)
 {
 	struct jstate *js = &c->js[f->job];
-	struct tio *io = f->kind == HYDE_FLOW_INPUT ? &js->map_in[f->reduce] : &js->red_out[f->reduce];
+	struct tio *io = f->kind == HYDE_FLOW_INPUT ? map_io_of(c, js, f->reduce)
+						    : &js->red_out[f->reduce];
 
 	struct hyde_job *jb = &c->c->jobs[f->job];
 
@@ -225,10 +296,10 @@ double taskio_progress(const struct ctl *c, const struct hyde_task *t)
 	const struct jstate *js = &c->js[t->job];
 	const struct tio *io;
 
-	if (!js->map_in)
+	if (!js->map_at)
 		return -1;
-	io = t->kind == HYDE_MAP ? &js->map_in[t->idx] : &js->red_out[t->idx];
-	if (!io->bytes)
+	io = t->kind == HYDE_MAP ? map_io_of(c, js, t->idx) : &js->red_out[t->idx];
+	if (!io || !io->bytes) /* (a map not running: as if it read nothing) */
 		return -1;
 	return (double)io->done / (double)io->bytes;
 }
@@ -236,6 +307,10 @@ double taskio_progress(const struct ctl *c, const struct hyde_task *t)
 int64_t taskio_work_start(const struct ctl *c, const struct hyde_task *t)
 {
 	const struct jstate *js = &c->js[t->job];
+	const struct tio *io;
 
-	return js->map_in && t->kind == HYDE_MAP ? js->map_in[t->idx].work_start : -1;
+	if (!js->map_at || t->kind != HYDE_MAP)
+		return -1;
+	io = map_io_of(c, js, t->idx);
+	return io ? io->work_start : 0; /* (0, as a zeroed one said, before it starts) */
 }
