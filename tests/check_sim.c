@@ -1545,8 +1545,8 @@ START_TEST(sim_memory_follows_jobs)
 		"job id=q arrival=1s input=2MB shuffle=1MB output=1MB maps=2 reduces=1 map_time=1s reduce_time=1s\n"
 		"job id=c arrival=20s input=parents shuffle=1MB output=0B maps=3 reduces=1 map_time=1s reduce_time=1s parents=p\n"
 		"job id=d arrival=40s input=1MB shuffle=1MB output=0B maps=1 reduces=1 map_time=1s reduce_time=1s\n"
-		/* maps enough for four chunks of reads (16, 32, 64...), and
-		 * more than the cluster runs at once */
+		/* more maps than the cluster runs at once: their reads'
+		 * records are used again */
 		"job id=e arrival=41s input=120MB shuffle=2MB output=0B maps=120 reduces=1 map_time=1s reduce_time=1s\n";
 	char errbuf[HYDE_ERRBUF_SIZE], dir[64], cmd[128];
 	char *tpath = test_write_tmp("sim", TOPO3("ocs no\n"), ".topo");
@@ -1575,6 +1575,7 @@ START_TEST(sim_memory_follows_jobs)
 	ck_assert_uint_eq(c->tio_pool.n_free, c->tio_pool.n);
 	ck_assert_uint_gt(c->tio_pool.n, 0);
 	ck_assert_uint_lt(c->tio_pool.n, 120);
+	ck_assert_uint_gt(c->tio_pool.n_block, 1); /* (records in more than one block) */
 	cl = ctl_cluster(c);
 	for (i = 0; i < cl->n_jobs; i++)
 		ck_assert(!cl->jobs[i].maps && !cl->jobs[i].outputs);

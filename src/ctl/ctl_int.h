@@ -108,9 +108,9 @@ struct jlazy {
 	uint64_t *single_bytes;
 };
 
-/* A map's input reads and a reduce's output writes (taskio.c). One per
- * map of every job in the cluster, started or not: on the SWIM day that
- * is millions (the small fields last, so that it is 48 bytes, not 56). */
+/* A map's input reads and a reduce's output writes (taskio.c): one per
+ * reduce of a job in the cluster, and one per map while it runs (the
+ * small fields last: 48 bytes, not 56). */
 struct tio {
 	uint64_t bytes;	   /* of all its flows */
 	uint64_t done;	   /* of its flows done */
@@ -120,14 +120,14 @@ struct tio {
 	bool active;	   /* reading (map) or writing (reduce) */
 };
 _Static_assert(sizeof(struct tio) <= 48, "a map's tio stays small");
-/* The running maps' struct tio, in chunks that never move (a pointer to
- * one is held across calls that may start another map) and double in
- * size: 16, 32, 64... (27 of them hold 2^31); a map's goes back to the
- * free list when it is done. */
-#define TIO_CHUNK0 16u
-#define TIO_CHUNKS 27
+/* The running maps' struct tio, in blocks of TIO_BLOCK that never move
+ * (a pointer to one is held across calls that may start another map), as
+ * the flow records are; a map's goes back to the free list when it is
+ * done. */
+#define TIO_BLOCK 8u /* (small: the test crosses blocks; the pool is what runs at once) */
 struct tio_pool {
-	struct tio *chunk[TIO_CHUNKS];
+	struct tio **block;
+	size_t n_block, cap_block;
 	uint32_t n;		 /* made */
 	uint32_t *free, n_free; /* (1 + index) */
 	size_t cap_free;

@@ -71,26 +71,19 @@ void taskio_free(struct jstate *j)
 
 void taskio_pool_free(struct ctl *c)
 {
-	unsigned k;
+	size_t k;
 
-	for (k = 0; k < TIO_CHUNKS; k++)
-		free(c->tio_pool.chunk[k]);
+	for (k = 0; k < c->tio_pool.n_block; k++)
+		free(c->tio_pool.block[k]);
+	free(c->tio_pool.block);
 	free(c->tio_pool.free);
 	memset(&c->tio_pool, 0, sizeof(c->tio_pool));
 }
 
-/* The pool's entry i (from 1): chunk k holds [TIO_CHUNK0 (2^k - 1),
- * TIO_CHUNK0 (2^(k+1) - 1)) of the indices from 0. */
-static unsigned pool_chunk(uint32_t i)
-{
-	return (unsigned)(31 - __builtin_clz((i - 1) / TIO_CHUNK0 + 1));
-}
-
+/* The pool's entry i (from 1). */
 static struct tio *pool_find(const struct tio_pool *p, uint32_t i)
 {
-	unsigned k = pool_chunk(i);
-
-	return &p->chunk[k][(i - 1) - TIO_CHUNK0 * ((1u << k) - 1)];
+	return &p->block[(i - 1) / TIO_BLOCK][(i - 1) % TIO_BLOCK];
 }
 
 /* Map m's input reads while it runs, else NULL. */
@@ -99,21 +92,23 @@ static struct tio *map_io_of(const struct ctl *c, const struct jstate *j, uint32
 	return j->map_at[m] ? pool_find(&c->tio_pool, j->map_at[m]) : NULL;
 }
 
-/* Map m's input reads: a zeroed one when it starts (make), NULL when it
- * is not running. */
 /* ... and a zeroed one when it starts. */
 static struct tio *map_io_new(struct ctl *c, struct jstate *j, uint32_t m)
 {
 	struct tio_pool *p = &c->tio_pool;
 	struct tio *io;
-	unsigned k;
 
 	if (j->map_at[m]) /* (no map starts twice) */
 		return map_io_of(c, j, m);
-	j->map_at[m] = p->n_free ? p->free[--p->n_free] : ++p->n;
-	k = pool_chunk(j->map_at[m]);
-	if (!p->chunk[k])
-		p->chunk[k] = xcalloc((size_t)TIO_CHUNK0 << k, sizeof(struct tio));
+	if (p->n_free) {
+		j->map_at[m] = p->free[--p->n_free];
+	} else {
+		if (p->n % TIO_BLOCK == 0) {
+			xgrow((void **)&p->block, &p->cap_block, p->n_block + 1, sizeof(*p->block));
+			p->block[p->n_block++] = xcalloc(TIO_BLOCK, sizeof(struct tio));
+		}
+		j->map_at[m] = ++p->n;
+	}
 	io = pool_find(p, j->map_at[m]);
 	memset(io, 0, sizeof(*io));
 	return io;
