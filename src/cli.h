@@ -29,6 +29,10 @@ int cmd_sim(int argc, char **argv);
 struct backend_ops;
 /* hyde sim / hyde run: the same options, another backend. */
 int cli_run_common(int argc, char **argv, const struct backend_ops *backend);
+/* hyde sim's SIGINT and SIGTERM: the first ends the run before its next
+ * event, as a failed run that still writes its files (ctl_interrupt); a
+ * second one of the same kind ends the process at once. */
+void cli_catch_interrupts(void);
 int cmd_topo(int argc, char **argv);  /* cli_topo.c */
 int cmd_clean(int argc, char **argv); /* cli_topo.c */
 int cmd_topo_stats(int argc, char **argv); /* cli_topo_stats.c */

@@ -143,6 +143,18 @@ static void on_sigint(int sig)
 	ctl_interrupt();
 }
 
+void cli_catch_interrupts(void)
+{
+	/* the handler once: a second signal takes its default action, so a
+	 * run stuck inside one event (the flag is read between events)
+	 * still ends on a second Ctrl-C */
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Before anything is built: what the run will cost this box, refused
  * (exit 2, nothing made) when the box cannot hold it; with --estimate,
  * printed, and that is all. -1: go on; else the exit status. */
@@ -384,15 +396,9 @@ int cli_run_common(int argc, char **argv, const struct backend_ops *backend)
 		r = EXIT_USAGE;
 		goto out;
 	}
-	if (!emul) {
-		/* a long simulation stopped by hand still says how far it got
-		 * and writes its files */
-		struct sigaction sa = { .sa_handler = on_sigint };
-
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	if (!emul) /* a long simulation stopped by hand still says how far
+		    * it got and writes its files */
+		cli_catch_interrupts();
 	wall = now_ns();
 	r = ctl_run(c, errbuf);
 	wall = now_ns() - wall;

@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <hyde/sched.h>
 
 #include "check_hyde.h"
+#include "cli.h"
 #include "core/rng.h"
 #include "core/rundir.h"
 #include "ctl/ctl.h"
@@ -89,6 +92,38 @@ static const struct flow *job_flow(struct ctl *c, uint32_t job)
 #define PIN(id, src, dst, size) \
 	"job id=" id " arrival=0s input=1MB shuffle=" size " output=0B maps=1 reduces=1 " \
 	"map_time=0s reduce_time=0s map_racks=" src " reduce_racks=" dst "\n"
+
+/* hyde sim's interrupts: the first SIGINT or SIGTERM is caught (the run
+ * ends between events and writes its files); a second of the same kind
+ * ends the process, which a run stuck inside one event would not
+ * otherwise notice. */
+START_TEST(second_interrupt_ends_sim)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	int sig = sigs[_i], fd[2], st;
+	pid_t pid;
+	char b = 0;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(fd[0]);
+		cli_catch_interrupts();
+		raise(sig);
+		if (write(fd[1], "1", 1) != 1)
+			_exit(3);
+		raise(sig);
+		_exit(0);
+	}
+	close(fd[1]);
+	ck_assert_msg(read(fd[0], &b, 1) == 1 && b == '1', "signal %d: the first ended it", sig);
+	close(fd[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sig,
+		      "signal %d: the second did not end it (status %#x)", sig, st);
+}
+END_TEST
 
 /* One flow alone over the EPS finishes at size / bottleneck rate:
  * 125MB = 1Gbit through a 1Gbit/s uplink: exactly 1s. */
@@ -1947,6 +1982,9 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, sim_memory_follows_jobs);
 	tcase_add_test(tc, fair_next_walks_order);
 	tcase_add_loop_test(tc, net_flows_into_is_the_view, 0, 4);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("interrupt");
+	tcase_add_loop_test(tc, second_interrupt_ends_sim, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
