@@ -311,6 +311,9 @@ struct cexec {
 	size_t cap_rem;
 	struct plan_read *rd;
 	size_t cap_rd;
+	/* the merge sort's room for a plan's reservations */
+	struct cs_resv *rtmp;
+	size_t cap_rtmp;
 };
 
 /* The metrics NAS reports, for every run (metrics.c). */
