@@ -125,6 +125,50 @@ START_TEST(second_interrupt_ends_sim)
 }
 END_TEST
 
+/* A plan's reservations are sorted stably by (start, src, dst): against
+ * qsort by the same key and then the place each had (coflow holds it
+ * here), with many equal keys, at sizes around the sort's runs of 16 and
+ * its merges. */
+static int cmp_resv_place(const void *a, const void *b)
+{
+	const struct cs_resv *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return (x->coflow > y->coflow) - (x->coflow < y->coflow);
+}
+
+START_TEST(plan_sorted_stably)
+{
+	static const size_t sizes[] = { 0, 1, 2, 15, 16, 17, 31, 32, 33, 100, 257, 1000 };
+	struct cs_resv r[1000], want[1000], tmp[1000];
+	struct rng g;
+	size_t k, i;
+
+	rng_seed(&g, 7);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+
+		for (i = 0; i < n; i++)
+			r[i] = (struct cs_resv){ (uint32_t)i, (uint32_t)rng_below(&g, 3),
+						 (uint32_t)rng_below(&g, 3),
+						 (int64_t)rng_below(&g, n / 8 + 2), 0 };
+		memcpy(want, r, n * sizeof(*r));
+		if (n)
+			qsort(want, n, sizeof(*want), cmp_resv_place);
+		cexec_sort_resv(r, n, tmp);
+		for (i = 0; i < n; i++)
+			ck_assert_msg(!cmp_resv_place(&r[i], &want[i]),
+				      "%zu reservations: place %zu holds the one from %u, not %u", n, i,
+				      r[i].coflow, want[i].coflow);
+	}
+}
+END_TEST
+
 /* One flow alone over the EPS finishes at size / bottleneck rate:
  * 125MB = 1Gbit through a 1Gbit/s uplink: exactly 1s. */
 START_TEST(one_flow_alone)
@@ -1959,6 +2003,7 @@ Suite *sim_suite(void)
 	TCase *tc = tcase_create("exact");
 
 	tcase_add_test(tc, one_flow_alone);
+	tcase_add_test(tc, plan_sorted_stably);
 	tcase_add_test(tc, max_min_parking_lot);
 	tcase_add_test(tc, paper_case2_cct_is_lower_bound);
 	tcase_add_test(tc, one_layer_cct_is_lower_bound);

@@ -52,7 +52,7 @@ static inline bool resv_before(const struct cs_resv *x, const struct cs_resv *y)
  * has thousands of reservations in hundreds of runs, and qsort's call
  * per comparison was most of the cost (3% of a scale-1 run). Runs of 16
  * by insertion, then merges through tmp (room for n). */
-static void sort_resv(struct cs_resv *r, size_t n, struct cs_resv *tmp)
+void cexec_sort_resv(struct cs_resv *r, size_t n, struct cs_resv *tmp)
 {
 	struct cs_resv *from = r, *to = tmp, *sw;
 	size_t i, j, w, lo;
@@ -610,7 +610,7 @@ static void replan(struct ctl *c)
 	x->plan_demands += nd;
 	x->plan_resv += x->plan.n;
 	xgrow((void **)&x->rtmp, &x->cap_rtmp, x->plan.n, sizeof(*x->rtmp));
-	sort_resv(x->plan.r, x->plan.n, x->rtmp);
+	cexec_sort_resv(x->plan.r, x->plan.n, x->rtmp);
 	x->next = 0;
 	evloop_cancel(&c->loop, &x->resv_timer);
 	if (x->plan.n)

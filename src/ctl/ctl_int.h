@@ -537,6 +537,10 @@ void cexec_demand_changed(struct ctl *c);
 /* The circuit of flow f's pair is up and owned by its coflow: may start? */
 bool cexec_may_send(struct ctl *c, const struct flow *f);
 void cexec_circuit_up(struct ctl *c, unsigned src, unsigned dst);
+/* A plan's reservations by start, then source and destination port,
+ * stably (as qsort sorted them: equal keys keep their order); tmp has
+ * room for n. */
+void cexec_sort_resv(struct cs_resv *r, size_t n, struct cs_resv *tmp);
 
 /* ctl.c: start an OCS flow that was waiting for its circuit. */
 void ctl_release_pair(struct ctl *c, uint32_t job, uint32_t src, uint32_t dst);
