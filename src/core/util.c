@@ -85,7 +85,7 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-void xgrow(void **arr, size_t *cap, size_t need, size_t elsz)
+void xgrow_room(void **arr, size_t *cap, size_t need, size_t elsz)
 {
 	size_t ncap = *cap ? *cap : 8;
 

@@ -183,20 +183,12 @@ size_t mm_count(const struct mm *m)
 	return m->n_all;
 }
 
-/* xgrow, the common case (room enough) inline: it is called for every
- * class the sweep notes */
-static inline void grow(void **arr, size_t *cap, size_t need, size_t elsz)
-{
-	if (need > *cap)
-		xgrow(arr, cap, need, elsz);
-}
-
 static void seed(struct mm *m, uint32_t l)
 {
 	if (m->l[l].seeded)
 		return;
 	m->l[l].seeded = true;
-	grow((void **)&m->seed, &m->cap_seed, m->n_seed + 1, sizeof(*m->seed));
+	xgrow((void **)&m->seed, &m->cap_seed, m->n_seed + 1, sizeof(*m->seed));
 	m->seed[m->n_seed++] = l;
 }
 
@@ -207,7 +199,7 @@ static void remember(struct mm *m, struct mm_class *c)
 		return;
 	c->epoch = m->epoch;
 	c->old = c->lv;
-	grow((void **)&m->seen, &m->cap_seen, m->n_seen + 1, sizeof(*m->seen));
+	xgrow((void **)&m->seen, &m->cap_seen, m->n_seen + 1, sizeof(*m->seen));
 	m->seen[m->n_seen++] = c;
 }
 
@@ -227,7 +219,7 @@ static void pend_add(struct mm *m, struct mm_class *c)
 {
 	if (c->pslot != UINT32_MAX)
 		return;
-	grow((void **)&m->pend, &m->cap_pend, m->n_pend + 1, sizeof(*m->pend));
+	xgrow((void **)&m->pend, &m->cap_pend, m->n_pend + 1, sizeof(*m->pend));
 	c->pslot = (uint32_t)m->n_pend;
 	m->pend[m->n_pend++] = c;
 	c->st = ST_PEND;
@@ -254,13 +246,13 @@ void mm_add(struct mm *m, struct mm_class *c)
 	c->st = ST_FIXED;
 	c->pslot = UINT32_MAX;
 	c->epoch = m->epoch - 1;
-	grow((void **)&m->all, &m->cap_all, m->n_all + 1, sizeof(*m->all));
+	xgrow((void **)&m->all, &m->cap_all, m->n_all + 1, sizeof(*m->all));
 	c->slot = (uint32_t)m->n_all;
 	m->all[m->n_all++] = c;
 	for (k = 0; k < c->nlinks; k++) {
 		struct mm_link *l = &m->l[c->links[k]];
 
-		grow((void **)&l->cls, &l->capn, l->n + 1, sizeof(*l->cls));
+		xgrow((void **)&l->cls, &l->capn, l->n + 1, sizeof(*l->cls));
 		c->pos[k] = (uint32_t)l->n;
 		l->cls[l->n++] = c;
 		l->N += c->n;
@@ -499,9 +491,9 @@ static void make_dirty(struct mm *m, uint32_t li, bool started, uint64_t v)
 	l->dirty = true;
 	l->fired = MM_NONE;
 	l->F = l->U = 0;
-	grow((void **)&m->dirty, &m->cap_dirty, m->n_dirty + 1, sizeof(*m->dirty));
+	xgrow((void **)&m->dirty, &m->cap_dirty, m->n_dirty + 1, sizeof(*m->dirty));
 	m->dirty[m->n_dirty++] = li;
-	grow((void **)&m->fix, &m->cap_fix, m->n_fix + l->n, sizeof(*m->fix));
+	xgrow((void **)&m->fix, &m->cap_fix, m->n_fix + l->n, sizeof(*m->fix));
 	first = m->n_fix;
 	for (i = 0; i < l->n; i++) {
 		struct mm_class *c = l->cls[i];
@@ -523,7 +515,7 @@ static void make_dirty(struct mm *m, uint32_t li, bool started, uint64_t v)
 
 static void note(struct mm_class ***arr, size_t *n, size_t *cap, struct mm_class *c)
 {
-	grow((void **)arr, cap, *n + 1, sizeof(**arr));
+	xgrow((void **)arr, cap, *n + 1, sizeof(**arr));
 	(*arr)[(*n)++] = c;
 }
 
@@ -634,7 +626,7 @@ static void sweep_level(struct mm *m, uint64_t v)
 				continue;
 			if (m->may_skip && l->lam == MM_NONE) {
 				l->skipped = true;
-				grow((void **)&m->skip, &m->cap_skip, m->n_skip + 1, sizeof(*m->skip));
+				xgrow((void **)&m->skip, &m->cap_skip, m->n_skip + 1, sizeof(*m->skip));
 				m->skip[m->n_skip++] = c->links[k];
 				continue;
 			}
@@ -663,7 +655,7 @@ static bool still_idle(struct mm *m, uint32_t li)
 	if (l->D <= l->cap && l->D + l->N <= l->cap)
 		return true; /* F(v) + (v + 1) U(v) <= D + N: never fires */
 	m->n_fix = 0;
-	grow((void **)&m->fix, &m->cap_fix, n + 1, sizeof(*m->fix));
+	xgrow((void **)&m->fix, &m->cap_fix, n + 1, sizeof(*m->fix));
 	for (i = 0; i < n; i++)
 		m->fix[i] = (struct fixent){ l->cls[i]->lv, l->cls[i] };
 	sort_fix(m->fix, n);
@@ -811,8 +803,8 @@ void mm_waterfill(struct mm *m, struct mm_class *const *cls, size_t n, uint64_t 
 		}
 	for (k = 0; k < L; k++)
 		m->w_off[k + 1] += m->w_off[k];
-	grow((void **)&m->w_lcls, &m->cap_lcls, m->w_off[L] + 1, sizeof(uint32_t));
-	grow((void **)&m->w_frozen, &m->cap_frozen, n + 1, sizeof(bool));
+	xgrow((void **)&m->w_lcls, &m->cap_lcls, m->w_off[L] + 1, sizeof(uint32_t));
+	xgrow((void **)&m->w_frozen, &m->cap_frozen, n + 1, sizeof(bool));
 	memcpy(m->w_fill, m->w_off, L * sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		m->w_frozen[i] = false;
