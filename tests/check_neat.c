@@ -5,6 +5,7 @@
  * completion under each network policy). */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -475,6 +476,10 @@ static const struct hyde_sched_ops all_on_h0 = {
 extern const struct hyde_sched_ops sched_mindist, sched_minload;
 static const struct hyde_sched_ops *rules_of;
 static unsigned rules_next, rules_ties, rules_reduces, rules_near, rules_on_rack, rules_near_reduce;
+/* reduce picks whose job's output per host was checked, and those where
+ * it had grown since the job's last check */
+static unsigned rules_out, rules_out_grew;
+static uint64_t rules_out_last[64];
 
 static const struct hyde_task *rules_next_task(struct hyde_sched *s)
 {
@@ -612,6 +617,27 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 					  on[r]);
 	}
 	rules_on_rack++;
+	/* the job's finished maps' output per host (hyde_job_map_output),
+	 * against a scan of its maps done: the controller keeps it as maps
+	 * end once a scheduler has asked */
+	if (t->kind == HYDE_REDUCE) {
+		uint64_t *out = xcalloc(ci->n_hosts, sizeof(*out)), scan[64] = { 0 }, sum = 0;
+
+		ck_assert_uint_lt(t->job, 64);
+		hyde_job_map_output(s, t->job, NULL, out);
+		for (k = 0; k < j->n_maps; k++)
+			if (j->maps[k].state == HYDE_TASK_DONE)
+				scan[j->maps[k].host] += hyde_map_output_bytes(s, t->job, k);
+		for (x = 0; x < ci->n_hosts; x++) {
+			ck_assert_msg(out[x] == scan[x], "%s: host %u's output %" PRIu64 ", its maps' %" PRIu64,
+				      j->id, x, out[x], scan[x]);
+			sum += scan[x];
+		}
+		rules_out++;
+		rules_out_grew += rules_out_last[t->job] && sum > rules_out_last[t->job];
+		rules_out_last[t->job] = sum;
+		free(out);
+	}
 	if (rules_of == &sched_neat && h >= 0)
 		neat_rule(s, t, h);
 	if (rules_of != &sched_mindist || h < 0)
@@ -716,6 +742,8 @@ START_TEST(family_rules)
 	ops.pick_host = rules_pick_host;
 	rules_next = rules_ties = rules_reduces = rules_near = rules_on_rack = rules_near_reduce = 0;
 	rules_neat = rules_neat_busy = rules_neat_pref = 0;
+	rules_out = rules_out_grew = 0;
+	memset(rules_out_last, 0, sizeof(rules_out_last));
 	ctl_opts_default(&o);
 	o.topo_path = tp;
 	o.wl_spec = wp;
@@ -729,6 +757,8 @@ START_TEST(family_rules)
 	ck_assert_uint_gt(rules_next, 100);
 	ck_assert_uint_gt(rules_ties, 5);
 	ck_assert_uint_gt(rules_on_rack, 100);
+	ck_assert_uint_gt(rules_out, 30);
+	ck_assert_uint_gt(rules_out_grew, 5);
 	if (of[_i] == &sched_neat) {
 		ck_assert_uint_gt(rules_neat, 200);
 		ck_assert_uint_gt(rules_neat_busy, 100);

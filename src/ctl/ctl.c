@@ -157,8 +157,9 @@ uint64_t ctl_map_output_bytes(const struct ctl *c, uint32_t job, uint32_t m)
 void ctl_job_map_output(const struct ctl *c, uint32_t job, uint64_t *per_rack,
 			uint64_t *per_host)
 {
-	const struct jstate *js = &c->js[job];
+	struct jstate *js = &c->js[job];
 	const struct hyde_job *j = &c->c->jobs[job];
+	size_t H = topo_n_hosts(c->t);
 	uint32_t m;
 
 	if (per_rack) {
@@ -169,10 +170,19 @@ void ctl_job_map_output(const struct ctl *c, uint32_t job, uint64_t *per_rack,
 	}
 	if (!per_host)
 		return;
-	memset(per_host, 0, topo_n_hosts(c->t) * sizeof(uint64_t));
-	for (m = 0; j->maps && m < j->n_maps; m++)
-		if (j->maps[m].state == HYDE_TASK_DONE)
-			per_host[j->maps[m].host] += wl_map_output_bytes(j->wl, m);
+	if (!j->maps) { /* not arrived, or done and gone (hyde sim) */
+		memset(per_host, 0, H * sizeof(uint64_t));
+		return;
+	}
+	/* the first question sums the maps done; each map done after it
+	 * adds its own (ctl_task_done) */
+	if (!js->out_host) {
+		js->out_host = xcalloc(H, sizeof(uint64_t));
+		for (m = 0; m < j->n_maps; m++)
+			if (j->maps[m].state == HYDE_TASK_DONE)
+				js->out_host[j->maps[m].host] += wl_map_output_bytes(j->wl, m);
+	}
+	memcpy(per_host, js->out_host, H * sizeof(uint64_t));
 }
 
 int ctl_task_progress(struct ctl *c, const struct hyde_task *t, int64_t *elapsed,
@@ -332,6 +342,7 @@ void ctl_free(struct ctl *c)
 			jobbatch_free(c, j);
 			taskio_free(j);
 			free(j->out_rack);
+			free(j->out_host);
 			free(j->red);
 			free(j->fetching);
 			free(j->maps_done_rack);
@@ -1211,11 +1222,13 @@ static void job_forget(struct ctl *c, struct hyde_job *jb)
 	free(j->maps_done_rack);
 	free(j->red_bytes_rack);
 	free(j->out_rack);
+	free(j->out_host);
 	j->red = NULL;
 	j->fetching = NULL;
 	j->maps_done_rack = NULL;
 	j->red_bytes_rack = NULL;
 	j->out_rack = NULL;
+	j->out_host = NULL;
 	map_index_free(jb->map_idx);
 	jb->map_idx = NULL;
 	cluster_job_close(c->c, jb, jb->n_children == 0);
@@ -1297,10 +1310,14 @@ void ctl_task_done(struct ctl *c, struct hyde_task *t)
 	if (t->kind == HYDE_MAP)
 		metrics_map_ended(c, t, host);
 	if (t->kind == HYDE_MAP) {
+		uint64_t out = wl_map_output_bytes(w, t->idx);
+
 		j->maps_done_rack[topo_host_rack(c->t, host)]++;
 		if (!j->out_rack)
 			j->out_rack = xcalloc(c->t->racks, sizeof(uint64_t));
-		j->out_rack[topo_host_rack(c->t, host)] += wl_map_output_bytes(w, t->idx);
+		j->out_rack[topo_host_rack(c->t, host)] += out;
+		if (j->out_host)
+			j->out_host[host] += out;
 		if (j->lz)
 			jobbatch_map_done(c, t->job, t->idx);
 		else if (j->rk)

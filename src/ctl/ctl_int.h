@@ -190,6 +190,9 @@ struct jstate {
 	uint32_t *map_at;
 	struct tio *red_out; /* per reduce: its output pipeline */
 	uint64_t *out_rack;  /* shuffle bytes of finished maps per rack */
+	/* and per host, once a scheduler asked (ctl_job_map_output; NULL
+	 * before, and for the jobs of schedulers that never ask) */
+	uint64_t *out_host;
 	bool ready_seen;     /* job_ready told */
 	struct jlazy *lz;	/* batched outputs, or NULL */
 	struct jrack *rk;	/* batched rack fetches, or NULL */
