@@ -71,10 +71,21 @@ struct flow {
 	uint32_t islot;	/* active into its dst_host over a link: in its into[] */
 	uint32_t pair;	   /* OCS: index of its pair in the job's */
 	/* batched outputs (ctl_int.h, struct jlazy): while it waits, the flow
-	 * holds its host's outputs from lz_from on, less lz_adj_* */
+	 * holds its host's outputs from lz_from on, less lz_adj_*; a rack
+	 * fetch (struct jrack), its rack's from lz_from on but its reduce's
+	 * own host's, and of an even split, lz_rk holds the counts its
+	 * window is read from (jobbatch.c, rack_window) as they were then */
 	bool lz_open;
-	uint32_t lz_from, lz_adj_maps;
-	uint64_t lz_adj_bytes;
+	uint32_t lz_from;
+	union {
+		struct {
+			uint32_t lz_adj_maps;
+			uint64_t lz_adj_bytes;
+		};
+		struct {
+			uint32_t own_done, own_below, rack_below;
+		} lz_rk;
+	};
 	uint32_t pslot;	   /* OCS: in its pair's active flows */
 	bool slot;	   /* shuffle: holds one of its reduce's copies */
 	bool in_open;	   /* shuffle: its reduce's open fetch from its source */

@@ -171,6 +171,10 @@ struct jrack {
 	 * that a reduce's opening counts what is left of a slot's outputs
 	 * once each slot's fetch is settled, without reading them */
 	uint32_t *done_host, *below_host[2], *below_rack[2], rem[2];
+	/* and per host, where its last finished map is in its rack's seq
+	 * (if it has one): a waiting rack fetch's outputs are on a host iff
+	 * that is in the fetch's window */
+	uint32_t *last_at;
 	/* per source rack: its pairs (index in jstate.pairs) with circuit
 	 * fetches that hold outputs (ocs_pair.lz_n > 0) */
 	uint32_t **lzp, *n_lzp, *cap_lzp;

@@ -8,6 +8,7 @@
  * ctl.c calls it where a job is batched (jstate.lz set). */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ void jobbatch_init(struct ctl *c, struct jstate *j, const struct wl_job *w)
 			rk->rbits = xcalloc(c->t->racks, sizeof(uint64_t *));
 			rk->mwords = (w->maps + 63) / 64;
 			rk->done_host = xcalloc(H, sizeof(uint32_t));
+			rk->last_at = xcalloc(H, sizeof(uint32_t));
 			for (k = 0; k < 2; k++) {
 				rk->below_host[k] = xcalloc(H, sizeof(uint32_t));
 				rk->below_rack[k] = xcalloc(c->t->racks, sizeof(uint32_t));
@@ -99,6 +101,7 @@ void jobbatch_free(struct ctl *c, struct jstate *j)
 		free(j->rk->seen_below);
 		free(j->rk->seen_host);
 		free(j->rk->done_host);
+		free(j->rk->last_at);
 		if (j->rk->rbits)
 			for (k = 0; k < c->t->racks; k++)
 				free(j->rk->rbits[k]);
@@ -171,9 +174,9 @@ uint32_t jobbatch_hosts(uint32_t so_far, uint32_t h)
 }
 
 /* A waiting rack fetch's outputs since it went lazy (but its reduce's own
- * host's): their bytes, added to it (add) as ctl_offer_map_output would
- * have, one by one in their order, or only counted. */
-static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
+ * host's), read one by one: how many, their bytes and their hosts. */
+static uint64_t rack_window_read(const struct ctl *c, const struct flow *f, uint32_t *n_out,
+				 uint32_t *host_out)
 {
 	const struct jrack *rk = c->js[f->job].rk;
 	const struct rstate *rs = &c->js[f->job].red[f->reduce];
@@ -191,6 +194,66 @@ static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
 		sum += bytes;
 		n++;
 		host = jobbatch_hosts(host, q[2 * i + 1]);
+	}
+	*n_out = n;
+	*host_out = host;
+	return sum;
+}
+
+/* The counts a rack fetch's window is read from, as it goes lazy (an even
+ * split's: those of its rack, and of its reduce's own host if there). */
+static void rk_window_open(const struct ctl *c, struct flow *f)
+{
+	const struct jrack *rk = c->js[f->job].rk;
+	unsigned own = (unsigned)c->c->jobs[f->job].reduces[f->reduce].host;
+	unsigned k = lz_class(&c->wl->jobs[f->job], f->reduce);
+
+	if (!rk->done_host)
+		return;
+	f->lz_rk.rack_below = rk->below_rack[k][f->src_rack];
+	f->lz_rk.own_done = rk->done_host[own];
+	f->lz_rk.own_below = rk->below_host[k][own];
+}
+
+/* A waiting rack fetch's outputs since it went lazy (but its reduce's own
+ * host's): their bytes, added to it (add) as ctl_offer_map_output would
+ * have, one by one in their order, or only counted. Of an even split
+ * whose every output to the reduce has bytes, counted: the window's
+ * length less the own host's new outputs, their bytes from those below
+ * the reduce's remainder, and a host is in it iff its last output is
+ * (the rack's hosts looked at until two are: several); read afresh and
+ * compared under HYDE_SIM_VERIFY. */
+static uint64_t rack_window(struct ctl *c, struct flow *f, bool add)
+{
+	const struct jrack *rk = c->js[f->job].rk;
+	const struct rstate *rs = &c->js[f->job].red[f->reduce];
+	unsigned own = (unsigned)c->c->jobs[f->job].reduces[f->reduce].host, hpr = c->t->hosts;
+	unsigned k = lz_class(&c->wl->jobs[f->job], f->reduce), rack = f->src_rack, h;
+	uint32_t n, host, vn, vhost;
+	uint64_t sum, vsum;
+
+	if (!rk->done_host || !rs->part_base) {
+		sum = rack_window_read(c, f, &n, &host);
+	} else {
+		uint32_t below = rk->below_rack[k][rack] - f->lz_rk.rack_below;
+
+		n = rk->n_seq[rack] - f->lz_from;
+		if (c->rack_of[own] == rack) {
+			n -= rk->done_host[own] - f->lz_rk.own_done;
+			below -= rk->below_host[k][own] - f->lz_rk.own_below;
+		}
+		sum = (uint64_t)n * rs->part_base + below;
+		host = RK_NO_HOST;
+		for (h = rack * hpr; n && host != UINT32_MAX && h < (rack + 1) * hpr; h++)
+			if (h != own && rk->done_host[h] && rk->last_at[h] >= f->lz_from)
+				host = jobbatch_hosts(host, h);
+		if (c->cx.verify) {
+			vsum = rack_window_read(c, f, &vn, &vhost);
+			if (vsum != sum || vn != n || vhost != host)
+				fatalx("jobbatch: job %u reduce %u: rack %u's window from %u counted %u outputs, %" PRIu64
+				       " bytes, host %u; read %u, %" PRIu64 ", host %u",
+				       f->job, f->reduce, rack, f->lz_from, n, sum, host, vn, vsum, vhost);
+		}
 	}
 	if (add && n)
 		ctl_flow_add_bulk(c, f, n, sum, host, f->path == PATH_OCS);
@@ -455,6 +518,7 @@ static void rk_after_offer(struct ctl *c, struct jstate *j, uint32_t r, unsigned
 	    ((f->state == FLOW_WAIT_SLOT && f->path != PATH_OCS) || f->state == FLOW_WAIT_CIRCUIT)) {
 		f->lz_open = true;
 		f->lz_from = j->rk->n_seq[rack];
+		rk_window_open(c, f);
 		rk_bit(j->rk, rack, r, false);
 		if (f->path == PATH_OCS)
 			rk_pair_hold(c, j, f, true);
@@ -502,6 +566,7 @@ void jobbatch_rack_map_done(struct ctl *c, uint32_t job, uint32_t m)
 			rk->rbits[rack] = xcalloc(rk->mwords, sizeof(uint64_t));
 		rk->rbits[rack][m / 64] |= 1ULL << (m % 64);
 		rk->done_host[h]++;
+		rk->last_at[h] = n;
 		for (e = 0; e < 2; e++)
 			if (m < rk->rem[e]) {
 				rk->below_host[e][h]++;
