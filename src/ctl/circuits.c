@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/sort.h"
 #include "core/util.h"
 #include "ctl/ctl_int.h"
 
@@ -47,43 +48,22 @@ static inline bool resv_before(const struct cs_resv *x, const struct cs_resv *y)
 	return x->dst < y->dst;
 }
 
-/* Stable, as the C library's qsort is here (a merge sort): equal keys
- * keep the planner's order, so the order is the one qsort gave. A plan
- * has thousands of reservations in hundreds of runs, and qsort's call
- * per comparison was most of the cost (3% of a scale-1 run). Runs of 16
- * by insertion, then merges through tmp (room for n). */
+static inline bool resv_before_ctx(const void *ctx, const struct cs_resv *x,
+				   const struct cs_resv *y)
+{
+	(void)ctx;
+	return resv_before(x, y);
+}
+
+/* Stable, so that equal keys keep the planner's order: the order qsort
+ * gave. A plan has thousands of reservations in hundreds of runs, and
+ * qsort's call per comparison was most of the cost (3% of a scale-1
+ * run). */
+static HYDE_MSORT(resv_msort, struct cs_resv, const void *, resv_before_ctx)
+
 void cexec_sort_resv(struct cs_resv *r, size_t n, struct cs_resv *tmp)
 {
-	struct cs_resv *from = r, *to = tmp, *sw;
-	size_t i, j, w, lo;
-
-	for (lo = 0; lo < n; lo += 16) {
-		size_t hi = lo + 16 < n ? lo + 16 : n;
-
-		for (i = lo + 1; i < hi; i++) {
-			struct cs_resv t = r[i];
-
-			for (j = i; j > lo && resv_before(&t, &r[j - 1]); j--)
-				r[j] = r[j - 1];
-			r[j] = t;
-		}
-	}
-	for (w = 16; w < n; w *= 2) {
-		for (lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t a = lo, b = mid, k = lo;
-
-			while (a < mid && b < hi)
-				to[k++] = resv_before(&from[b], &from[a]) ? from[b++] : from[a++];
-			while (a < mid)
-				to[k++] = from[a++];
-			while (b < hi)
-				to[k++] = from[b++];
-		}
-		sw = from, from = to, to = sw;
-	}
-	if (from != r)
-		memcpy(r, from, n * sizeof(*r));
+	resv_msort(r, n, tmp, NULL);
 }
 
 static void set_circuit(struct ctl *c, unsigned src, unsigned dst, bool *changed)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/sort.h"
 #include "core/util.h"
 #include "ctl/ctl_int.h"
 #include "ctl/sched_host.h"
@@ -903,12 +904,23 @@ static uint64_t fo_key(const uint32_t *rkey, const uint32_t *ukey, uint32_t i)
 	return (uint64_t)ukey[i] << 32 | rkey[i];
 }
 
+/* the keys of sched_fair_sort's merge */
+struct fo_keys {
+	const uint32_t *rkey, *ukey;
+};
+
+static inline bool fo_key_before(const struct fo_keys *k, const uint32_t *a, const uint32_t *b)
+{
+	return fo_key(k->rkey, k->ukey, *a) < fo_key(k->rkey, k->ukey, *b);
+}
+
+static HYDE_MSORT(fo_msort, uint32_t, const struct fo_keys *, fo_key_before)
+
 void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, size_t n,
 		     const uint32_t *rkey, uint32_t rmax, const uint32_t *ukey, uint32_t umax,
 		     enum sched_sort how)
 {
-	size_t i, w, lg = 1;
-	uint32_t *a = pos, *b = tmp, *t;
+	size_t i, lg = 1;
 
 	for (i = 0; i < n; i++)
 		pos[i] = (uint32_t)i;
@@ -924,22 +936,7 @@ void sched_fair_sort(struct hyde_sched_host *h, uint32_t *pos, uint32_t *tmp, si
 		fo_count_sort(h, tmp, pos, n, ukey, umax);
 		return;
 	}
-	/* bottom-up, stable: on a tie the left run's goes first */
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t l = i, m = i + w < n ? i + w : n, r = m, e = i + 2 * w < n ? i + 2 * w : n, k = i;
-
-			while (l < m && r < e)
-				b[k++] = fo_key(rkey, ukey, a[r]) < fo_key(rkey, ukey, a[l]) ? a[r++] : a[l++];
-			while (l < m)
-				b[k++] = a[l++];
-			while (r < e)
-				b[k++] = a[r++];
-		}
-		t = a, a = b, b = t;
-	}
-	if (a != pos)
-		memcpy(pos, a, n * sizeof(*pos));
+	fo_msort(pos, n, tmp, &(struct fo_keys){ rkey, ukey }); /* stable */
 }
 
 /* The fair order of two candidates (positions in fo_tmp): by user's

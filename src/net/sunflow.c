@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/util.h"
 #include "net/csched.h"
 
@@ -243,72 +244,23 @@ static bool bits_before(const struct pairdem *x, const struct pairdem *y)
 	return x->dst < y->dst;
 }
 
-/* A quicksort in place, by before(x, y) compared inline (the plan's sorts
- * are hot: through qsort's callback they cost most of their time), for a
- * total order, so that any sort gives the same. */
-#define SF_QSORT(name, type, before)                                                        \
-	static void name(type *v, size_t n)                                                 \
-	{                                                                                   \
-		while (n > 16) {                                                            \
-			type *a = &v[0], *b = &v[n / 2], *c = &v[n - 1], piv, t;           \
-			size_t i = 0, j = n - 1;                                            \
-                                                                                            \
-			if (before(b, a))                                                   \
-				t = *a, *a = *b, *b = t;                                    \
-			if (before(c, b)) {                                                 \
-				t = *b, *b = *c, *c = t;                                    \
-				if (before(b, a))                                           \
-					t = *a, *a = *b, *b = t;                            \
-			}                                                                   \
-			piv = *b;                                                           \
-			for (;;) { /* Hoare: [0, i) before or equal, (j, n) after or equal */ \
-				while (before(&v[i], &piv))                                 \
-					i++;                                                \
-				while (before(&piv, &v[j]))                                 \
-					j--;                                                \
-				if (i >= j)                                                 \
-					break;                                              \
-				t = v[i], v[i] = v[j], v[j] = t;                            \
-				i++;                                                        \
-				j--;                                                        \
-			}                                                                   \
-			/* [0, j] and [j + 1, n): recurse into the smaller */               \
-			if (j + 1 < n - j - 1) {                                            \
-				name(v, j + 1);                                             \
-				v += j + 1;                                                 \
-				n -= j + 1;                                                 \
-			} else {                                                            \
-				name(v + j + 1, n - j - 1);                                 \
-				n = j + 1;                                                  \
-			}                                                                   \
-		}                                                                           \
-		for (size_t i = 1; i < n; i++) {                                            \
-			type t = v[i];                                                      \
-			size_t j = i;                                                       \
-                                                                                            \
-			for (; j > 0 && before(&t, &v[j - 1]); j--)                         \
-				v[j] = v[j - 1];                                            \
-			v[j] = t;                                                           \
-		}                                                                           \
-	}
-
 static bool size_before(const size_t *x, const size_t *y)
 {
 	return *x < *y;
 }
 
 /* a coflow's pairs in layer order, at every plan */
-SF_QSORT(sort_bits_desc, struct pairdem, bits_before)
+static HYDE_QSORT(sort_bits_desc, struct pairdem, bits_before)
 /* the first layer's candidates, at every instant a port frees; the
  * walk's dropped places */
-SF_QSORT(sort_size, size_t, size_before)
+static HYDE_QSORT(sort_size, size_t, size_before)
 /* the ports a matching took, by number (its output's order) */
 static bool port_before(const uint32_t *a, const uint32_t *b)
 {
 	return *a < *b;
 }
 
-SF_QSORT(sort_port, uint32_t, port_before)
+static HYDE_QSORT(sort_port, uint32_t, port_before)
 
 /* Where x is in v[0..n), sorted in that order (it is there). */
 static size_t find_sorted(const struct pairdem *v, size_t n, const struct pairdem *x)
