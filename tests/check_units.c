@@ -1,11 +1,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_hyde.h"
 #include "core/units.h"
+#include "core/util.h"
 
 static const struct {
 	const char *in;
@@ -162,6 +167,79 @@ START_TEST(human)
 }
 END_TEST
 
+/* put_fmt against vsnprintf: the same bytes for the conversions it
+ * takes, -1 for the others and where the line does not fit */
+static int fmt_both(size_t cap, char *ours, char *libc, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = put_fmt(ours, cap, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	vsnprintf(libc, 512, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		ours[n] = '\0';
+	return n;
+}
+
+#define FMT_SAME(...)                                                                         \
+	do {                                                                                  \
+		char o_[512], l_[512];                                                        \
+		int n_ = fmt_both(sizeof(o_) - 1, o_, l_, __VA_ARGS__);                        \
+                                                                                              \
+		ck_assert_msg(n_ >= 0, "put_fmt refused %s", #__VA_ARGS__);                   \
+		ck_assert_str_eq(o_, l_);                                                     \
+		ck_assert_int_eq(n_, (int)strlen(l_));                                        \
+	} while (0)
+
+#define FMT_REFUSED(cap, ...)                                                                 \
+	do {                                                                                  \
+		char o_[512], l_[512];                                                        \
+                                                                                              \
+		ck_assert_int_eq(fmt_both(cap, o_, l_, __VA_ARGS__), -1);                      \
+	} while (0)
+
+START_TEST(put_fmt_as_printf)
+{
+	FMT_SAME("task_start %s %s %u r%uh%u", "j12", "map", 306u, 20u, 1u);
+	FMT_SAME("circuit_up %u %u", 0u, UINT_MAX);
+	FMT_SAME("%d %i %d %d", 0, -1, INT_MIN, INT_MAX);
+	FMT_SAME("%ld %lu %lld %llu", LONG_MIN, ULONG_MAX, LLONG_MIN, ULLONG_MAX);
+	FMT_SAME("node_phase %s %" PRId64 " %" PRIu64 " %" PRIu32, "r0h0", INT64_MIN, UINT64_MAX,
+		 (uint32_t)4000000000u);
+	FMT_SAME("%zu %zd %ju %jd", (size_t)SIZE_MAX, (ptrdiff_t)-5, (uintmax_t)UINTMAX_MAX,
+		 (intmax_t)INTMAX_MIN);
+	FMT_SAME("100%% %c%c %s", 'o', 'k', "");
+	FMT_SAME("no conversion at all");
+	FMT_SAME("");
+	/* what it leaves to vsnprintf */
+	FMT_REFUSED(511, "%.4f", 1.5);
+	FMT_REFUSED(511, "%5u", 3u);
+	FMT_REFUSED(511, "%-s", "a");
+	FMT_REFUSED(511, "%x", 255u);
+	FMT_REFUSED(511, "%hu", 3);
+	FMT_REFUSED(511, "%ls", L"a");
+	FMT_REFUSED(511, "%p", (void *)0);
+	FMT_REFUSED(511, "trailing %");
+	/* and what does not fit: 12 bytes, then each kind one byte over */
+	{
+		char o[16], l[512];
+
+		ck_assert_int_eq(fmt_both(12, o, l, "%s %u %d", "abc", 1234u, -56), 12);
+		ck_assert_str_eq(o, "abc 1234 -56");
+	}
+	FMT_REFUSED(11, "%s %u %d", "abc", 1234u, -56);
+	FMT_REFUSED(3, "%s", "abcd");
+	FMT_REFUSED(3, "%u", 1234u);
+	FMT_REFUSED(3, "abcd");
+	FMT_REFUSED(0, "%c", 'x');
+	FMT_REFUSED(0, "%%");
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *units_suite(void)
@@ -177,6 +255,9 @@ Suite *units_suite(void)
 	tcase_add_loop_test(tc, time_bad, 0, N(times_bad));
 	tcase_add_test(tc, fmt_roundtrip);
 	tcase_add_test(tc, human);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("text");
+	tcase_add_test(tc, put_fmt_as_printf);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,4 +233,73 @@ char *put_str(char *p, const char *s)
 
 	memcpy(p, s, n);
 	return p + n;
+}
+
+int put_fmt(char *p, size_t cap, const char *fmt, va_list ap)
+{
+	char *start = p, *end = p + cap, num[24];
+	const char *f, *s;
+
+	for (f = fmt; *f; f++) {
+		enum { L_INT, L_LONG, L_LLONG, L_SIZE, L_MAX } len = L_INT;
+		size_t n;
+
+		if (*f != '%') {
+			if (p == end)
+				return -1;
+			*p++ = *f;
+			continue;
+		}
+		f++;
+		if (*f == 'l' && f[1] == 'l')
+			len = L_LLONG, f += 2;
+		else if (*f == 'l')
+			len = L_LONG, f++;
+		else if (*f == 'z')
+			len = L_SIZE, f++;
+		else if (*f == 'j')
+			len = L_MAX, f++;
+		switch (*f) {
+		case '%':
+		case 'c':
+			if (len != L_INT || p == end)
+				return -1;
+			*p++ = *f == '%' ? '%' : (char)va_arg(ap, int);
+			continue;
+		case 's':
+			if (len != L_INT)
+				return -1;
+			s = va_arg(ap, const char *);
+			n = strlen(s);
+			if (n > (size_t)(end - p))
+				return -1;
+			memcpy(p, s, n);
+			p += n;
+			continue;
+		case 'd':
+		case 'i':
+			n = (size_t)(put_i64(num, len == L_INT	   ? (int64_t)va_arg(ap, int)
+						  : len == L_LONG  ? (int64_t)va_arg(ap, long)
+						  : len == L_LLONG ? (int64_t)va_arg(ap, long long)
+						  : len == L_SIZE  ? (int64_t)va_arg(ap, ptrdiff_t)
+								   : (int64_t)va_arg(ap, intmax_t)) -
+				     num);
+			break;
+		case 'u':
+			n = (size_t)(put_u64(num, len == L_INT	   ? (uint64_t)va_arg(ap, unsigned)
+						  : len == L_LONG  ? (uint64_t)va_arg(ap, unsigned long)
+						  : len == L_LLONG ? (uint64_t)va_arg(ap, unsigned long long)
+						  : len == L_SIZE  ? (uint64_t)va_arg(ap, size_t)
+								   : (uint64_t)va_arg(ap, uintmax_t)) -
+				     num);
+			break;
+		default: /* a flag, width, precision or another conversion */
+			return -1;
+		}
+		if (n > (size_t)(end - p))
+			return -1;
+		memcpy(p, num, n);
+		p += n;
+	}
+	return (int)(p - start);
 }

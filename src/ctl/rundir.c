@@ -22,11 +22,26 @@
  * wall clock (epoch ns, as pcap) in the emulator. */
 void ctl_event(struct ctl *c, const char *fmt, ...)
 {
+	char line[512], *p;
 	va_list ap;
+	int n;
 
 	if (!c->events)
 		return;
-	fprintf(c->events, "%" PRId64 " ", ctl_now(c));
+	/* the line by put_fmt where it can (fprintf's were 2% of a run's
+	 * instructions: 2,000 a line), else by vfprintf */
+	p = put_i64(line, ctl_now(c));
+	*p++ = ' ';
+	va_start(ap, fmt);
+	n = put_fmt(p, sizeof(line) - 1 - (size_t)(p - line), fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		p += n;
+		*p++ = '\n';
+		fwrite(line, 1, (size_t)(p - line), c->events);
+		return;
+	}
+	fwrite(line, 1, (size_t)(p - line), c->events);
 	va_start(ap, fmt);
 	vfprintf(c->events, fmt, ap);
 	va_end(ap);
