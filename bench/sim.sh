@@ -89,9 +89,13 @@ case $ONLY in *b*)
 	;;
 esac
 case $ONLY in *c*)
-	# shellcheck disable=SC2086 # BENCH_C_ARGS is a list of options
-	run "(c) Coflow-Benchmark (526), coflow-only${C_ARGS:+ ($C_ARGS)}" 60 "$src/topologies/coflow150.topo" \
+	# BENCH_C_ARGS is a list of options, split on blanks, not globbed
+	# (the header names them)
+	set -f
+	# shellcheck disable=SC2086
+	run "(c) Coflow-Benchmark (526), coflow-only" 60 "$src/topologies/coflow150.topo" \
 		"coflow:$src/workloads/traces/FB2010-1Hr-150-0.txt" --coflow-only $C_ARGS
+	set +f
 	;;
 esac
 echo "memory: the peak follows the jobs and flows in the cluster at once (hyde sim frees a job's tasks once it is done); the FB-2010 trace alone holds 8.1 M maps"

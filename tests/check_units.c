@@ -224,6 +224,7 @@ START_TEST(put_fmt_as_printf)
 	FMT_REFUSED(511, "%ls", L"a");
 	FMT_REFUSED(511, "%p", (void *)0);
 	FMT_REFUSED(511, "trailing %");
+	FMT_REFUSED(511, "%s", (const char *)NULL); /* (glibc: "(null)") */
 	/* and what does not fit: 12 bytes, then each kind one byte over */
 	{
 		char o[16], l[512];

@@ -270,6 +270,8 @@ int put_fmt(char *p, size_t cap, const char *fmt, va_list ap)
 			if (len != L_INT)
 				return -1;
 			s = va_arg(ap, const char *);
+			if (!s) /* (glibc writes "(null)") */
+				return -1;
 			n = strlen(s);
 			if (n > (size_t)(end - p))
 				return -1;

@@ -75,7 +75,7 @@ char *put_str(char *p, const char *s);
 /* What vsnprintf writes for fmt, at p (no NUL), its length, where every
  * conversion is %s, %c, %%, or %d, %i or %u with no length or l, ll, z
  * or j (so PRIu32, PRId64, PRIu64), with no flag, width or precision;
- * else, or if it needs more than cap bytes, -1 (then use vsnprintf:
+ * else, for a null %s, or if it needs more than cap bytes, -1 (then use vsnprintf:
  * what it consumed of ap is gone). A format read without printf's
  * locale and stream machinery (the simulator's event lines). */
 int put_fmt(char *p, size_t cap, const char *fmt, va_list ap);
