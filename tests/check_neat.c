@@ -621,7 +621,8 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 	 * against a scan of its maps done: the controller keeps it as maps
 	 * end once a scheduler has asked */
 	if (t->kind == HYDE_REDUCE) {
-		uint64_t *out = xcalloc(ci->n_hosts, sizeof(*out)), scan[64] = { 0 }, sum = 0;
+		uint64_t *out = xcalloc(ci->n_hosts, sizeof(*out)), *scan = xcalloc(ci->n_hosts, sizeof(*scan));
+		uint64_t sum = 0;
 
 		ck_assert_uint_lt(t->job, 64);
 		hyde_job_map_output(s, t->job, NULL, out);
@@ -637,6 +638,7 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 		rules_out_grew += rules_out_last[t->job] && sum > rules_out_last[t->job];
 		rules_out_last[t->job] = sum;
 		free(out);
+		free(scan);
 	}
 	if (rules_of == &sched_neat && h >= 0)
 		neat_rule(s, t, h);
