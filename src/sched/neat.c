@@ -91,12 +91,17 @@ struct newflow {
 
 /* The flows into a host as the predictor of its downlink sees them
  * (competitors as flows, in hyde_net_flows_into's order) and the node
- * state (the least bytes left of one; INFINITY: none), of version ver. */
+ * state (the least bytes left of one; INFINITY: none), of version ver;
+ * and the last prediction made on them (e_t, e_delta for a task of e_on
+ * bytes into the host while e_ver == ver: the same inputs, the same
+ * prediction, to the bit). */
 struct hview {
 	uint64_t ver;
 	double least;
 	struct neat_comp *comp;
 	uint32_t n, cap;
+	uint64_t e_ver;
+	double e_on, e_t, e_delta;
 };
 
 /* A link of the fabric as the predictor sees it. */
@@ -791,6 +796,67 @@ static double coflow_pending(struct hyde_sched *s, const struct hyde_task *t)
 	return b;
 }
 
+/* The prediction on host h's downlink of a task of b bytes into h,
+ * against the flows into h as hv[h] holds them, kept there for its
+ * version (out of line: 99% of a pick's candidates find it kept, and
+ * the loop over them is leaner without this). */
+static void __attribute__((noinline)) edge_predict(struct hyde_sched *s, unsigned h, double b,
+						   struct eval *ev)
+{
+	struct neat_priv *p = s->priv;
+	struct hview *v = &p->hv[h];
+	struct neat_link l = { link_cap(hyde_cluster(s), HYDE_LINK_HOST_DOWN), v->comp, v->n, NULL };
+	struct neat_bins bins;
+	struct neat_pred pr;
+	size_t k;
+
+	if (p->o.bins) {
+		neat_bins_init(&bins, p->o.bins);
+		for (k = 0; k < l.n; k++)
+			neat_bins_add(&bins, &l.comp[k]);
+		l.bins = &bins;
+	}
+	neat_predict_flow(p->fmodel, &l, b, &pr);
+	if (pr.t > ev->t)
+		ev->t = pr.t;
+	if (pr.delta > ev->delta)
+		ev->delta = pr.delta;
+	v->e_ver = v->ver;
+	v->e_on = b;
+	v->e_t = ev->t;
+	v->e_delta = ev->delta;
+}
+
+/* evaluate's prediction for an edge-mode scheduler of flows (by_host):
+ * one link, h's downlink, carrying what task_flows's flow or reduce_sum
+ * would put on it, against the flows into h as hv[h] holds them (fresh:
+ * host_view first); blk: a map's input block. The same prediction for
+ * the same bytes while hv[h]'s version holds is kept there. */
+static void evaluate_edge(struct hyde_sched *s, const struct hyde_task *t,
+			  const struct hyde_block *blk, unsigned h, struct eval *ev)
+{
+	struct neat_priv *p = s->priv;
+	const struct hview *v = &p->hv[h];
+	double b;
+
+	ev->t = ev->delta = 0;
+	if (t->kind == HYDE_REDUCE) {
+		if (p->n_src == (p->per_host[h] != 0))
+			return; /* all its data is on h */
+		b = reduce_sum(s, t, false, h);
+	} else {
+		if (!blk->n_replicas || !blk->bytes || hyde_block_on_host(blk, h))
+			return; /* its input is on h */
+		b = (double)blk->bytes;
+	}
+	if (v->e_ver == v->ver && v->e_on == b) {
+		ev->t = v->e_t;
+		ev->delta = v->e_delta;
+		return;
+	}
+	edge_predict(s, h, b, ev);
+}
+
 static void evaluate(struct hyde_sched *s, const struct hyde_task *t, unsigned h,
 		     struct eval *ev)
 {
@@ -852,13 +918,8 @@ static void evaluate(struct hyde_sched *s, const struct hyde_task *t, unsigned h
 		struct neat_link l = { link_cap(ci, links[i].kind), p->comp, 0, NULL };
 		struct neat_pred pr;
 
-		if (p->by_host) { /* (links[i] is h's downlink) */
-			l.comp = p->hv[h].comp;
-			l.n = p->hv[h].n;
-		} else {
-			l.n = competitors(p, links[i], self, p->coflow);
-			l.comp = p->comp;
-		}
+		l.n = competitors(p, links[i], self, p->coflow);
+		l.comp = p->comp; /* (competitors may have moved it) */
 		if (p->o.bins && !p->varys) {
 			neat_bins_init(&bins, p->o.bins);
 			for (k = 0; k < l.n; k++)
@@ -971,6 +1032,8 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 	struct cand pref = { -1, 0, 0, false, 0 }, all = { -1, 0, 0, false, 0 },
 		    rack = { -1, 0, 0, false, 0 };
 	double size = task_bytes(s, t), pref_t = 0, all_t = 0, rack_t = 0, *pt;
+	const struct hyde_block *blk =
+		t->kind == HYDE_MAP ? &hyde_job(s, t->job)->blocks[t->idx] : NULL;
 	const struct cand *chosen;
 	unsigned h;
 
@@ -981,9 +1044,12 @@ static int pick_neat(struct hyde_sched *s, const struct hyde_task *t, int in_rac
 
 		if (!candidate(s, t, h))
 			continue;
-		if (p->by_host)
+		if (p->by_host) {
 			host_view(s, h);
-		evaluate(s, t, h, &ev);
+			evaluate_edge(s, t, blk, h, &ev);
+		} else {
+			evaluate(s, t, h, &ev);
+		}
 		score = p->sum ? ev.t + ev.delta : ev.t;
 		near = in_rack >= 0 && hyde_rack_of(ci, h) == (unsigned)in_rack;
 		if (p->o.preferred && node_state(p, h) >= size) {
