@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -213,6 +214,27 @@ START_TEST(put_fmt_as_printf)
 	FMT_SAME("%zu %zd %ju %jd", (size_t)SIZE_MAX, (ptrdiff_t)-5, (uintmax_t)UINTMAX_MAX,
 		 (intmax_t)INTMAX_MIN);
 	FMT_SAME("100%% %c%c %s", 'o', 'k', "");
+	/* %.0f from +0 to 2^63: ties to even, as printf rounds */
+	FMT_SAME("predict %s %.0f", "j1", 0.0);
+	FMT_SAME("%.0f %.0f %.0f %.0f %.0f", 0.5, 1.5, 2.5, 0.49999999999999994, 2.5000000000000004);
+	FMT_SAME("%.0f %.0f %.0f", 1234567.4999, 1e15 + 0.5, 4503599627370497.0);
+	FMT_SAME("%.0f %.0f", 0x1p63 - 1024, 9.87654321e17);
+	for (int i = 0; i < 2000; i++) { /* seconds as ns, as NEAT's lines */
+		double x = (double)((unsigned)i * 2654435761u) / 7919.0 * 1e3 + i / 2.0;
+
+		FMT_SAME("%.0f", x);
+		FMT_SAME("%.0f", x * 1e9);
+	}
+	FMT_REFUSED(511, "%.0f", -0.0);
+	FMT_REFUSED(511, "%.0f", -0.4);
+	FMT_REFUSED(511, "%.0f", -3.0);
+	FMT_REFUSED(511, "%.0f", 0x1p63);
+	FMT_REFUSED(511, "%.0f", INFINITY);
+	FMT_REFUSED(511, "%.0f", NAN);
+	FMT_REFUSED(511, "%.1f", 1.0);
+	FMT_REFUSED(511, "%.0g", 1.0);
+	FMT_REFUSED(511, "%.0lf", 1.0);
+	FMT_REFUSED(511, "%.", 1.0);
 	FMT_SAME("no conversion at all");
 	FMT_SAME("");
 	/* what it leaves to vsnprintf */

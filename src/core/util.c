@@ -295,6 +295,20 @@ int put_fmt(char *p, size_t cap, const char *fmt, va_list ap)
 								   : (uint64_t)va_arg(ap, uintmax_t)) -
 				     num);
 			break;
+		case '.': /* %.0f of a whole number of 63 bits or less after
+			   * rounding: printf rounds to nearest, ties to even,
+			   * in the current mode, as llrint does */
+			if (len != L_INT || f[1] != '0' || f[2] != 'f')
+				return -1;
+			f += 2;
+			{
+				double x = va_arg(ap, double);
+
+				if (!(x >= 0 && x < 0x1p63) || signbit(x))
+					return -1; /* (-0, negatives, NaN, inf, large) */
+				n = (size_t)(put_u64(num, (uint64_t)llrint(x)) - num);
+			}
+			break;
 		default: /* a flag, width, precision or another conversion */
 			return -1;
 		}

@@ -74,7 +74,8 @@ char *put_i64(char *p, int64_t v);
 char *put_str(char *p, const char *s);
 /* What vsnprintf writes for fmt, at p (no NUL), its length, where every
  * conversion is %s, %c, %%, or %d, %i or %u with no length or l, ll, z
- * or j (so PRIu32, PRId64, PRIu64), with no flag, width or precision;
+ * or j (so PRIu32, PRId64, PRIu64), with no flag, width or precision,
+ * or %.0f of a number from +0 to 2^63 (other than that, -1);
  * else, for a null %s, or if it needs more than cap bytes, -1 (then use vsnprintf:
  * what it consumed of ap is gone). A format read without printf's
  * locale and stream machinery (the simulator's event lines). */

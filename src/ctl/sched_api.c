@@ -1156,9 +1156,18 @@ void hyde_log(const struct hyde_sched *s, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
+	int n;
 
+	/* (put_fmt where it can: NEAT logs a line per task placed) */
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = put_fmt(buf, sizeof(buf) - 1, fmt, ap);
 	va_end(ap);
+	if (n >= 0) {
+		buf[n] = '\0';
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+	}
 	ctl_event(s->host->ctl, "sched %s: %s", s->ops->name, buf);
 }
