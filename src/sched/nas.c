@@ -107,6 +107,7 @@
 
 #include <hyde/sched.h>
 
+#include "core/log.h"
 #include "core/util.h"
 #include "sched/nas.h"
 
@@ -125,6 +126,7 @@ struct nas_job {
 	uint32_t n_done;	  /* maps counted */
 	uint32_t delayed;	  /* reduces marked delayed by CR-RTS */
 	float *map_out;		  /* predicted output of each placed map */
+	uint32_t run_lo;	  /* once no map is pending: none below runs */
 };
 
 struct nas_priv {
@@ -151,6 +153,8 @@ struct nas_priv {
 	uint32_t *tmpj;
 	uint64_t *per_rack;
 	double *rack_pred;
+	double *rack_check; /* (verify) */
+	bool verify;	    /* HYDE_SIM_VERIFY: eq. (4)'s sums checked */
 	double tt;
 	int64_t tt_at;
 	/* what ran: for the log */
@@ -255,6 +259,8 @@ static int nas_init(struct hyde_sched *s, char *errbuf)
 	p->tmpj = hyde_calloc(nj, sizeof(uint32_t));
 	p->per_rack = hyde_calloc(ci->racks + 1, sizeof(uint64_t));
 	p->rack_pred = hyde_calloc(ci->racks + 1, sizeof(double));
+	p->rack_check = hyde_calloc(ci->racks + 1, sizeof(double));
+	p->verify = getenv("HYDE_SIM_VERIFY") && strcmp(getenv("HYDE_SIM_VERIFY"), "0");
 	p->tt_at = -1;
 	return 0;
 }
@@ -298,6 +304,7 @@ static void nas_destroy(struct hyde_sched *s)
 	free(p->tmpj);
 	free(p->per_rack);
 	free(p->rack_pred);
+	free(p->rack_check);
 }
 
 /* ---- §III-A: the predictor ---- */
@@ -536,6 +543,33 @@ static const struct hyde_task *mts(struct hyde_sched *s, struct nas_priv *p, uns
 
 /* ---- CA-RTS / CR-RTS ---- */
 
+/* A running map's predicted output (MTS's when it placed it) */
+static double running_out(const struct nas_priv *p, const struct hyde_job *j, uint32_t q)
+{
+	return p->jobs[j->idx].map_out ? p->jobs[j->idx].map_out[q] : map_out(p, j, q);
+}
+
+/* HYDE_SIM_VERIFY: eq. (4)'s per-rack sums as reduce_cands made them,
+ * against the loop over every map of the job, to the bit */
+static void verify_rack_pred(struct hyde_sched *s, struct nas_priv *p, const struct hyde_job *j)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	uint32_t q;
+	unsigned r;
+
+	hyde_job_map_output(s, j->idx, p->per_rack, NULL);
+	for (r = 0; r < ci->racks; r++)
+		p->rack_check[r] = (double)p->per_rack[r];
+	for (q = 0; q < j->n_maps; q++)
+		if (j->maps[q].state == HYDE_TASK_RUNNING && j->maps[q].host >= 0)
+			p->rack_check[hyde_rack_of(ci, (unsigned)j->maps[q].host)] +=
+				running_out(p, j, q);
+	for (r = 0; r < ci->racks; r++)
+		if (memcmp(&p->rack_check[r], &p->rack_pred[r], sizeof(double)))
+			fatalx("nas: job %s's predicted output on rack %u is %.17g, its maps' %.17g",
+			       j->id, r, p->rack_pred[r], p->rack_check[r]);
+}
+
 /* The jobs of the fair order with a reduce that may run on host (all
  * their maps started): into p->rc / p->cand_job, grouped by user. */
 static size_t reduce_cands(struct hyde_sched *s, struct nas_priv *p, unsigned host, size_t n,
@@ -544,7 +578,7 @@ static size_t reduce_cands(struct hyde_sched *s, struct nas_priv *p, unsigned ho
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	unsigned rack = hyde_rack_of(ci, host), n_ranks;
 	size_t i, nc = 0;
-	uint32_t q;
+	uint32_t q, run;
 
 	rank_users(p, s, n, &n_ranks);
 	for (i = 0; i < n; i++) {
@@ -560,11 +594,24 @@ static size_t reduce_cands(struct hyde_sched *s, struct nas_priv *p, unsigned ho
 			hyde_job_map_output(s, j->idx, p->per_rack, NULL);
 			for (rr = 0; rr < ci->racks; rr++)
 				p->rack_pred[rr] = (double)p->per_rack[rr];
-			for (q = 0; q < j->n_maps; q++)
-				if (j->maps[q].state == HYDE_TASK_RUNNING && j->maps[q].host >= 0)
+			/* in map order, from the first that may run (with
+			 * no map pending, one done or failed stays so) to the
+			 * last running one: the sums the loop over every map
+			 * made, without reading the rest */
+			q = p->jobs[j->idx].run_lo;
+			while (q < j->n_maps && j->maps[q].state != HYDE_TASK_RUNNING)
+				q++;
+			p->jobs[j->idx].run_lo = q;
+			for (run = j->maps_running; q < j->n_maps && run; q++) {
+				if (j->maps[q].state != HYDE_TASK_RUNNING)
+					continue;
+				run--;
+				if (j->maps[q].host >= 0)
 					p->rack_pred[hyde_rack_of(ci, (unsigned)j->maps[q].host)] +=
-						p->jobs[j->idx].map_out ? p->jobs[j->idx].map_out[q]
-									: map_out(p, j, q);
+						running_out(p, j, q);
+			}
+			if (p->verify)
+				verify_rack_pred(s, p, j);
 			for (rr = 0; rr < ci->racks; rr++)
 				all_out += p->rack_pred[rr];
 			rack_out = p->rack_pred[rack];
