@@ -1095,6 +1095,8 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 	struct cand best = { -1, 0, 0, false, 0 };
 	bool util = !strcmp(p->o.load, "util");
 	int lazy = -1; /* the best so far whose score2 is still to work out */
+	const struct hyde_block *blk =
+		t->kind == HYDE_MAP ? &hyde_job(s, t->job)->blocks[t->idx] : NULL;
 	unsigned h;
 
 	for (h = 0; h < ci->n_hosts; h++) {
@@ -1132,12 +1134,18 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 				lazy = tied ? -1 : (int)h;
 			continue;
 		} else { /* mindist: bytes across racks, then over the network */
-			size_t nf = task_flows(s, t, h), i;
+			/* (task_flows's one flow: none if the block is on h,
+			 * else from a replica in h's rack if there is one) */
+			bool local = false, in_rack = false;
+			uint32_t k;
 
-			for (i = 0; i < nf; i++) {
-				if (hyde_rack_of(ci, p->nf[i].src) != hyde_rack_of(ci, h))
-					score += p->nf[i].bytes;
-				score2 += p->nf[i].bytes;
+			for (k = 0; k < blk->n_replicas; k++) {
+				local |= blk->replica[k] == h;
+				in_rack |= hyde_rack_of(ci, blk->replica[k]) == hyde_rack_of(ci, h);
+			}
+			if (blk->n_replicas && blk->bytes && !local) {
+				score = in_rack ? 0 : (double)blk->bytes;
+				score2 = (double)blk->bytes;
 			}
 			/* a rack where a task of its coflow runs or ran */
 			near = hyde_tasks_on_rack(s, t->job, t->kind, hyde_rack_of(ci, h)) > 0;
