@@ -519,13 +519,90 @@ static const struct hyde_task *rules_next_task(struct hyde_sched *s)
  * afresh at each pick. rules_neat_busy: picks where candidates' predictions
  * differed. */
 static unsigned rules_neat, rules_neat_busy, rules_neat_pref;
+/* mode=path: every link of the candidate's flows is predicted (its
+ * downlink and each source's uplink; across racks, the ToRs' EPS up and
+ * down), each against the flows crossing it, and the candidate's
+ * prediction is the most of them */
+static bool rules_path;
+static unsigned rules_path_links; /* picks where a prediction took > 1 link */
+
+static double path_rule(struct hyde_sched *s, const struct hyde_task *t, unsigned x,
+			const uint64_t *ph, const struct hyde_flow_state *all, size_t n_all,
+			struct neat_comp *comp)
+{
+	const struct hyde_cluster_info *ci = hyde_cluster(s);
+	const struct hyde_job *j = hyde_job(s, t->job);
+	struct {
+		enum hyde_link_kind kind;
+		unsigned idx;
+		double on;
+	} lk[4 * 64];
+	unsigned src[64], y, nl = 0, ns = 0, a, k;
+	double bytes[64], most = 0;
+
+	if (t->kind == HYDE_MAP) { /* the replica in x's rack, else the first */
+		const struct hyde_block *b = &j->blocks[t->idx];
+		int from = -1;
+
+		if (!b->n_replicas || !b->bytes || hyde_block_on_host(b, x))
+			return 0;
+		for (k = 0; k < b->n_replicas && from < 0; k++)
+			if (hyde_rack_of(ci, b->replica[k]) == hyde_rack_of(ci, x))
+				from = (int)b->replica[k];
+		src[ns] = from >= 0 ? (unsigned)from : b->replica[0];
+		bytes[ns++] = (double)b->bytes;
+	} else {
+		for (y = 0; y < ci->n_hosts; y++)
+			if (y != x && ph[y]) {
+				src[ns] = y;
+				bytes[ns++] = (double)ph[y] / j->n_reduces;
+			}
+	}
+	for (a = 0; a < ns; a++) {
+		unsigned r_s = hyde_rack_of(ci, src[a]), r_x = hyde_rack_of(ci, x);
+		struct {
+			enum hyde_link_kind kind;
+			unsigned idx;
+		} on[4] = { { HYDE_LINK_HOST_DOWN, x }, { HYDE_LINK_HOST_UP, src[a] },
+			    { HYDE_LINK_TOR_UP, r_s }, { HYDE_LINK_TOR_DOWN, r_x } };
+
+		for (k = 0; k < (r_s != r_x ? 4u : 2u); k++) {
+			unsigned m;
+
+			for (m = 0; m < nl; m++)
+				if (lk[m].kind == on[k].kind && lk[m].idx == on[k].idx)
+					break;
+			if (m == nl) {
+				lk[nl].kind = on[k].kind;
+				lk[nl].idx = on[k].idx;
+				lk[nl++].on = 0;
+			}
+			lk[m].on += bytes[a];
+		}
+	}
+	for (a = 0; a < nl; a++) {
+		bool tor = lk[a].kind == HYDE_LINK_TOR_UP || lk[a].kind == HYDE_LINK_TOR_DOWN;
+		struct neat_link l = { (double)(tor ? ci->uplink_rate : ci->host_rate), comp, 0, NULL };
+		struct neat_pred pr;
+		size_t i;
+
+		for (i = 0; i < n_all; i++)
+			if (hyde_flow_crosses(s, &all[i], lk[a].kind, lk[a].idx))
+				comp[l.n++] = (struct neat_comp){ (double)all[i].left, (double)all[i].left,
+								  (double)all[i].sent, 0 };
+		neat_predict_flow(NEAT_FAIR, &l, lk[a].on, &pr);
+		most = fmax(most, pr.t);
+	}
+	rules_path_links += nl > 1;
+	return most;
+}
 
 static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	const struct hyde_job *j = hyde_job(s, t->job);
 	size_t cap = hyde_net_flows(s, NULL, 0) + 1, n, i;
-	struct hyde_flow_state *in = xcalloc(cap, sizeof(*in));
+	struct hyde_flow_state *in = xcalloc(cap, sizeof(*in)), *all = xcalloc(cap, sizeof(*all));
 	struct neat_comp *comp = xcalloc(cap, sizeof(*comp));
 	uint64_t *ph = xcalloc(ci->n_hosts, sizeof(*ph));
 	double size = 0, pt[64], best = INFINITY, lo = INFINITY, hi = 0;
@@ -565,7 +642,12 @@ static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
 		}
 		l.n = n;
 		pt[x] = 0;
-		if (on > 0) {
+		if (rules_path) {
+			size_t n_all = hyde_net_flows(s, all, cap);
+
+			ck_assert_uint_lt(n_all, cap);
+			pt[x] = path_rule(s, t, x, ph, all, n_all, comp);
+		} else if (on > 0) {
 			neat_predict_flow(NEAT_FAIR, &l, on, &pr);
 			pt[x] = pr.t;
 		}
@@ -587,6 +669,7 @@ static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
 	rules_neat_busy += hi > lo;
 	rules_neat_pref += any_pref;
 	free(in);
+	free(all);
 	free(comp);
 	free(ph);
 }
@@ -701,9 +784,11 @@ static int rules_pick_host(struct hyde_sched *s, const struct hyde_task *t)
 
 START_TEST(family_rules)
 {
+	/* (the fourth: neat with mode=path) */
 	static const struct hyde_sched_ops *const of[] = { &sched_neat, &sched_mindist,
-							   &sched_minload };
-	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "slowstart=0.05" }, *wl = NULL, *tp, *wp;
+							   &sched_minload, &sched_neat };
+	char errbuf[HYDE_ERRBUF_SIZE], *kv[] = { "slowstart=0.05", "mode=path" }, *wl = NULL, *tp,
+						   *wp;
 	struct hyde_sched_ops ops = *of[_i];
 	struct ctl_opts o;
 	struct ctl *c;
@@ -743,7 +828,8 @@ START_TEST(family_rules)
 	ops.next_task = rules_next_task;
 	ops.pick_host = rules_pick_host;
 	rules_next = rules_ties = rules_reduces = rules_near = rules_on_rack = rules_near_reduce = 0;
-	rules_neat = rules_neat_busy = rules_neat_pref = 0;
+	rules_neat = rules_neat_busy = rules_neat_pref = rules_path_links = 0;
+	rules_path = _i == 3;
 	rules_out = rules_out_grew = 0;
 	memset(rules_out_last, 0, sizeof(rules_out_last));
 	ctl_opts_default(&o);
@@ -751,12 +837,14 @@ START_TEST(family_rules)
 	o.wl_spec = wp;
 	o.sched_ops = &ops;
 	o.sched_kv = kv;
-	o.n_sched_kv = 1;
+	o.n_sched_kv = rules_path ? 2 : 1;
 	o.heartbeat = 0;
 	ck_assert_msg(ctl_new(&o, &c, errbuf) == 0, "%s", errbuf);
 	ck_assert_msg(ctl_run(c, errbuf) == 0, "%s", errbuf);
 	ctl_free(c);
 	ck_assert_uint_gt(rules_next, 100);
+	if (rules_path)
+		ck_assert_uint_gt(rules_path_links, 100);
 	ck_assert_uint_gt(rules_ties, 5);
 	ck_assert_uint_gt(rules_on_rack, 100);
 	ck_assert_uint_gt(rules_out, 30);
@@ -841,7 +929,7 @@ Suite *neat_suite(void)
 	tcase_add_test(ts, gen_flows_load);
 	tcase_add_loop_test(ts, fig1_sim, 0, ARRAY_SIZE(fig1_runs));
 	tcase_add_loop_test(ts, coflow_sim, 0, ARRAY_SIZE(cf_runs));
-	tcase_add_loop_test(ts, family_rules, 0, 3);
+	tcase_add_loop_test(ts, family_rules, 0, 4);
 	suite_add_tcase(s, ts);
 	return s;
 }
