@@ -601,7 +601,7 @@ static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
 {
 	const struct hyde_cluster_info *ci = hyde_cluster(s);
 	const struct hyde_job *j = hyde_job(s, t->job);
-	size_t cap = hyde_net_flows(s, NULL, 0) + 1, n, i;
+	size_t cap = hyde_net_flows(s, NULL, 0) + 1, n, i, n_all;
 	struct hyde_flow_state *in = xcalloc(cap, sizeof(*in)), *all = xcalloc(cap, sizeof(*all));
 	struct neat_comp *comp = xcalloc(cap, sizeof(*comp));
 	uint64_t *ph = xcalloc(ci->n_hosts, sizeof(*ph));
@@ -610,6 +610,8 @@ static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
 	unsigned x, y;
 
 	ck_assert_uint_le(ci->n_hosts, 64);
+	n_all = rules_path ? hyde_net_flows(s, all, cap) : 0; /* (every flow, for path_rule) */
+	ck_assert_uint_lt(n_all, cap);
 	if (t->kind == HYDE_REDUCE) {
 		hyde_job_map_output(s, t->job, NULL, ph);
 		for (y = 0; y < ci->n_hosts; y++)
@@ -643,9 +645,6 @@ static void neat_rule(struct hyde_sched *s, const struct hyde_task *t, int h)
 		l.n = n;
 		pt[x] = 0;
 		if (rules_path) {
-			size_t n_all = hyde_net_flows(s, all, cap);
-
-			ck_assert_uint_lt(n_all, cap);
 			pt[x] = path_rule(s, t, x, ph, all, n_all, comp);
 		} else if (on > 0) {
 			neat_predict_flow(NEAT_FAIR, &l, on, &pr);

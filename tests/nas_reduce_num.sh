@@ -28,5 +28,7 @@ early=$(awk '$2 == "task_start" && $4 == "reduce" && !($3 in first) { first[$3] 
 # and the run is the same without the check
 "$HYDE" sim -t "$tmpdir/c.topo" -w "$tmpdir/c.wl" -s nas -S slowstart=0 -o "$tmpdir/plain" -q ||
 	fail "the run without HYDE_SIM_VERIFY failed"
-cmp -s "$tmpdir/run/jobs.csv" "$tmpdir/plain/jobs.csv" || fail "HYDE_SIM_VERIFY changed jobs.csv"
+for f in jobs.csv flows.csv events.log; do
+	cmp -s "$tmpdir/run/$f" "$tmpdir/plain/$f" || fail "HYDE_SIM_VERIFY changed $f"
+done
 finish

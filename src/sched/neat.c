@@ -845,6 +845,7 @@ static void evaluate_edge(struct hyde_sched *s, const struct hyde_task *t,
 			return; /* all its data is on h */
 		b = reduce_sum(s, t, false, h);
 	} else {
+		/* (where block_source gives none; its rack does not matter) */
 		if (!blk->n_replicas || !blk->bytes || hyde_block_on_host(blk, h))
 			return; /* its input is on h */
 		b = (double)blk->bytes;
@@ -1134,17 +1135,12 @@ static int pick_baseline(struct hyde_sched *s, const struct hyde_task *t)
 				lazy = tied ? -1 : (int)h;
 			continue;
 		} else { /* mindist: bytes across racks, then over the network */
-			/* (task_flows's one flow: none if the block is on h,
-			 * else from a replica in h's rack if there is one) */
-			bool local = false, in_rack = false;
-			uint32_t k;
+			/* (task_flows's one flow, read from the block) */
+			int src = block_source(ci, blk, h);
 
-			for (k = 0; k < blk->n_replicas; k++) {
-				local |= blk->replica[k] == h;
-				in_rack |= hyde_rack_of(ci, blk->replica[k]) == hyde_rack_of(ci, h);
-			}
-			if (blk->n_replicas && blk->bytes && !local) {
-				score = in_rack ? 0 : (double)blk->bytes;
+			if (src >= 0 && blk->bytes) {
+				if (hyde_rack_of(ci, (unsigned)src) != hyde_rack_of(ci, h))
+					score = (double)blk->bytes;
 				score2 = (double)blk->bytes;
 			}
 			/* a rack where a task of its coflow runs or ran */
