@@ -30,6 +30,9 @@ struct simrun {
 	char *tpath, *wpath;
 };
 
+/* run_sim_full's circuit plans a part at a time (ctl_opts.plan_chunk) */
+static size_t sim_plan_chunk;
+
 static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
 			 const char *csched, bool coflow_only, const char *rates)
 {
@@ -43,6 +46,7 @@ static void run_sim_full(struct simrun *r, const char *topo, const char *wl,
 	o.wl_spec = r->wpath;
 	o.csched_name = csched;
 	o.coflow_only = coflow_only;
+	o.plan_chunk = sim_plan_chunk;
 	/* the fluid model and the circuits, on the shuffle alone: tasks
 	 * placed at once, no HDFS reads or writes */
 	o.heartbeat = 0;
@@ -1896,6 +1900,180 @@ START_TEST(sunflow_later_layer_fills_gap)
 }
 END_TEST
 
+/* A plan of one coflow made a part at a time (cs_input.chunk, then the
+ * scheduler's more, as the controller asks for them) is the plan made
+ * whole: put in start order part by part, the same reservations in the
+ * same order, each part starting after the last, and no re-plan time
+ * until the last part (then the whole plan's). A plan left unfinished is
+ * dropped by the next (the scheduler's state kept across rounds). With a
+ * second coflow the plan comes whole at once: later layers fill the
+ * gaps of the first up to its end. */
+START_TEST(sunflow_plan_in_parts)
+{
+	enum { R = 16, ND = 2 * R * R };
+	static const size_t chunks[] = { 1, 2, 7, 64 };
+	size_t chunk = chunks[_i % 4];
+	static struct cs_demand d[ND];
+	static struct cs_resv tmp[ND];
+	struct cs_busy busy[R];
+	int32_t out_of[R];
+	struct cs_plan parts = { 0 };
+	struct cs_input in = { .ports = R, .bw = 1.0, .delta = 1000, .unique = true };
+	unsigned round, split = 0;
+	struct rng g;
+
+	rng_seed(&g, 9700 + (uint64_t)_i);
+	for (round = 0; round < 12; round++) {
+		struct cs_plan whole = { 0 };
+		bool used_in[R] = { false };
+		unsigned ncf = rng_below(&g, 4) ? 1 : 2, c, s, t, np = 0;
+		size_t nd = 0, nb = 0, from, k;
+		int64_t last_start = -1;
+
+		for (c = 0; c < ncf; c++)
+			for (s = 0; s < R; s++)
+				for (t = 0; t < R; t++)
+					if (s != t && rng_below(&g, 3))
+						d[nd++] = (struct cs_demand){ c, s, t,
+									      1000.0 * (double)(1 + rng_below(&g, 4)) };
+		for (s = 0; s < R; s++) {
+			t = (unsigned)rng_below(&g, R);
+			out_of[s] = -1;
+			if (t != s && !used_in[t] && rng_below(&g, 3) == 0) {
+				used_in[t] = true;
+				out_of[s] = (int32_t)t;
+				if (rng_below(&g, 2))
+					busy[nb++] = (struct cs_busy){ s, t, ncf,
+								       in.now + 500 + (int64_t)rng_below(&g, 4000) };
+			}
+		}
+		in.d = d;
+		in.n_d = nd;
+		in.busy = busy;
+		in.n_busy = nb;
+		in.out_of = out_of;
+		in.chunk = 0;
+		ck_assert_int_eq(csched_sunflow.plan(&in, &whole), 0);
+		ck_assert(!whole.more);
+		check_sunflow_plan(&in, &whole);
+		cexec_sort_resv(whole.r, whole.n, tmp);
+		in.chunk = chunk;
+		ck_assert_int_eq(csched_sunflow.plan(&in, &parts), 0);
+		if (ncf > 1)
+			ck_assert_msg(!parts.more, "two coflows: the plan is whole at once");
+		else
+			ck_assert_msg(parts.more, "%zu pairs, %zu a part: made whole", nd, chunk);
+		for (from = 0;;) {
+			ck_assert_uint_gt(parts.n, from);
+			if (parts.more)
+				ck_assert_uint_ge(parts.n - from, chunk);
+			cexec_sort_resv(parts.r + from, parts.n - from, tmp);
+			ck_assert_int_gt(parts.r[from].start, last_start);
+			last_start = parts.r[parts.n - 1].start;
+			for (k = from; k < parts.n; k++) {
+				const struct cs_resv *a = &parts.r[k], *b = &whole.r[k];
+
+				ck_assert_uint_lt(k, whole.n);
+				ck_assert_msg(a->coflow == b->coflow && a->src == b->src &&
+						      a->dst == b->dst && a->start == b->start &&
+						      a->end == b->end,
+					      "round %u, reservation %zu, part from %zu: %u->%u [%lld, "
+					      "%lld), whole %u->%u [%lld, %lld)",
+					      round, k, from, a->src, a->dst, (long long)a->start,
+					      (long long)a->end, b->src, b->dst, (long long)b->start,
+					      (long long)b->end);
+			}
+			np++;
+			if (!parts.more)
+				break;
+			ck_assert_int_eq(parts.replan_at, -1);
+			if (round % 3 == 2 && np == 2) /* the next round's plan drops the rest */
+				break;
+			from = parts.n;
+			ck_assert_int_eq(csched_sunflow.more(&parts, chunk), 0);
+		}
+		if (!parts.more) {
+			ck_assert_uint_eq(parts.n, whole.n);
+			ck_assert_int_eq(parts.replan_at, whole.replan_at);
+			ck_assert_int_eq(csched_sunflow.more(&parts, chunk), -EINVAL);
+		}
+		split += np > 1;
+		cs_plan_free(&whole);
+		in.now += 3000;
+	}
+	ck_assert_uint_gt(split, 4);
+	cs_plan_free(&parts);
+}
+END_TEST
+
+/* The controller's circuit plans a part at a time are its plans made
+ * whole: coflows of up to 132 pairs on 12 racks arriving while the last
+ * plan is under way (plans replaced half made, plans of one coflow and of
+ * several), every flow starts and ends at the same nanosecond, whatever
+ * the part, with the parts held to the whole plan under HYDE_SIM_VERIFY. */
+START_TEST(circuit_plans_in_parts)
+{
+	static const size_t chunk[] = { 1, 5, 0, 1 };
+	char *wl = NULL;
+	size_t len = 0, n, m, i;
+	struct simrun whole, parts;
+	struct flow *const *fw, *const *fp;
+	unsigned k;
+
+	for (k = 0; k < 6; k++) {
+		char mr[64] = "", rr[64] = "", rb[128] = "";
+		unsigned nm = k % 2 ? 3 + k : 12, nr = k % 2 ? 2 + k % 3 : 12, j;
+
+		for (j = 0; j < nm; j++)
+			snprintf(mr + strlen(mr), sizeof(mr) - strlen(mr), "%s%u", j ? "," : "",
+				 (j * 5 + k) % 12);
+		for (j = 0; j < nr; j++)
+			snprintf(rr + strlen(rr), sizeof(rr) - strlen(rr), "%s%u", j ? "," : "",
+				 (j * 7 + 3 * k + 1) % 12);
+		/* pairs of 1 to 9 MB: reservations of many lengths, some
+		 * ending where others start and at the plan's end */
+		for (j = 0; j < nr; j++)
+			snprintf(rb + strlen(rb), sizeof(rb) - strlen(rb), "%s%uMB", j ? "," : "",
+				 nm * (j % 4 ? 1 + (3 * j + k) % 5 : 9));
+		test_appendf(&wl, &len,
+			     "job id=c%u arrival=%ums input=1MB output=0B maps=%u reduces=%u "
+			     "map_time=0s reduce_time=0s map_racks=%s reduce_racks=%s reduce_bytes=%s\n",
+			     k, 150 * k, nm, nr, mr, rr, rb);
+	}
+#define PARTS_TOPO \
+	"racks 12\nhosts 1\ncontainers 100\nreplicas 1\nhost_rate 10Gbit\n" \
+	"eps no\nocs yes\nocs_rate 1Gbit\ndelta 1ms\n"
+	sim_plan_chunk = SIZE_MAX;
+	run_sim_full(&whole, PARTS_TOPO, wl, "sunflow", true, NULL);
+	ck_assert_uint_eq(whole.c->cx.plan_parts, 0);
+	ck_assert_uint_gt(whole.c->cx.plans, 6);
+	fw = ctl_flows(whole.c, &n);
+	ck_assert_uint_gt(n, 200);
+	if (_i == 3)
+		setenv("HYDE_SIM_VERIFY", "1", 1);
+	sim_plan_chunk = chunk[_i];
+	run_sim_full(&parts, PARTS_TOPO, wl, "sunflow", true, NULL);
+	unsetenv("HYDE_SIM_VERIFY");
+	sim_plan_chunk = 0;
+	if (chunk[_i] && chunk[_i] < 64)
+		ck_assert_uint_gt(parts.c->cx.plan_parts, 20);
+	ck_assert_uint_eq(parts.c->cx.plans, whole.c->cx.plans);
+	ck_assert_uint_eq(parts.c->cx.reconfigs, whole.c->cx.reconfigs);
+	fp = ctl_flows(parts.c, &m);
+	ck_assert_uint_eq(m, n);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(fp[i]->id == fw[i]->id && fp[i]->start == fw[i]->start &&
+				      fp[i]->end == fw[i]->end,
+			      "a part of %zu: flow %u of c%u %lld to %lld ns, whole plans %lld to %lld",
+			      chunk[_i], fp[i]->id, fp[i]->job, (long long)fp[i]->start,
+			      (long long)fp[i]->end, (long long)fw[i]->start, (long long)fw[i]->end);
+#undef PARTS_TOPO
+	done_sim(&whole);
+	done_sim(&parts);
+	free(wl);
+}
+END_TEST
+
 /* Sunflow keeps each coflow's pairs in layer order from one plan to the
  * next and works out only what changed (pairs whose bits moved, pairs
  * gone, pairs new, a coflow's pairs listed in another order): over rounds
@@ -2016,6 +2194,8 @@ Suite *sim_suite(void)
 	tcase_add_loop_test(tc, one_layer_random_at_lower_bound, 0, 40);
 	tcase_add_loop_test(tc, sunflow_plan_random_is_feasible, 0, 200);
 	tcase_add_loop_test(tc, sunflow_kept_order_is_fresh, 0, 100);
+	tcase_add_loop_test(tc, sunflow_plan_in_parts, 0, 16);
+	tcase_add_loop_test(tc, circuit_plans_in_parts, 0, 4);
 	tcase_add_test(tc, sunflow_later_layer_fills_gap);
 	tcase_add_loop_test(tc, paper_section3b, 0,
 			    (int)(sizeof(paper_cases) / sizeof(paper_cases[0])));

@@ -89,6 +89,57 @@ static void set_circuit(struct ctl *c, unsigned src, unsigned dst, bool *changed
 	*changed = true;
 }
 
+static size_t plan_chunk(const struct ctl *c)
+{
+	return c->opts.plan_chunk ? c->opts.plan_chunk : CTL_PLAN_CHUNK;
+}
+
+/* Reservations [from, n) of the plan in the order they start. Under
+ * HYDE_SIM_VERIFY they are held to the plan made whole at once (vplan). */
+static void plan_sorted(struct cexec *x, size_t from)
+{
+	size_t i;
+
+	xgrow((void **)&x->rtmp, &x->cap_rtmp, x->plan.n - from, sizeof(*x->rtmp));
+	cexec_sort_resv(x->plan.r + from, x->plan.n - from, x->rtmp);
+	if (!x->verify || !x->vplan_on)
+		return;
+	for (i = from; i < x->plan.n; i++) {
+		const struct cs_resv *a = &x->plan.r[i], *b = &x->vplan.r[i];
+
+		if (i >= x->vplan.n || a->coflow != b->coflow || a->src != b->src ||
+		    a->dst != b->dst || a->start != b->start || a->end != b->end)
+			fatalx("circuits: reservation %zu of the plan made a part at a time "
+			       "(%u -> %u of coflow %u, %lld to %lld ns) is not the whole plan's",
+			       i, a->src, a->dst, a->coflow, (long long)a->start, (long long)a->end);
+	}
+	if (!x->plan.more && (x->plan.n != x->vplan.n || x->plan.replan_at != x->vplan.replan_at))
+		fatalx("circuits: the plan made a part at a time has %zu reservations and "
+		       "re-plans at %lld ns, the whole plan %zu and %lld ns",
+		       x->plan.n, (long long)x->plan.replan_at, x->vplan.n,
+		       (long long)x->vplan.replan_at);
+}
+
+/* The plan's next part, before its last reservation so far has started;
+ * once it is whole, its re-plan time is set, in the order it would have
+ * had if armed with the plan (the sequence taken then). */
+static void plan_more(struct ctl *c)
+{
+	struct cexec *x = &c->cx;
+	size_t from = x->plan.n;
+	int e = x->cs->more(&x->plan, plan_chunk(c));
+
+	if (e)
+		fatalx("circuits: %s cannot go on with its plan: %s", x->cs->name, strerror(-e));
+	x->plan_resv += x->plan.n - from;
+	x->plan_parts++;
+	plan_sorted(x, from);
+	if (!x->plan.more && x->plan.replan_at >= 0)
+		evloop_at_seq(&c->loop, &x->replan_timer,
+			      x->plan.replan_at > x->plan_now ? x->plan.replan_at : x->plan_now + 1,
+			      x->replan_seq);
+}
+
 static void resv_fire(struct evloop *l, struct evtimer *t)
 {
 	struct ctl *c = CX_CTL(t, resv_timer);
@@ -97,8 +148,14 @@ static void resv_fire(struct evloop *l, struct evtimer *t)
 	bool changed = false;
 	size_t first = x->next, i;
 
-	while (x->next < x->plan.n && x->plan.r[x->next].start <= now) {
-		const struct cs_resv *r = &x->plan.r[x->next++];
+	for (;;) {
+		const struct cs_resv *r;
+
+		if (x->next == x->plan.n && x->plan.more)
+			plan_more(c);
+		if (x->next == x->plan.n || x->plan.r[x->next].start > now)
+			break;
+		r = &x->plan.r[x->next++];
 
 		set_circuit(c, r->src, r->dst, &changed);
 		x->owner[r->src] = (int32_t)r->coflow;
@@ -156,6 +213,7 @@ int cexec_init(struct ctl *c, const char *name, char *errbuf)
 	evtimer_init(&x->replan_timer, replan_fire);
 	evtimer_init(&x->soon_timer, soon_fire);
 	cs_plan_reset(&x->plan);
+	cs_plan_reset(&x->vplan);
 	return 0;
 }
 
@@ -178,15 +236,17 @@ void cexec_destroy(struct ctl *c)
 	free(x->rd);
 	if (x->cs && getenv("HYDE_SIM_STATS"))
 		fprintf(stderr,
-			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f only for any demand, %.1f demands, %.1f reservations a plan), %llu reconfigurations\n",
+			"circuits: %llu plans (%.1f pairs with demand, %.1f of them read again, %.1f only for any demand, %.1f demands, %.1f reservations made a plan, %.2f parts after its first), %llu reconfigurations\n",
 			(unsigned long long)x->plans,
 			x->plans ? (double)x->plan_live / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_read / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_skip / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_demands / (double)x->plans : 0.0,
 			x->plans ? (double)x->plan_resv / (double)x->plans : 0.0,
+			x->plans ? (double)x->plan_parts / (double)x->plans : 0.0,
 			(unsigned long long)x->reconfigs);
 	cs_plan_free(&x->plan);
+	cs_plan_free(&x->vplan);
 	free(x->cs_priv);
 	memset(x, 0, sizeof(*x));
 }
@@ -584,18 +644,27 @@ static void replan(struct ctl *c)
 		.out_of = x->out_of,
 		.priv = x->cs_priv,
 	};
+	if (x->verify && x->cs->more) { /* the whole plan, to hold the parts to */
+		x->cs->plan(&in, &x->vplan);
+		xgrow((void **)&x->rtmp, &x->cap_rtmp, x->vplan.n, sizeof(*x->rtmp));
+		cexec_sort_resv(x->vplan.r, x->vplan.n, x->rtmp);
+		x->vplan_on = true;
+	}
+	in.chunk = x->cs->more && plan_chunk(c) != SIZE_MAX ? plan_chunk(c) : 0;
 	x->cs->plan(&in, &x->plan);
 	x->plans++;
 	x->plan_live += c->n_live;
 	x->plan_demands += nd;
 	x->plan_resv += x->plan.n;
-	xgrow((void **)&x->rtmp, &x->cap_rtmp, x->plan.n, sizeof(*x->rtmp));
-	cexec_sort_resv(x->plan.r, x->plan.n, x->rtmp);
+	plan_sorted(x, 0);
 	x->next = 0;
 	evloop_cancel(&c->loop, &x->resv_timer);
 	if (x->plan.n)
 		evloop_at(&c->loop, &x->resv_timer, x->plan.r[0].start);
-	if (x->plan.replan_at >= 0)
+	if (x->plan.more) { /* its re-plan time comes with its last part */
+		x->replan_seq = evloop_reserve(&c->loop);
+		x->plan_now = now;
+	} else if (x->plan.replan_at >= 0)
 		evloop_at(&c->loop, &x->replan_timer,
 			  x->plan.replan_at > now ? x->plan.replan_at : now + 1);
 	else if (nb) {

@@ -111,6 +111,10 @@ void ctl_flow_src_name(const struct ctl *c, const struct flow *f, char *buf, siz
 struct hyde_sched;
 struct hyde_sched_ops;
 
+/* a few instants of a big coflow's layer ahead of its circuits: the next
+ * plan most often replaces the rest before it is reached */
+#define CTL_PLAN_CHUNK 64
+
 struct ctl_opts {
 	const char *topo_path, *wl_spec;
 	const char *sched_name;
@@ -162,6 +166,10 @@ struct ctl_opts {
 	/* Coflow-only (Sunflow's simulator): every job is a bare coflow,
 	 * and its CCT runs from its arrival, not its first flow's start. */
 	bool coflow_only;
+	/* Reservations a circuit plan is made of at a time, the rest as
+	 * they are reached (cs_input.chunk; the same plan either way): 0
+	 * CTL_PLAN_CHUNK, SIZE_MAX whole plans at once (the tests' reference) */
+	size_t plan_chunk;
 	/* Emulation: bytes the captures keep of each frame (0: the default,
 	 * headers only; CAPTURE_SNAPLEN_FULL: whole frames). */
 	int capture_snaplen;

@@ -302,9 +302,15 @@ struct cexec {
 	int64_t *resv_end;
 	struct cs_plan plan;
 	size_t next;		 /* next reservation to start */
+	/* while the plan has more (cs_plan.more): when it was made, and the
+	 * place its re-plan timer takes among the events (evloop_reserve) */
+	int64_t plan_now;
+	uint64_t replan_seq;
+	struct cs_plan vplan;	 /* HYDE_SIM_VERIFY: the plan made whole */
+	bool vplan_on;
 	struct evtimer resv_timer, replan_timer, soon_timer;
 	uint64_t reconfigs;
-	uint64_t plans;
+	uint64_t plans, plan_parts; /* plan_parts: parts made after the first */
 	uint64_t plan_live, plan_read, plan_skip, plan_demands, plan_resv; /* summed over the plans */
 	/* a plan's demand and busy circuits, kept with their room */
 	struct cs_demand *d;

@@ -106,6 +106,7 @@ void cs_plan_reset(struct cs_plan *p)
 {
 	p->n = 0;
 	p->replan_at = -1;
+	p->more = false;
 }
 
 void cs_plan_add(struct cs_plan *p, uint32_t coflow, uint32_t src,

@@ -38,6 +38,11 @@ struct cs_input {
 	const struct cs_busy *busy;
 	size_t n_busy;
 	const int32_t *out_of; /* circuits up or being set up now: dst or -1 */
+	/* 0: plan everything now; else a scheduler with a `more` may stop
+	 * once it has this many reservations (whole instants) and set
+	 * cs_plan.more: the rest, which starts later, is the same whether
+	 * it is made now or asked for as it is reached */
+	size_t chunk;
 	/* the scheduler's state (priv_size bytes), its options first;
 	 * NULL when it has none */
 	const void *priv;
@@ -52,6 +57,10 @@ struct cs_plan {
 	struct cs_resv *r;
 	size_t n, cap;
 	int64_t replan_at; /* re-plan then even if nothing changes; -1 none */
+	/* the plan goes on after its last reservation (cs_input.chunk): ask
+	 * for more before that one starts; replan_at is set only once there
+	 * is no more */
+	bool more;
 	/* what a scheduler keeps from one plan to the next (work it need
 	 * not redo), freed by cs_plan_free */
 	void *cache;
@@ -63,6 +72,10 @@ struct csched_ops {
 	const char *summary;
 	/* Plan from scratch. Reservations may start at in->now or later. */
 	int (*plan)(const struct cs_input *in, struct cs_plan *out);
+	/* The plan's next part (out->more), at least want reservations
+	 * (0: all the rest), appended: they start after those it had.
+	 * NULL: plans are made whole. */
+	int (*more)(struct cs_plan *out, size_t want);
 	/* Re-plan every period (greedy), 0 for none. */
 	int64_t period;
 	/* Options (-C NAME:KEY=VALUE; core/opts.h): opts describes the

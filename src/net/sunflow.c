@@ -12,6 +12,7 @@
  * marking drops a second flow on a pair [Sunflow-sim]). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -179,11 +180,17 @@ struct sf_cache {
 	size_t *w_drop;
 	struct pairdem *w_add;
 	size_t cap_w_drop, cap_w_add;
+	struct sf_layer *layer; /* the first layer under way (sf_layer_run) */
 };
+
+static struct sf_layer *sf_layer_new(void);
+static void sf_layer_drop(struct sf_layer *ly);
 
 static void sf_cache_free(void *p)
 {
 	struct sf_cache *sc = p;
+
+	sf_layer_drop(sc->layer);
 
 	free(sc->e);
 	free(sc->in);
@@ -219,6 +226,7 @@ static struct sf_cache *sf_cache_of(struct cs_plan *out, unsigned R)
 	sc->taken = xcalloc((size_t)R * R + 1, sizeof(*sc->taken));
 	sc->outl = xcalloc(R + 1, sizeof(*sc->outl));
 	sc->inl = xcalloc(R + 1, sizeof(*sc->inl));
+	sc->layer = sf_layer_new();
 	out->cache = sc;
 	out->cache_free = sf_cache_free;
 	return sc;
@@ -717,30 +725,78 @@ static size_t sf_coflows(const struct cs_input *in, struct sf_cache *sc, size_t 
 }
 
 /* The first layer (the shortest coflow), list-scheduled from now: see
- * the comment inside. Returns the plan's end (t_plan, or later). */
-static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, struct sf_cache *sc,
-			      const struct cfinfo *c, const struct pairdem *p, int32_t *last_out,
-			      int32_t *last_in, int64_t t_plan)
+ * sf_layer_run. Its state lives from one call to the next, so that a plan
+ * can be made a part at a time (cs_input.chunk): a plan of one coflow is
+ * most often replaced by the next within a few of its instants (at scale
+ * 1 a plan lays out some 2,400 pairs over 1.4 s, and the next comes some
+ * 50 ms later), and the instants not reached cost nothing. */
+struct sf_layer {
+	bool on;	/* instants left to lay out */
+	bool tl;	/* reservations go in the timelines (later layers read them) */
+	const struct pairdem *q0;
+	size_t n, left;
+	int64_t now, delta, t, t_plan;
+	double bw;
+	unsigned R;
+	bool first;
+	size_t *cand, *chosen;
+	int64_t *free_at;
+	size_t W;
+	uint64_t *rem, *freew[2];
+	uint32_t *pk;
+	unsigned *mark, stamp;
+	int32_t *last_out, *last_in;
+	struct mscratch ms;
+	struct rheap rh;
+};
+
+static void sf_layer_free(struct sf_layer *ly)
+{
+	if (!ly->on)
+		return;
+	free(ly->cand);
+	free(ly->chosen);
+	free(ly->free_at);
+	free(ly->rem);
+	free(ly->freew[0]);
+	free(ly->freew[1]);
+	free(ly->pk);
+	free(ly->mark);
+	free(ly->last_out);
+	free(ly->last_in);
+	ms_free(&ly->ms);
+	free(ly->rh.v);
+	memset(ly, 0, sizeof(*ly));
+}
+
+static struct sf_layer *sf_layer_new(void)
+{
+	return xcalloc(1, sizeof(struct sf_layer));
+}
+
+static void sf_layer_drop(struct sf_layer *ly)
+{
+	sf_layer_free(ly);
+	free(ly);
+}
+
+/* The first layer's state at now: the busy ports, the coflow's pairs
+ * (its pairs at p + c->first), the circuits up (last_out, last_in, which
+ * it takes). */
+static void sf_layer_start(struct sf_layer *ly, const struct cs_input *in, const struct cfinfo *c,
+			   const struct pairdem *p, int32_t *last_out, int32_t *last_in,
+			   int64_t t_plan, bool tl)
 {
 	unsigned R = in->ports;
-	struct timeline *outl = sc->outl, *inl = sc->inl;
-	unsigned *taken = sc->taken;
-	size_t i, k;
+	size_t i, k, W = ((size_t)R + 63) / 64;
 
-	/* first layer: list scheduling of the shortest coflow. At each
-	 * instant the pairs whose two ports are idle start together;
-	 * which of them is a maximum matching on those pairs (heaviest
-	 * first, then augmented), so that no port idles when a perfect
-	 * matching exists (Co-scheduler §III-B: 6 + 2 delta).
-	 * A side of a port is free from the end of its last interval
-	 * on (free_at: out sides 0..R-1, in sides R..2R-1). The matching
-	 * is maximal, so after each instant every pair left has a busy
-	 * side: only the instants when a side frees up (rh) can start
-	 * pairs, and only pairs on such a side. */
-	const struct pairdem *q0 = p + c->first;
-	size_t *cand = xcalloc(c->n, sizeof(size_t)), ncand;
-	size_t *chosen = xcalloc(c->n, sizeof(size_t)), nch;
-	int64_t *free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
+	sf_layer_free(ly);
+	*ly = (struct sf_layer){ .on = true, .tl = tl, .q0 = p + c->first, .n = c->n,
+				 .left = c->n, .now = in->now, .delta = in->delta, .t = in->now,
+				 .t_plan = t_plan, .bw = in->bw, .R = R, .first = true, .W = W };
+	ly->cand = xcalloc(c->n, sizeof(size_t));
+	ly->chosen = xcalloc(c->n, sizeof(size_t));
+	ly->free_at = xcalloc(2 * (size_t)R, sizeof(int64_t));
 	/* the pairs left, as bits: rem[s] the in sides d of out side s's,
 	 * rem[R + d] the out sides of in side d's, W words each; which of
 	 * the sides are free (released: a side is free from its release,
@@ -748,53 +804,72 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 	 * freew[1] the in; pk[s x R + d]: the pair's index (read only for a
 	 * pair left). A release then reads the pairs whose other side is
 	 * free a word at a time, not each pair of its side. */
-	size_t W = ((size_t)R + 63) / 64;
-	uint64_t *rem = xcalloc(2 * (size_t)R * W, sizeof(uint64_t));
-	uint64_t *freew[2] = { xcalloc(W, sizeof(uint64_t)), xcalloc(W, sizeof(uint64_t)) };
-	uint32_t *pk = xmalloc((size_t)R * R * sizeof(uint32_t));
-	unsigned *mark = xcalloc(c->n, sizeof(unsigned)), stamp = 0;
-	struct mscratch ms;
-	struct rheap rh = { 0 };
-	size_t left = c->n;
-	int64_t t = in->now;
-	bool first = true;
-
-	ms_init(&ms, R);
+	ly->rem = xcalloc(2 * (size_t)R * W, sizeof(uint64_t));
+	ly->freew[0] = xcalloc(W, sizeof(uint64_t));
+	ly->freew[1] = xcalloc(W, sizeof(uint64_t));
+	ly->pk = xmalloc((size_t)R * R * sizeof(uint32_t));
+	ly->mark = xcalloc(c->n, sizeof(unsigned));
+	ly->last_out = last_out;
+	ly->last_in = last_in;
+	ms_init(&ly->ms, R);
 	for (i = 0; i < 2 * (size_t)R; i++)
-		free_at[i] = in->now;
+		ly->free_at[i] = in->now;
 	for (i = 0; i < in->n_busy; i++) {
 		const struct cs_busy *b = &in->busy[i];
 
 		if (b->until > in->now) {
-			free_at[b->src] = free_at[R + b->dst] = b->until;
-			rh_push(&rh, b->until, b->src, R + b->dst);
+			ly->free_at[b->src] = ly->free_at[R + b->dst] = b->until;
+			rh_push(&ly->rh, b->until, b->src, R + b->dst);
 		}
 	}
 	for (i = 0; i < R; i++) {
-		if (free_at[i] <= t)
-			freew[0][i / 64] |= 1ULL << (i % 64);
-		if (free_at[R + i] <= t)
-			freew[1][i / 64] |= 1ULL << (i % 64);
+		if (ly->free_at[i] <= ly->t)
+			ly->freew[0][i / 64] |= 1ULL << (i % 64);
+		if (ly->free_at[R + i] <= ly->t)
+			ly->freew[1][i / 64] |= 1ULL << (i % 64);
 	}
 	for (k = 0; k < c->n; k++) {
-		unsigned sp = q0[k].src, dp = q0[k].dst;
+		unsigned sp = ly->q0[k].src, dp = ly->q0[k].dst;
 
-		pk[(size_t)sp * R + dp] = (uint32_t)k;
-		rem[sp * W + dp / 64] |= 1ULL << (dp % 64);
-		rem[(R + dp) * W + sp / 64] |= 1ULL << (sp % 64);
+		ly->pk[(size_t)sp * R + dp] = (uint32_t)k;
+		ly->rem[sp * W + dp / 64] |= 1ULL << (dp % 64);
+		ly->rem[(R + dp) * W + sp / 64] |= 1ULL << (sp % 64);
 	}
+}
 
-	while (left) {
+/* The first layer's instants from where it stopped, until at least want
+ * reservations are added (whole instants) or none is left; then its state
+ * is freed. Returns the plan's end so far (t_plan, or later). */
+static int64_t sf_layer_run(struct sf_layer *ly, struct cs_plan *out, struct sf_cache *sc,
+			    size_t want)
+{
+	unsigned R = ly->R;
+	struct timeline *outl = sc->outl, *inl = sc->inl;
+	unsigned *taken = sc->taken;
+	const struct pairdem *q0 = ly->q0;
+	size_t k, ncand, nch, W = ly->W, made = 0;
+	int64_t t = ly->t, t_plan;
+
+	/* list scheduling of the shortest coflow. At each instant the pairs
+	 * whose two ports are idle start together; which of them is a
+	 * maximum matching on those pairs (heaviest first, then augmented),
+	 * so that no port idles when a perfect matching exists
+	 * (Co-scheduler §III-B: 6 + 2 delta). A side of a port is free from
+	 * the end of its last interval on (free_at: out sides 0..R-1, in
+	 * sides R..2R-1). The matching is maximal, so after each instant
+	 * every pair left has a busy side: only the instants when a side
+	 * frees up (rh) can start pairs, and only pairs on such a side. */
+	while (ly->left && made < want) {
 		ncand = 0;
-		stamp++;
-		if (first) {
-			for (k = 0; k < c->n; k++)
-				if (free_at[q0[k].src] <= t && free_at[R + q0[k].dst] <= t)
-					cand[ncand++] = k;
-			first = false;
+		ly->stamp++;
+		if (ly->first) {
+			for (k = 0; k < ly->n; k++)
+				if (ly->free_at[q0[k].src] <= t && ly->free_at[R + q0[k].dst] <= t)
+					ly->cand[ncand++] = k;
+			ly->first = false;
 		} else {
-			while (rh.n && rh.v[0].t <= t) {
-				struct release e = rh_pop(&rh);
+			while (ly->rh.n && ly->rh.v[0].t <= t) {
+				struct release e = rh_pop(&ly->rh);
 				unsigned sd;
 
 				/* a side released is free (an end at or before
@@ -805,39 +880,43 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 				 * other side frees up later at t is read then */
 				for (sd = 0; sd < 2; sd++) {
 					unsigned port = sd ? e.port2 - R : e.port, w;
-					const uint64_t *r = rem + ((size_t)sd * R + port) * W;
+					const uint64_t *r = ly->rem + ((size_t)sd * R + port) * W;
 
-					freew[sd][port / 64] |= 1ULL << (port % 64);
+					ly->freew[sd][port / 64] |= 1ULL << (port % 64);
 					for (w = 0; w < W; w++) {
-						uint64_t x = r[w] & freew[!sd][w];
+						uint64_t x = r[w] & ly->freew[!sd][w];
 
 						while (x) {
 							unsigned o = w * 64 + (unsigned)__builtin_ctzll(x);
-							size_t kk = pk[sd ? (size_t)o * R + port : (size_t)port * R + o];
+							size_t kk = ly->pk[sd ? (size_t)o * R + port
+									      : (size_t)port * R + o];
 
 							x &= x - 1;
-							if (mark[kk] == stamp)
+							if (ly->mark[kk] == ly->stamp)
 								continue;
-							mark[kk] = stamp;
-							cand[ncand++] = kk;
+							ly->mark[kk] = ly->stamp;
+							ly->cand[ncand++] = kk;
 						}
 					}
 				}
 			}
-			sort_size(cand, ncand);
+			sort_size(ly->cand, ncand);
 		}
-		nch = match_pairs(q0, cand, ncand, &ms, chosen);
+		nch = match_pairs(q0, ly->cand, ncand, &ly->ms, ly->chosen);
 		for (k = 0; k < nch; k++) {
-			const struct pairdem *q = &q0[chosen[k]];
+			const struct pairdem *q = &q0[ly->chosen[k]];
+			int32_t *last_out = ly->last_out, *last_in = ly->last_in;
 			int64_t end, d;
 
 			d = (last_out[q->src] == (int32_t)q->dst &&
-			     last_in[q->dst] == (int32_t)q->src) ? 0 : in->delta;
-			end = t + d + hold_time(q->bits, in->bw);
-			tl_add(&outl[q->src], t, end);
-			tl_add(&inl[q->dst], t, end);
-			free_at[q->src] = free_at[R + q->dst] = end;
-			rh_push(&rh, end, q->src, R + q->dst);
+			     last_in[q->dst] == (int32_t)q->src) ? 0 : ly->delta;
+			end = t + d + hold_time(q->bits, ly->bw);
+			if (ly->tl) {
+				tl_add(&outl[q->src], t, end);
+				tl_add(&inl[q->dst], t, end);
+			}
+			ly->free_at[q->src] = ly->free_at[R + q->dst] = end;
+			rh_push(&ly->rh, end, q->src, R + q->dst);
 			if (last_out[q->src] >= 0)
 				last_in[last_out[q->src]] = -1;
 			if (last_in[q->dst] >= 0)
@@ -846,29 +925,24 @@ static int64_t sf_first_layer(const struct cs_input *in, struct cs_plan *out, st
 			last_in[q->dst] = (int32_t)q->src;
 			cs_plan_add(out, q->coflow, q->src, q->dst, t, end);
 			taken[(size_t)q->src * R + q->dst] = sc->tstamp;
-			if (end > t_plan)
-				t_plan = end;
-			freew[0][q->src / 64] &= ~(1ULL << (q->src % 64));
-			freew[1][q->dst / 64] &= ~(1ULL << (q->dst % 64));
-			rem[(size_t)q->src * W + q->dst / 64] &= ~(1ULL << (q->dst % 64));
-			rem[((size_t)R + q->dst) * W + q->src / 64] &= ~(1ULL << (q->src % 64));
-			left--;
+			if (end > ly->t_plan)
+				ly->t_plan = end;
+			ly->freew[0][q->src / 64] &= ~(1ULL << (q->src % 64));
+			ly->freew[1][q->dst / 64] &= ~(1ULL << (q->dst % 64));
+			ly->rem[(size_t)q->src * W + q->dst / 64] &= ~(1ULL << (q->dst % 64));
+			ly->rem[((size_t)R + q->dst) * W + q->src / 64] &= ~(1ULL << (q->src % 64));
+			ly->left--;
+			made++;
 		}
-		if (left && !rh.n)
-			break; /* cannot happen: a pair left has a busy side */
-		if (left)
-			t = rh.v[0].t;
+		if (ly->left && !ly->rh.n)
+			ly->left = 0; /* cannot happen: a pair left has a busy side */
+		if (ly->left)
+			t = ly->rh.v[0].t;
 	}
-	free(cand);
-	free(chosen);
-	free(free_at);
-	free(rem);
-	free(freew[0]);
-	free(freew[1]);
-	free(pk);
-	free(mark);
-	ms_free(&ms);
-	free(rh.v);
+	ly->t = t;
+	t_plan = ly->t_plan;
+	if (!ly->left)
+		sf_layer_free(ly);
 	return t_plan;
 }
 
@@ -953,6 +1027,7 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	int64_t t_plan = in->now;
 
 	cs_plan_reset(out);
+	sf_layer_free(sc->layer); /* the last plan's, if unfinished */
 	for (i = 0; i < R; i++) {
 		outl[i].n = inl[i].n = 0;
 		outl[i].now_ok = inl[i].now_ok = false;
@@ -973,22 +1048,45 @@ static int sunflow_plan(const struct cs_input *in, struct cs_plan *out)
 	for (i = 0; i < R; i++)
 		if (last_out[i] >= 0)
 			last_in[last_out[i]] = (int32_t)i;
-	for (i = 0; i < in->n_busy; i++) {
-		const struct cs_busy *b = &in->busy[i];
-
-		if (b->until > in->now) {
-			tl_add(&outl[b->src], in->now, b->until);
-			tl_add(&inl[b->dst], in->now, b->until);
-		}
+	if (!ncf) {
+		free(last_out);
+		free(last_in);
+		return 0; /* (replan_at -1: nothing planned) */
 	}
+	/* the timelines are for the later layers: with one coflow, none */
+	if (ncf > 1)
+		for (i = 0; i < in->n_busy; i++) {
+			const struct cs_busy *b = &in->busy[i];
 
-	if (ncf)
-		t_plan = sf_first_layer(in, out, sc, &cf[0], p, last_out, last_in, t_plan);
+			if (b->until > in->now) {
+				tl_add(&outl[b->src], in->now, b->until);
+				tl_add(&inl[b->dst], in->now, b->until);
+			}
+		}
+	sf_layer_start(sc->layer, in, &cf[0], p, last_out, last_in, t_plan, ncf > 1);
+	/* one coflow may be laid out a part at a time; later layers need
+	 * the first whole (their gaps end at t_plan) */
+	t_plan = sf_layer_run(sc->layer, out, sc, ncf == 1 && in->chunk ? in->chunk : SIZE_MAX);
+	out->more = sc->layer->on;
+	if (out->more)
+		return 0;
 	sf_later_layers(in, out, sc, cf, ncf, p, t_plan);
 	out->replan_at = out->n ? t_plan : -1;
+	return 0;
+}
 
-	free(last_out);
-	free(last_in);
+/* The next part of a plan of one coflow (out->more). */
+static int sunflow_more(struct cs_plan *out, size_t want)
+{
+	struct sf_cache *sc = out->cache;
+	int64_t t_plan;
+
+	if (!out->more || !sc || !sc->layer->on)
+		return -EINVAL;
+	t_plan = sf_layer_run(sc->layer, out, sc, want ? want : SIZE_MAX);
+	out->more = sc->layer->on;
+	if (!out->more)
+		out->replan_at = out->n ? t_plan : -1;
 	return 0;
 }
 
@@ -996,5 +1094,6 @@ const struct csched_ops csched_sunflow = {
 	.name = "sunflow",
 	.summary = "Sunflow: shortest coflow first, non-preemptive, not-all-stop (CoNEXT'16)",
 	.plan = sunflow_plan,
+	.more = sunflow_more,
 	.period = 0,
 };
