@@ -113,7 +113,7 @@ struct hyde_sched_ops;
 
 /* a few instants of a big coflow's layer ahead of its circuits: the next
  * plan most often replaces the rest before it is reached */
-#define CTL_PLAN_CHUNK 64
+#define CTL_PLAN_CHUNK 16
 
 struct ctl_opts {
 	const char *topo_path, *wl_spec;
