@@ -8,7 +8,10 @@
  * Plans are made from scratch when demand changes (a coflow's OCS flows
  * appear or finish) and when the plan asks (Sunflow's T_plan, greedy's
  * period); what has started keeps its ports to its end (non-preemptive),
- * what has not is dropped and planned again. */
+ * what has not is dropped and planned again. A scheduler that can (Sunflow
+ * with one coflow) makes its plan a part at a time, the next part when the
+ * circuits reach the last reservation made: the same plan, without the
+ * cost of the parts a new plan replaces first. */
 #include "config.h"
 
 #include <errno.h>
