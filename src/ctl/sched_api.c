@@ -1004,18 +1004,19 @@ static size_t fo_collect(struct hyde_sched *s, unsigned *user_running, size_t *r
 	ukey = rkey + *room;
 	*rmax = *umax = 0;
 	/* the ready jobs with pending tasks, in (ready_at, index) order; the
-	 * list drops those no longer READY (done: never again) */
+	 * list drops those no longer READY and those with every task started
+	 * (neither comes back: a task never becomes pending again, and a job
+	 * never gets more tasks), so a pick of an overloaded cluster does not
+	 * walk the jobs in their shuffle */
 	for (i = 0, k = 0; i < h->n_by_ready; i++) {
 		uint32_t x = h->by_ready[i];
 		const struct cluster_jkey *j = &c->jkey[x];
 
-		if (!j->ready) {
+		if (!j->ready || !j->pending) {
 			h->in_by_ready[x] = 2;
 			continue;
 		}
 		h->by_ready[k++] = x;
-		if (!j->pending)
-			continue;
 		cand[n] = x;
 		rkey[n] = j->running;
 		ukey[n] = user_running[j->user_idx];
