@@ -738,14 +738,17 @@ static struct map_index *map_index_of(struct hyde_sched *s, struct hyde_job *j)
 	return mi;
 }
 
-/* The first entry at or after k of a list of len entries (list NULL: the
- * maps in index order) whose map is pending, or len; compresses the path. */
+/* The first entry at or after k of a list (list NULL: the maps in index
+ * order) whose map is pending, or end if none is before end; compresses
+ * the path. The lists are cut in regions (a host's, a rack's) and end is
+ * the region's: no path leaves its region, and what is past end is not
+ * read (each entry read is likely a cache miss). */
 static uint32_t next_pending(const struct hyde_job *j, const uint32_t *list, uint32_t *nxt,
-			     uint32_t len, uint32_t k)
+			     uint32_t end, uint32_t k)
 {
 	uint32_t r = k, up;
 
-	while (r < len && (nxt[r] != r || j->maps[list ? list[r] : r].state != HYDE_TASK_PENDING)) {
+	while (r < end && (nxt[r] != r || j->maps[list ? list[r] : r].state != HYDE_TASK_PENDING)) {
 		if (nxt[r] == r)
 			nxt[r] = r + 1; /* it has started: for good */
 		r = nxt[r];
@@ -760,13 +763,13 @@ static uint32_t next_pending(const struct hyde_job *j, const uint32_t *list, uin
 
 /* First pending map in list[from .. end) that fits host. */
 static const struct hyde_task *scan(struct hyde_sched *s, const struct hyde_job *j,
-				    const uint32_t *list, uint32_t *nxt, uint32_t len,
-				    uint32_t from, uint32_t end, unsigned host)
+				    const uint32_t *list, uint32_t *nxt, uint32_t from, uint32_t end,
+				    unsigned host)
 {
 	uint32_t k;
 
-	for (k = next_pending(j, list, nxt, len, from); k < end;
-	     k = next_pending(j, list, nxt, len, k + 1)) {
+	for (k = next_pending(j, list, nxt, end, from); k < end;
+	     k = next_pending(j, list, nxt, end, k + 1)) {
 		const struct hyde_task *t = &j->maps[list ? list[k] : k];
 
 		if (hyde_task_fits(s, t, host))
@@ -788,15 +791,14 @@ const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde
 	if (!j->maps || !hyde_job_has_pending(j, HYDE_MAP))
 		return NULL; /* (not arrived, or done) */
 	mi = map_index_of(s, j);
-	t = scan(s, j, mi->host_maps, mi->host_nxt, mi->host_off[topo_n_hosts(tp)],
-		 mi->host_off[host], mi->host_off[host + 1], host);
+	t = scan(s, j, mi->host_maps, mi->host_nxt, mi->host_off[host], mi->host_off[host + 1], host);
 	if (t) {
 		*level = HYDE_NODE_LOCAL;
 		return t;
 	}
 	if (max_level < HYDE_RACK_LOCAL)
 		return NULL;
-	t = scan(s, j, mi->rack_maps, mi->rack_nxt, mi->rack_off[tp->racks], mi->rack_off[rack],
+	t = scan(s, j, mi->rack_maps, mi->rack_nxt, mi->rack_off[rack],
 		 mi->rack_off[rack + 1], host);
 	if (t) {
 		*level = HYDE_RACK_LOCAL;
@@ -805,7 +807,7 @@ const struct hyde_task *hyde_pending_map(struct hyde_sched *s, const struct hyde
 	if (max_level < HYDE_OFF_RACK || mi->pinned)
 		return NULL; /* a pinned map runs on its rack or nowhere */
 	/* a remote job's maps may not run where their block is */
-	t = scan(s, j, NULL, mi->any_nxt, j->n_maps, 0, j->n_maps, host);
+	t = scan(s, j, NULL, mi->any_nxt, 0, j->n_maps, host);
 	if (t)
 		*level = HYDE_OFF_RACK;
 	return t;
