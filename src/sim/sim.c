@@ -676,11 +676,7 @@ static void arm(struct sim *s, struct sim_class *c)
 		if (rem <= 0) {
 			at = c->t_vt;
 		} else if (c->rate) {
-			/* the same quotient in 64 bits when it fits (nearly
-			 * always; a 128-bit division is a library call) */
-			i128 dt = rem <= (i128)(UINT64_MAX - c->rate)
-					  ? (i128)(((uint64_t)rem + c->rate - 1) / c->rate)
-					  : (rem + (i128)c->rate - 1) / (i128)c->rate;
+			i128 dt = (rem + (i128)c->rate - 1) / (i128)c->rate;
 
 			if (dt < (i128)INT64_MAX / 2)
 				at = c->t_vt + (int64_t)dt;
