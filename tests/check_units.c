@@ -263,6 +263,55 @@ START_TEST(put_fmt_as_printf)
 }
 END_TEST
 
+/* u128_div_up: the hardware division where the quotient fits in 64 bits,
+ * the library's past it (the simulator's time to a flow's end), the same
+ * rounding up either way, checked against the quotient and remainder. */
+static void div_up_is(unsigned __int128 a, uint64_t d)
+{
+	unsigned __int128 q = u128_div_up(a, d);
+
+	/* q = ceil(a / d): q * d >= a, and (q - 1) * d < a when q > 0 */
+	ck_assert_msg(q * d >= a, "u128_div_up(%#llx:%016llx, %llu): too small",
+		      (unsigned long long)(a >> 64), (unsigned long long)a, (unsigned long long)d);
+	ck_assert_msg(q == 0 || (q - 1) * d < a, "u128_div_up(%#llx:%016llx, %llu): too large",
+		      (unsigned long long)(a >> 64), (unsigned long long)a, (unsigned long long)d);
+}
+
+START_TEST(div_up_edges)
+{
+	const unsigned __int128 one = 1;
+	const uint64_t ds[] = { 1, 2, 3, 1000000007, (uint64_t)1 << 60, UINT64_MAX - 1, UINT64_MAX };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	ck_assert(u128_div_up(0, 7) == 0);
+	ck_assert(u128_div_up(1, 7) == 1);
+	ck_assert(u128_div_up(7, 7) == 1);
+	ck_assert(u128_div_up(8, 7) == 2);
+	ck_assert(u128_div_up((one << 100) + 5, 1) == (one << 100) + 5);
+	/* the largest quotient of 64 bits, and the first past it (the
+	 * hardware division would fault there: the library's takes it) */
+	ck_assert(u128_div_up((one << 64) * 3 - 3, 3) == (one << 64) - 1);
+	ck_assert(u128_div_up((one << 64) * 3 - 2, 3) == one << 64);
+	ck_assert(u128_div_up((one << 64) * 3, 3) == one << 64);
+	ck_assert(u128_div_up(one << 126, 2) == one << 125);
+	for (size_t i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+		div_up_is(0, ds[i]);
+		div_up_is(ds[i], ds[i]);
+		div_up_is((unsigned __int128)ds[i] << 64, ds[i]);
+		div_up_is(((unsigned __int128)ds[i] << 64) - 1, ds[i]);
+		div_up_is(((unsigned __int128)ds[i] << 64) + 1, ds[i]);
+		for (int k = 0; k < 2000; k++) {
+			unsigned __int128 a;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			a = ((unsigned __int128)x << 64) | (x * 0xd1b54a32d192ed03ULL);
+			div_up_is(a >> (1 + k % 66), ds[i]);
+			div_up_is(a >> (1 + k % 66), ds[i] - (ds[i] > 1) * (x % ds[i]));
+		}
+	}
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 Suite *units_suite(void)
@@ -281,6 +330,9 @@ Suite *units_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("text");
 	tcase_add_test(tc, put_fmt_as_printf);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("arith");
+	tcase_add_test(tc, div_up_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }

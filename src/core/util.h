@@ -43,6 +43,30 @@ static inline void xgrow(void **arr, size_t *cap, size_t need, size_t elsz)
 	if (need > *cap)
 		xgrow_room(arr, cap, need, elsz);
 }
+/* ceil(a / d) for 0 <= a < 2^127 and d > 0, exactly. Where the quotient
+ * fits in 64 bits, one hardware 128-by-64 division (the library's 128-bit
+ * division was 1.4% of a simulation at scale, from the time to each
+ * flow's end); none for d = 1. */
+static inline unsigned __int128 u128_div_up(unsigned __int128 a, uint64_t d)
+{
+	unsigned __int128 n;
+
+	if (d == 1)
+		return a;
+	n = a + d - 1;
+#if defined(__x86_64__) && defined(__GNUC__)
+	if ((uint64_t)(n >> 64) < d) {
+		uint64_t q, r;
+
+		__asm__("divq %4"
+			: "=a"(q), "=d"(r)
+			: "a"((uint64_t)n), "d"((uint64_t)(n >> 64)), "rm"(d)
+			: "cc");
+		return q;
+	}
+#endif
+	return n / d;
+}
 /* qsort, for lists that may be empty: an empty list's array is often
  * NULL (never grown), which qsort must not be given even with n = 0. */
 void xqsort(void *base, size_t n, size_t elsz, int (*cmp)(const void *, const void *));

@@ -65,26 +65,6 @@
 
 typedef __int128 i128;
 
-/* ceil(a / d) for a >= 0 and d > 0, exactly. Where the quotient fits in
- * 64 bits (a flow's time to its end, in ns), one hardware 128-by-64
- * division: the library's 128-bit one was about 1% of a run at scale. */
-static inline i128 div_up(i128 a, uint64_t d)
-{
-	unsigned __int128 n = (unsigned __int128)a + d - 1;
-
-	if (d == 1)
-		return a;
-#if defined(__x86_64__) && defined(__GNUC__)
-	if ((uint64_t)(n >> 64) < d) {
-		uint64_t q, r;
-
-		__asm__("divq %4" : "=a"(q), "=d"(r) : "a"((uint64_t)n), "d"((uint64_t)(n >> 64)), "rm"(d) : "cc");
-		return (i128)q;
-	}
-#endif
-	return (i128)(n / d);
-}
-
 /* Flows with the same source host, destination host and path cross the
  * same links, so max-min gives each of them the same rate: they form a
  * class, the unit of the rate computation. Inside a class every member
@@ -704,7 +684,7 @@ static void arm(struct sim *s, struct sim_class *c)
 		if (rem <= 0) {
 			at = c->t_vt;
 		} else if (c->rate) {
-			i128 dt = div_up(rem, c->rate);
+			i128 dt = (i128)u128_div_up((unsigned __int128)rem, c->rate);
 
 			if (dt < (i128)INT64_MAX / 2)
 				at = c->t_vt + (int64_t)dt;
@@ -2630,7 +2610,7 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 	sf->cl = c;
 	sf->w = flow_weight(s, f);
 	/* its bits / its weight, rounded up (ends no earlier than exactly) */
-	sf->finish = c->vt + div_up((i128)f->bytes << (s->shift + 3), sf->w);
+	sf->finish = c->vt + (i128)u128_div_up((unsigned __int128)f->bytes << (s->shift + 3), sf->w);
 	if (s->cf) {
 		struct sim_coflow *cf = &s->cf[(size_t)f->job * HYDE_FLOW_KINDS + f->kind];
 
