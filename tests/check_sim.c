@@ -1073,7 +1073,8 @@ END_TEST
  * scratch: random links (a third of the runs with every capacity equal,
  * so that shares tie), random classes of 1-4 links coming, going and
  * changing their number of flows, links' capacities changing between
- * their own and 8 times it, a few changes between solves. After
+ * their own and 8 times it, a few changes between solves; in half the
+ * runs a new class often starts at its provisional level. After
  * every solve each level must be the one from scratch, and mm_solve must
  * name exactly the classes whose level changed. */
 START_TEST(maxmin_incremental_is_waterfilling)
@@ -1116,6 +1117,11 @@ START_TEST(maxmin_incremental_is_waterfilling)
 					cl[i].n = 1 + rng_below(&g, 5);
 					mm_add(m, &cl[i]);
 					in[i] = true;
+					/* half the seeds: it runs at once at
+					 * what its links offer (-B join_share),
+					 * which the solve must put right */
+					if (_i % 2 && rng_below(&g, 2))
+						mm_provisional(m, &cl[i]);
 				} else if (rng_below(&g, 2)) {
 					mm_remove(m, &cl[i]);
 					in[i] = false;
@@ -1145,6 +1151,53 @@ START_TEST(maxmin_incremental_is_waterfilling)
 		}
 		mm_free(m);
 	}
+}
+END_TEST
+
+/* -B join_share's provisional level: what each link has left (less what
+ * earlier provisional classes took) over the new class's flows, no more
+ * than the level a link held its classes at in the last solve; the lowest
+ * of its links'. The next solve gives what water-filling gives. */
+START_TEST(maxmin_provisional_offers)
+{
+	uint64_t caps[2] = { 100, 1000 };
+	struct mm_class a = { .links = { 0, 1 }, .nlinks = 2, .n = 1 };
+	struct mm_class e = { .links = { 0 }, .nlinks = 1, .n = 3 };
+	struct mm_class b = { .links = { 1 }, .nlinks = 1, .n = 2 };
+	struct mm_class c = { .links = { 1 }, .nlinks = 1, .n = 1 };
+	struct mm_class d = { .links = { 0 }, .nlinks = 1, .n = 1 };
+	struct mm_class f = { .links = { 0 }, .nlinks = 1, .n = 2 };
+	struct mm_class g = { .links = { 0 }, .nlinks = 1, .n = 1 };
+	struct mm *m = mm_new(2, caps);
+	size_t n;
+
+	mm_add(m, &a);
+	mm_add(m, &e);
+	mm_solve(m, &n);
+	ck_assert_uint_eq(a.lv, 25); /* link 0 held both; link 1 did not fire */
+	mm_remove(m, &e);	     /* link 0 has 75 left */
+	mm_add(m, &b);
+	ck_assert_uint_eq(mm_provisional(m, &b), 487); /* (1000 - 25) / 2 */
+	ck_assert_uint_eq(mm_provisional(m, &b), 487); /* once only */
+	ck_assert_uint_eq(mm_link_load(m, 1), 25 + 974);
+	mm_add(m, &c);
+	ck_assert_uint_eq(mm_provisional(m, &c), 1); /* what b left */
+	mm_add(m, &d);
+	ck_assert_uint_eq(mm_provisional(m, &d), 25); /* 75 left, held at 25 */
+	mm_add(m, &f);
+	ck_assert_uint_eq(mm_provisional(m, &f), 25); /* 50 left over 2 */
+	mm_add(m, &g);
+	ck_assert_uint_eq(mm_provisional(m, &g), 0); /* nothing left */
+	ck_assert_uint_eq(mm_link_load(m, 0), 100);
+	mm_solve(m, &n);
+	ck_assert(mm_verify(m));
+	ck_assert_uint_eq(a.lv, 20); /* link 0: 100 over 5 flows */
+	ck_assert_uint_eq(d.lv, 20);
+	ck_assert_uint_eq(f.lv, 20);
+	ck_assert_uint_eq(g.lv, 20);
+	ck_assert_uint_eq(b.lv, 326); /* (1000 - 20) / 3 */
+	ck_assert_uint_eq(c.lv, 326);
+	mm_free(m);
 }
 END_TEST
 
@@ -2203,6 +2256,7 @@ Suite *sim_suite(void)
 	tc = tcase_create("maxmin");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, maxmin_incremental_is_waterfilling, 0, 12);
+	tcase_add_test(tc, maxmin_provisional_offers);
 	tcase_add_test(tc, sim_rates_verified_whole_run);
 	tcase_add_test(tc, sim_memory_follows_jobs);
 	tcase_add_test(tc, fair_next_walks_order);

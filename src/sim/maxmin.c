@@ -340,6 +340,26 @@ uint64_t mm_link_cap(const struct mm *m, unsigned link)
 	return m->l[link].cap;
 }
 
+uint64_t mm_provisional(struct mm *m, struct mm_class *c)
+{
+	uint64_t v = MM_NONE;
+	unsigned k;
+
+	if (!c->in || c->lv || c->st != ST_PEND || !c->n)
+		return c->lv;
+	for (k = 0; k < c->nlinks; k++) {
+		const struct mm_link *l = &m->l[c->links[k]];
+		uint64_t x = l->D < l->cap ? (l->cap - l->D) / c->n : 0;
+
+		if (l->lam < x)
+			x = l->lam;
+		if (x < v)
+			v = x;
+	}
+	set_level(m, c, v == MM_NONE ? 0 : v);
+	return c->lv;
+}
+
 bool mm_link_full(const struct mm *m, unsigned link)
 {
 	const struct mm_link *l = &m->l[link];

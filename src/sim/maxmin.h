@@ -71,6 +71,16 @@ uint64_t mm_link_cap(const struct mm *m, unsigned link);
  * classes at), or MM_NONE if it did not: a class at that level on it is
  * held by it. */
 uint64_t mm_link_fired(const struct mm *m, unsigned link);
+/* A class added since the last solve (level 0, pending) runs at once at
+ * the level its links offer now, until the next solve puts it right: what
+ * a link has left (its capacity less its classes' rates, provisional ones
+ * included) over the class's flows, and no more than the level it held
+ * its classes at in the last solve if it held any. The lowest of its
+ * links' (0 where one has nothing left): no link carries more than it
+ * can. Returns that level, which its links' loads now include. For
+ * --rate-quantum's -B join_share; the solve's result does not depend on
+ * it. */
+uint64_t mm_provisional(struct mm *m, struct mm_class *c);
 /* Anything to solve? */
 bool mm_pending(const struct mm *m);
 /* How many classes are in the solver. */

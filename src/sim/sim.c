@@ -278,6 +278,10 @@ struct sim_opts {
 	bool flow_log;
 	/* a reduce's opening batches each source's outputs (ctl_set_open_batch) */
 	bool open_batch;
+	/* with rate_quantum: a class that starts between two computations
+	 * runs at once at what its links have left (mm_provisional), instead
+	 * of waiting for the next */
+	bool join_share;
 };
 
 struct sim {
@@ -2213,7 +2217,7 @@ static const char *max_min_only(const struct sim_opts *o)
 	return o->end_grid ? "end_grid" : o->burst ? "burst" : o->port_queue ? "port_queue"
 	       : o->src_queue ? "src_queue" : o->share_jitter > 0 ? "share_jitter"
 	       : o->join_drains > 0 ? "join_drains" : o->extra_full > 0 ? "extra_full"
-	       : o->flow_jitter > 0 ? "flow_jitter" : NULL;
+	       : o->flow_jitter > 0 ? "flow_jitter" : o->join_share ? "join_share" : NULL;
 }
 
 /* The first option given that weighs flows or classes apart (which a
@@ -2631,8 +2635,18 @@ static void flow_join(struct sim *s, struct sim_flow *sf)
 		q_place(s, c); /* its circuit down: into the VOQ */
 	else
 		run_class(s, c);
-	/* (no member ends before the rates are computed, at this instant) */
-	arm(s, c);
+	/* -B join_share: a new class need not wait for the quantum's next
+	 * computation (it is touched: its rate starts now), and its first
+	 * member may end before it */
+	if (s->opts.join_share && c->running && !c->rate) {
+		c->rate = mm_provisional(s->mm, &c->m) * c->w;
+		arm(s, c);
+		arm_done(s);
+	} else {
+		/* (no member ends before the rates are computed, at this
+		 * instant) */
+		arm(s, c);
+	}
 	rates_dirty(s);
 }
 
@@ -2876,6 +2890,8 @@ static const struct opt_desc sim_opts[] = {
 	    "host: a reduce fetches from each host with outputs (default); rack: from each rack, a coarser model with fewer flows"),
 	OPT(sim_opts, open_batch, O_BOOL, 0, 0,
 	    "at a reduce's opening, the outputs already done on one host (one rack, with fetch=rack) go in one fetch, also where its circuit is up or a copy is free; no (default): each starts a fetch of its own as it is offered while one can start, a fetch per output on an up circuit (a coarser model with fewer flows)"),
+	OPT(sim_opts, join_share, O_BOOL, 0, 0,
+	    "with --rate-quantum: a host pair's flows that start while none of its others move run at once, until the next computation, at what their links have left (no more than the share each gave in the last one) instead of waiting for it (a trade, off by default)"),
 	OPT(sim_opts, flow_log, O_BOOL, 0, 0,
 	    "flows.csv and each flow's start and end in events.log; no: neither (every other file, and every figure, the same), for runs whose flow files would fill the disk (paper60 x 1000 FB jobs at scale 1: 3.2 GB); hyde compare takes the OCS share from summary.json then (hyde fidelity and timelines need the flow files; not with --replay)"),
 };
@@ -2907,6 +2923,10 @@ static int sim_opts_check(const void *priv, char *errbuf)
 	}
 	if (o->share_period && !(o->share_jitter > 0)) {
 		errbuf_set(errbuf, "share_period: only with share_jitter (the weights it draws anew)");
+		return -EINVAL;
+	}
+	if (o->join_share && !o->rate_quantum) {
+		errbuf_set(errbuf, "join_share: only with --rate-quantum (without one, every class's rate is computed when it starts)");
 		return -EINVAL;
 	}
 	if (o->join_weight > 0 && !(o->join_drains > 0)) {
