@@ -1,14 +1,16 @@
 #!/bin/sh
 # What hyde sim's speed-for-exactness trades, all off by default, cost in
 # exactness and gain in time: --rate-quantum Q (rates recomputed at most
-# once per Q), -B end_grid=G (flows end at the nearest multiple of G) and
-# -B fetch=rack (a reduce fetches per rack, not per host); a trade joins
-# several with '+' (rack+grid=10ms).
+# once per Q), -B end_grid=G (flows end at the nearest multiple of G),
+# -B fetch=rack (a reduce fetches per rack, not per host) and, with a
+# quantum, -B join_share (join: a flow that starts between two
+# computations runs at once at what its links have left); a trade joins
+# several with '+' (rack+grid=10ms, 1s+join).
 # Each workload run exactly and with each; per run the CPU time and,
 # against the exact run, the error of the makespan, the average JCT and
 # CCT, and of each job's JCT (median, p99, max, paired by job). Prints
 # figures, never fails on them.
-# Usage: bench/sim_quantum.sh [Q|grid=G|rack|A+B...]   (default 1ms 10ms; from the
+# Usage: bench/sim_quantum.sh [Q|grid=G|rack|join|A+B...]   (default 1ms 10ms; from the
 # build tree, or HYDE=path/to/hyde); BENCH_BIG=1 adds paper60 at scale 0.1
 # (several CPU-minutes exact); BENCH_SCHEDS="fair neat ..." the schedulers
 # (default fair), BENCH_CASES="paper60-s0.1 ..." some of the workloads,
@@ -70,7 +72,7 @@ paper60-s0.1|$src/topologies/paper60.topo|$tmp/fb01.wl"
 fi
 
 SCHEDS=${BENCH_SCHEDS:-fair}
-echo "hyde sim --rate-quantum Q, -B end_grid=G, -B fetch=rack: speed and error against the exact run${BENCH_SIM_OPTS:+ (every run: $BENCH_SIM_OPTS)}"
+echo "hyde sim --rate-quantum Q, -B end_grid=G, -B fetch=rack, -B join_share: speed and error against the exact run${BENCH_SIM_OPTS:+ (every run: $BENCH_SIM_OPTS)}"
 printf '%-16s %-14s %-10s %9s %8s %11s %11s %11s   %s\n' workload scheduler trade "cpu (s)" speedup makespan "avg JCT" "avg CCT" \
 	"|JCT err| per job: median p99 max"
 for sched in $SCHEDS; do
@@ -86,6 +88,7 @@ for sched in $SCHEDS; do
 				case $part in
 				grid=*) opt="$opt -B end_grid=${part#grid=}" ;;
 				rack) opt="$opt -B fetch=rack" ;;
+				join) opt="$opt -B join_share=yes" ;;
 				*) opt="$opt --rate-quantum $part" ;;
 				esac
 			done
