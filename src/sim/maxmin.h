@@ -76,8 +76,8 @@ uint64_t mm_link_fired(const struct mm *m, unsigned link);
  * a link has left (its capacity less its classes' rates, provisional ones
  * included) over the class's flows, and no more than the level it held
  * its classes at in the last solve if it held any. The lowest of its
- * links' (0 where one has nothing left): no link carries more than it
- * can. Returns that level, which its links' loads now include. For
+ * links' (0 where one has nothing left): it puts no link over its
+ * capacity. Returns that level, which its links' loads now include. For
  * --rate-quantum's -B join_share; the solve's result does not depend on
  * it. */
 uint64_t mm_provisional(struct mm *m, struct mm_class *c);
