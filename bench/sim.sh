@@ -122,17 +122,15 @@ case $ONLY in *a*)
 	;;
 esac
 case $ONLY in *b*)
+	# BENCH_B_ARGS, in place of the options (split on blanks, not globbed)
 	if [ -n "${BENCH_B_ARGS:-}" ]; then
-		# like BENCH_C_ARGS: split on blanks, not globbed
 		set -f
 		# shellcheck disable=SC2086
-		run "(b) nas30 x FB-2010 SWIM (24442 jobs)" 120 "$src/topologies/nas30.topo" \
-			"swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv" $BENCH_B_ARGS
+		set -- $BENCH_B_ARGS
 		set +f
-	else
-		run "(b) nas30 x FB-2010 SWIM (24442 jobs)" 120 "$src/topologies/nas30.topo" \
-			"swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv" "$@"
 	fi
+	run "(b) nas30 x FB-2010 SWIM (24442 jobs)" 120 "$src/topologies/nas30.topo" \
+		"swim:$src/workloads/traces/FB-2010_samples_24_times_1hr_0.tsv" "$@"
 	;;
 esac
 case $ONLY in *c*)
